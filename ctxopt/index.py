@@ -1,0 +1,210 @@
+"""Stage 2: repository -> ``Index`` (tags of every file and a networkx symbol graph).
+
+``build_index`` does the IO (discovery, reading, parsing); ``build_graph`` is pure over
+``FileTags``. Graph nodes are files (id: the path) and definitions (id: ``path#i``, the
+definition's index in its file's tags). Edges are keyed by kind:
+
+- ``contains``: file -> top-level definition, definition -> member, Go type -> method;
+- ``references``: the referring definition (or file, at module level) -> the definition
+  the name resolves to, with the referring ``lines`` and ``via``, the most telling kind of
+  use (call, type, import_member, reference);
+- ``inherits``: class -> base class definition;
+- ``imports``: file -> file;
+- ``tests``: test definition (or test file) -> the definition it references.
+
+A name resolves to the definitions in the same file, else in the files the referrer
+imports, else to every definition of that name when there are at most
+``MAX_AMBIGUOUS_TARGETS`` of them (more says nothing about which one is meant).
+"""
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import networkx as nx
+
+from .discover import discover_sources
+from .imports import ImportResolver
+from .languages import language_for_path
+from .model import Definition, Diagnostic, FileTags
+from .treesitter import extract_tags
+
+__all__ = ["Index", "build_index", "build_graph", "is_test_path", "MAX_AMBIGUOUS_TARGETS"]
+
+MAX_AMBIGUOUS_TARGETS = 5
+# Attribute uses (`x.name` without a call) resolve only when this unambiguous.
+_MAX_ATTRIBUTE_TARGETS = 1
+# The most telling kind of use names an edge ("calls" over "imports").
+_VIA_PRIORITY = {"inherit": 0, "call": 1, "type": 2, "import_member": 3, "reference": 4}
+_TEST_PATH = re.compile(
+    r"(^|/)(tests?|__tests__|spec|testing)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$"
+    r"|\.(test|spec)\.[jt]sx?$|(^|/)conftest\.py$"
+)
+
+
+def is_test_path(path: str) -> bool:
+    """True for files that hold tests by the common conventions of each language."""
+    return bool(_TEST_PATH.search(path))
+
+
+def symbol_id(path: str, index: int) -> str:
+    """Graph node id of the ``index``-th definition of ``path``."""
+    return f"{path}#{index}"
+
+
+@dataclass
+class Index:
+    """The indexed repository.
+
+    Attributes
+    ----------
+    files : list of str
+        Every discovered file, sorted (parsed or not).
+    tags : dict of str to FileTags
+        Tags of each parsed file.
+    graph : networkx.MultiDiGraph
+        See the module docstring for nodes and edges.
+    by_name : dict of str to list of str
+        Definition name -> node ids, sorted.
+    diagnostics : list of Diagnostic
+        Files skipped or degraded.
+    """
+
+    files: list[str]
+    tags: dict[str, FileTags]
+    graph: nx.MultiDiGraph
+    by_name: dict[str, list[str]]
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+    def definition(self, node: str) -> Definition:
+        """The ``Definition`` of a symbol node id."""
+        data = self.graph.nodes[node]
+        return self.tags[data["path"]].definitions[data["index"]]
+
+    def path_of(self, node: str) -> str:
+        """The file a node belongs to."""
+        return self.graph.nodes[node]["path"]
+
+
+def _go_modules(root: Path, files: list[str]) -> dict[str, str]:
+    modules = {}
+    for path in files:
+        if posixpath.basename(path) != "go.mod":
+            continue
+        try:
+            text = (root / path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        match = re.search(r"^\s*module\s+(\S+)", text, re.MULTILINE)
+        if match:
+            modules[match.group(1).strip('"')] = posixpath.dirname(path)
+    return modules
+
+
+def build_index(root: Path) -> Index:
+    """Discover, read and parse every file under ``root`` and build the graph.
+
+    Files that cannot be read or parsed become diagnostics; this never raises for a
+    single bad file.
+    """
+    files, diagnostics = discover_sources(root)
+    tags: dict[str, FileTags] = {}
+    for path in files:
+        language = language_for_path(path)
+        if language is None:
+            continue
+        try:
+            source = (root / path).read_bytes()
+        except OSError as exc:
+            diagnostics.append(Diagnostic(path, "unreadable", exc.strerror or ""))
+            continue
+        tags[path] = extract_tags(path, language.name, source)
+    graph, by_name = build_graph(files, tags, ImportResolver(files, _go_modules(root, files)))
+    return Index(files=files, tags=tags, graph=graph, by_name=by_name, diagnostics=diagnostics)
+
+
+def build_graph(files: list[str], tags: dict[str, FileTags], resolver: ImportResolver
+                ) -> tuple[nx.MultiDiGraph, dict[str, list[str]]]:
+    """Build the symbol graph from parsed tags (pure).
+
+    Returns the graph and the name -> node ids table used to resolve references.
+    """
+    graph = nx.MultiDiGraph()
+    by_name: dict[str, list[str]] = defaultdict(list)
+    for path in files:
+        graph.add_node(path, type="file", path=path, test=is_test_path(path))
+    for path in sorted(tags):
+        file_tags = tags[path]
+        test = is_test_path(path)
+        for i, definition in enumerate(file_tags.definitions):
+            node = symbol_id(path, i)
+            graph.add_node(node, type="symbol", path=path, index=i, test=test)
+            by_name[definition.name].append(node)
+            parent = path if definition.parent is None else symbol_id(path, definition.parent)
+            graph.add_edge(parent, node, key="contains")
+
+    # Go methods declared out of line belong to their receiver's type in the same package.
+    for path in sorted(tags):
+        for i, definition in enumerate(tags[path].definitions):
+            if definition.parent is None and definition.qualified_name != definition.name:
+                owner = definition.qualified_name.rsplit(".", 1)[0]
+                for candidate in by_name.get(owner, []):
+                    if posixpath.dirname(graph.nodes[candidate]["path"]) == posixpath.dirname(path):
+                        graph.add_edge(candidate, symbol_id(path, i), key="contains")
+
+    imported: dict[str, set[str]] = defaultdict(set)
+    for path in sorted(tags):
+        file_tags = tags[path]
+        last_module = None
+        for ref in file_tags.references:
+            if ref.kind == "import":
+                last_module = ref.name
+                for target in resolver.resolve(file_tags.language, path, ref.name):
+                    if target != path:
+                        imported[path].add(target)
+            elif ref.kind == "import_member" and last_module is not None:
+                # `from pkg import mod` may name a submodule
+                joined = last_module + ("" if last_module.endswith(".") else ".") + ref.name
+                for target in resolver.resolve(file_tags.language, path, joined):
+                    if target != path:
+                        imported[path].add(target)
+        for target in sorted(imported[path]):
+            graph.add_edge(path, target, key="imports")
+
+    for path in sorted(tags):
+        _add_reference_edges(graph, path, tags[path], by_name, imported[path])
+    return graph, dict(by_name)
+
+
+def _add_reference_edges(graph: nx.MultiDiGraph, path: str, file_tags: FileTags,
+                         by_name: dict[str, list[str]], imported: set[str]) -> None:
+    test = is_test_path(path)
+    lines: dict[tuple[str, str, str], list[int]] = defaultdict(list)
+    via: dict[tuple[str, str, str], str] = {}
+    for ref in file_tags.references:
+        if ref.kind == "import":
+            continue
+        candidates = by_name.get(ref.name)
+        if not candidates:
+            continue
+        source = path if ref.enclosing is None else symbol_id(path, ref.enclosing)
+        local = [c for c in candidates if graph.nodes[c]["path"] == path]
+        via_import = [c for c in candidates if graph.nodes[c]["path"] in imported]
+        limit = _MAX_ATTRIBUTE_TARGETS if ref.kind == "reference" else MAX_AMBIGUOUS_TARGETS
+        targets = local or via_import or (candidates if len(candidates) <= limit else [])
+        kind = "inherits" if ref.kind == "inherit" else "references"
+        for target in targets:
+            if target == source:
+                continue  # recursion says nothing new
+            lines[(source, target, kind)].append(ref.line)
+            known = via.get((source, target, kind))
+            if known is None or _VIA_PRIORITY[ref.kind] < _VIA_PRIORITY[known]:
+                via[(source, target, kind)] = ref.kind
+            if test and not graph.nodes[target]["test"]:
+                lines[(source, target, "tests")].append(ref.line)
+    for (source, target, kind), ref_lines in sorted(lines.items()):
+        graph.add_edge(source, target, key=kind, lines=tuple(sorted(set(ref_lines))),
+                       via=via.get((source, target, kind), "reference"))

@@ -1,0 +1,207 @@
+"""Stage 1 (pure): task text -> ``ParsedTask`` (symbols, keywords, intent).
+
+Symbols are the identifiers and paths a developer would search for: PascalCase,
+camelCase, snake_case with an underscore, dotted names, backticked words and file paths.
+Keywords are the remaining content words in lower case, with compound identifiers split
+into their words. The intent comes from verbs and phrases.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .model import Intent
+
+__all__ = ["ParsedTask", "parse_task", "split_identifier", "STOP_WORDS"]
+
+# A short English stop list plus words that are frequent in tasks and say nothing about code.
+STOP_WORDS = frozenset(
+    """
+    a about above after again against all also am an and any are as at be because been
+    before being below between both but by can cannot could did do does doing done down
+    during each either else even ever every few for from further get gets getting got had
+    has have having he her here hers him his how however i if in into is isn it its itself
+    just let lets like make makes may me might more most much must my no nor not now of off
+    often on once one only or other our ours out over own per please rather same she should
+    so some such than that the their theirs them then there these they this those though
+    through to too under until up upon us use used uses using very via was we were what
+    when where whether which while who whom why will with within without would yet you
+    your yours instead still way wrong properly correctly currently new old issue issues
+    problem problems work works working does doesn don t s re ve ll d m
+    when whenever happen happens happening cause causes caused thing things
+    """.split()
+)
+
+_INTENT_WORDS: tuple[tuple[Intent, frozenset[str]], ...] = (
+    (
+        Intent.FIX,
+        frozenset(
+            "fix fixes fixed fixing bug bugs buggy crash crashes crashed crashing error errors "
+            "fail fails failed failing failure broken break breaks regression exception "
+            "traceback incorrect wrong hang hangs leak leaks typo raise raises".split()
+        ),
+    ),
+    (
+        Intent.REMOVE,
+        frozenset("remove removes removing delete deletes deleting drop drops deprecate "
+                  "deprecated eliminate strip".split()),
+    ),
+    (
+        Intent.ADD,
+        frozenset("add adds adding implement implements implementing create creates support "
+                  "introduce allow allows enable new feature".split()),
+    ),
+    (
+        Intent.MODIFY,
+        frozenset("change changes modify modifies update updates refactor rename replace "
+                  "improve speed optimize optimise move convert make extend rewrite "
+                  "migrate simplify clean".split()),
+    ),
+    (
+        Intent.UNDERSTAND,
+        frozenset("explain explains understand describe document what why how where "
+                  "overview walkthrough show".split()),
+    ),
+)
+_UNDERSTAND_PHRASES = ("how does", "how do", "how is", "what does", "what is", "where is",
+                       "explain", "walk me through")
+
+_CODE_EXTENSIONS = (
+    "py pyi go js jsx mjs cjs ts tsx rs java c h cc cpp cxx hpp hh cs rb php kt kts swift "
+    "scala sh md toml yaml yml json cfg ini txt sql html css scss vue"
+).split()
+_EXT_RE = "|".join(sorted(_CODE_EXTENSIONS, key=len, reverse=True))
+
+_BACKTICK = re.compile(r"`([^`\n]+)`")
+_PATH = re.compile(
+    rf"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+|[\w-]+(?:\.[\w-]+)*\.(?:{_EXT_RE}))(?![\w/-])"
+)
+_DOTTED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?:\(\))?(?![\w])")
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CAMEL_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedTask:
+    """A task read for retrieval.
+
+    Attributes
+    ----------
+    raw : str
+        The task as given.
+    symbols : tuple of str
+        Identifiers, dotted names and paths in order of first appearance, no duplicates.
+    keywords : tuple of str
+        Lower-case content words (stop words removed, identifiers split), no duplicates.
+    intent : Intent
+        The first intent found, by the priority fix > remove > add > modify > understand.
+    """
+
+    raw: str
+    symbols: tuple[str, ...]
+    keywords: tuple[str, ...]
+    intent: Intent
+
+
+def split_identifier(identifier: str) -> list[str]:
+    """Split an identifier into lower-case words on case changes, digits and underscores.
+
+    >>> split_identifier("HTTPAdapter.send_request2")
+    ['http', 'adapter', 'send', 'request', '2']
+    """
+    words: list[str] = []
+    for part in re.split(r"[^A-Za-z0-9]+", identifier):
+        words.extend(w.lower() for w in _CAMEL_SPLIT.findall(part))
+    return words
+
+
+def _is_symbol_word(word: str, first: bool) -> bool:
+    if "_" in word.strip("_") or (word.startswith("__") and word.endswith("__")):
+        return any(c.isalpha() for c in word)
+    if re.fullmatch(r"[a-z]+[A-Z]\w*", word):  # camelCase
+        return True
+    if word[0].isupper() and any(c.islower() for c in word):  # PascalCase, Storage, HTTPAdapter
+        lower = word.lower()
+        if first and (lower in STOP_WORDS or _intent_of_word(lower) is not None):
+            return False
+        return not (first and lower in _COMMON_FIRST_WORDS)
+    return False
+
+
+# Capitalised sentence openers that are never code names.
+_COMMON_FIRST_WORDS = frozenset("allow support make add use ensure avoid prevent handle "
+                                "let return raise set get".split())
+
+
+def _intent_of_word(word: str) -> Intent | None:
+    for intent, words in _INTENT_WORDS:
+        if word in words:
+            return intent
+    return None
+
+
+def _detect_intent(text: str) -> Intent:
+    lower = text.lower()
+    words = set(_WORD.findall(lower))
+    for intent, vocabulary in _INTENT_WORDS:
+        if intent is Intent.UNDERSTAND:
+            break
+        if words & vocabulary:
+            return intent
+    if any(p in lower for p in _UNDERSTAND_PHRASES) or words & _INTENT_WORDS[-1][1]:
+        return Intent.UNDERSTAND
+    return Intent.GENERAL
+
+
+def parse_task(text: str) -> ParsedTask:
+    """Parse a task into symbols, keywords and intent.
+
+    Never raises; an empty or blank task gives empty symbols and keywords.
+
+    >>> t = parse_task("Fix Storage.get crash in storage/db.go")
+    >>> t.symbols, t.intent.value
+    (('storage/db.go', 'Storage.get'), 'fix')
+    """
+    symbols: list[str] = []
+
+    def add(symbol: str) -> None:
+        symbol = symbol.strip().strip(".,;:!?'\"()")
+        if symbol and symbol not in symbols:
+            symbols.append(symbol)
+
+    rest = text
+    for match in _BACKTICK.finditer(text):
+        inner = match.group(1).strip()
+        for piece in inner.split():
+            if _PATH.fullmatch(piece) or _WORD.fullmatch(piece) or _DOTTED.fullmatch(piece):
+                add(piece.removesuffix("()"))
+            elif m := _DOTTED.search(piece) or _WORD.search(piece):
+                add(m.group(0).removesuffix("()"))
+    rest = _BACKTICK.sub(lambda m: " " + m.group(1) + " ", rest)
+    for match in _PATH.finditer(rest):
+        add(match.group(1))
+    rest = _PATH.sub(" ", rest)
+    for match in _DOTTED.finditer(rest):
+        add(match.group(1))
+    rest = _DOTTED.sub(" ", rest)
+    first = True
+    for match in _WORD.finditer(rest):
+        word = match.group(0)
+        # "first" means first word of a sentence, where capitals carry no meaning
+        preceding = rest[: match.start()].rstrip()
+        first = not preceding or preceding[-1] in ".!?:\n"
+        if _is_symbol_word(word, first):
+            add(word)
+
+    keywords: list[str] = []
+    for word in _WORD.findall(text):
+        for part in [word.lower()] + split_identifier(word):
+            if part.isdigit():
+                continue
+            if len(part) < 3 or part in STOP_WORDS or part in keywords:
+                continue
+            if "_" in part:
+                continue
+            keywords.append(part)
+    return ParsedTask(raw=text, symbols=tuple(symbols), keywords=tuple(keywords),
+                      intent=_detect_intent(text))

@@ -1,0 +1,238 @@
+"""Tree-sitter adapter (the only module that imports ``tree_sitter``).
+
+``extract_tags(path, language, source)`` parses one file and runs the language's tag
+query. Capture names follow the contract in ``grammars/README.md``:
+``@definition.<kind>`` spans a definition, ``@name.definition.<kind>`` is its name,
+``@scope`` (optional) names the type a method is attached to out of line (Go receivers),
+and ``@name.reference.<kind>`` is a use. Tree-sitter's 0-based rows become 1-indexed
+lines here, once.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from functools import lru_cache
+from typing import Any
+
+import tree_sitter as ts
+from tree_sitter_language_pack import get_language, get_parser
+
+from .errors import GrammarError
+from .languages import load_query
+from .model import Definition, FileTags, Reference
+
+__all__ = ["extract_tags", "signature_of"]
+
+_CONTAINER_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "namespace",
+                              "module", "type"})
+# When two reference captures hit the same name on the same line, keep the more telling one.
+_REFERENCE_PRIORITY = {"inherit": 0, "import": 1, "import_member": 2, "call": 3, "type": 4,
+                       "reference": 5}
+# A definition with no body node keeps at most this many lines as its signature.
+_SHORT_DEFINITION_LINES = 8
+
+
+@lru_cache(maxsize=None)
+def _query(language: str) -> tuple[ts.Query, Any]:
+    try:
+        lang = get_language(language)  # type: ignore[arg-type]
+        return ts.Query(lang, load_query(language)), get_parser(language)  # type: ignore[arg-type]
+    except (ts.QueryError, LookupError, ValueError) as exc:  # type: ignore[attr-defined]
+        raise GrammarError(f"tag query for {language} does not compile: {exc}") from exc
+
+
+def _end_line(node: ts.Node) -> int:
+    row, column = node.end_point
+    if column == 0 and row > node.start_point[0]:
+        return row  # the node ends with a newline: its last line is the one before
+    return row + 1
+
+
+def _line_count(source: bytes) -> int:
+    if not source:
+        return 0
+    return source.count(b"\n") + (0 if source.endswith(b"\n") else 1)
+
+
+def _find_body(node: ts.Node) -> ts.Node | None:
+    """The node's body (field ``body``), looking through wrappers such as decorators,
+    exports and variable declarators, breadth first and at most three levels down."""
+    frontier = [node]
+    for _ in range(4):
+        next_frontier = []
+        for current in frontier:
+            body = current.child_by_field_name("body")
+            if body is not None:
+                return body
+            next_frontier.extend(current.named_children)
+        frontier = next_frontier
+    return None
+
+
+def _python_docstring(body: ts.Node, source: bytes) -> str | None:
+    """The first line of the docstring opening ``body``, re-quoted, or None."""
+    first = body.named_children[0] if body.named_children else None
+    if first is not None and first.type == "expression_statement" and first.named_children:
+        first = first.named_children[0]
+    if first is None or first.type != "string":
+        return None
+    text = source[first.start_byte:first.end_byte].decode("utf-8", "replace")
+    match = re.match(r"(?is)^([rbuf]*)(\"\"\"|'''|\"|')(.*?)(\2)?$", text.strip())
+    if not match:
+        return None
+    prefix, quote, inner = match.group(1), match.group(2), match.group(3)
+    inner = inner[: -len(quote)] if inner.endswith(quote) else inner
+    lines = [ln.strip() for ln in inner.splitlines() if ln.strip()]
+    if not lines:
+        return None
+    more = " ..." if len(lines) > 1 else ""
+    return f"{prefix}{quote}{lines[0]}{more}{quote}"
+
+
+def signature_of(node: ts.Node, source: bytes, language: str) -> str:
+    """The header of a definition with its body replaced by a placeholder.
+
+    Python keeps the docstring's first line and puts ``...`` where the body was; brace
+    languages get ``{ ... }``. The header is everything from the definition's first byte
+    to its body's first byte, so decorators, modifiers and multi-line parameter lists are
+    kept whole. A definition without a body (a Go struct field, a type alias) is shown in
+    full when short, else by its first line and ``...``.
+    """
+    body = _find_body(node)
+    start = node.start_byte
+    line_start = source.rfind(b"\n", 0, start) + 1
+    indent = source[line_start:start]
+    indent = indent if not indent.strip() else b""
+    if body is None or body.start_byte <= start:
+        text = source[start:node.end_byte].decode("utf-8", "replace")
+        lines = text.splitlines()
+        if len(lines) <= _SHORT_DEFINITION_LINES:
+            return indent.decode("utf-8", "replace") + text.rstrip()
+        return indent.decode("utf-8", "replace") + lines[0].rstrip() + " ..."
+    header = (indent + source[start:body.start_byte]).decode("utf-8", "replace").rstrip()
+    if language == "python":
+        body_line_start = source.rfind(b"\n", 0, body.start_byte) + 1
+        body_indent = source[body_line_start:body.start_byte].decode("utf-8", "replace")
+        if body_indent.strip():  # body on the header's line: `def f(): return 1`
+            body_indent = indent.decode("utf-8", "replace") + "    "
+        lines = [header]
+        docstring = _python_docstring(body, source)
+        if docstring:
+            lines.append(body_indent + docstring)
+        lines.append(body_indent + "...")
+        return "\n".join(lines)
+    body_text = source[body.start_byte:body.start_byte + 1]
+    if body_text == b"{":
+        return header + " { ... }"
+    return header + " ..."
+
+
+def extract_tags(path: str, language: str, source: bytes) -> FileTags:
+    """Parse ``source`` and return its definitions and references.
+
+    Parameters
+    ----------
+    path : str
+        Repository-relative path, stored in the result as given.
+    language : str
+        A name from ``languages.LANGUAGES``.
+    source : bytes
+        The file's content.
+
+    Returns
+    -------
+    FileTags
+        Definitions sorted by position, each with its kind, qualified name, 1-indexed
+        inclusive lines and signature; references sorted by line, each with the index of
+        its innermost enclosing definition.
+
+    Raises
+    ------
+    GrammarError
+        When the language's query does not compile.
+    """
+    query, parser = _query(language)
+    tree = parser.parse(source)
+    cursor = ts.QueryCursor(query)
+    definitions: dict[tuple[int, int], tuple[ts.Node, str, str, str | None, int]] = {}
+    references: dict[tuple[str, int], tuple[str, int]] = {}
+    for pattern, captures in cursor.matches(tree.root_node):
+        scope_nodes = captures.get("scope")
+        scope = scope_nodes[0].text.decode("utf-8", "replace") if scope_nodes else None
+        for capture, nodes in captures.items():
+            if capture.startswith("name.definition."):
+                kind = capture[len("name.definition."):]
+                outer = captures.get("definition." + kind) or nodes
+                name_node, def_node = nodes[0], outer[0]
+                key = (name_node.start_byte, name_node.end_byte)
+                known = definitions.get(key)
+                # keep the widest span for one name (a decorated definition over the bare
+                # one); on a tie, the pattern written first in the query
+                width = def_node.end_byte - def_node.start_byte
+                if known is None or (width, -pattern) > (
+                        known[0].end_byte - known[0].start_byte, -known[4]):
+                    name = name_node.text.decode("utf-8", "replace")
+                    if kind == "variable" and name.isupper():
+                        kind = "constant"
+                    definitions[key] = (def_node, name, kind, scope, pattern)
+            elif capture.startswith("name.reference."):
+                kind = capture[len("name.reference."):]
+                for node in nodes:
+                    name = node.text.decode("utf-8", "replace")
+                    if kind == "import":
+                        name = name.strip("\"'`")
+                    if not name:
+                        continue
+                    key = (name, node.start_point[0] + 1)
+                    known_ref = references.get(key)
+                    if known_ref is None or _REFERENCE_PRIORITY.get(kind, 9) < _REFERENCE_PRIORITY.get(known_ref[0], 9):
+                        references[key] = (kind, node.start_byte)
+
+    ordered = sorted(definitions.values(), key=lambda d: (d[0].start_byte, -d[0].end_byte))
+    result: list[Definition] = []
+    spans: list[tuple[int, int]] = []
+    stack: list[int] = []  # indexes of open definitions, innermost last
+    for node, name, kind, scope, _ in ordered:
+        while stack and spans[stack[-1]][1] <= node.start_byte:
+            stack.pop()
+        parent = stack[-1] if stack else None
+        if parent is not None and spans[parent][1] < node.end_byte:
+            parent = None  # overlapping but not nested: treat as top level
+        if kind == "function" and parent is not None and result[parent].kind in _CONTAINER_KINDS:
+            kind = "method"
+        if scope is not None:
+            qualified = f"{scope}.{name}"
+        elif parent is not None:
+            qualified = f"{result[parent].qualified_name}.{name}"
+        else:
+            qualified = name
+        result.append(Definition(
+            name=name, kind=kind, qualified_name=qualified,
+            start_line=node.start_point[0] + 1, end_line=_end_line(node),
+            signature=signature_of(node, source, language), parent=parent,
+        ))
+        spans.append((node.start_byte, node.end_byte))
+        stack.append(len(result) - 1)
+
+    starts = [s for s, _ in spans]
+    refs: list[Reference] = []
+    for (name, line), (kind, byte) in references.items():
+        enclosing = None
+        i = bisect.bisect_right(starts, byte) - 1
+        while i >= 0:
+            if spans[i][0] <= byte < spans[i][1]:
+                enclosing = i
+                # the innermost: a later-starting definition that also contains the byte
+                break
+            i = result[i].parent if result[i].parent is not None else -1
+            if i == -1:
+                break
+        if enclosing is not None and result[enclosing].name == name and kind not in ("import", "import_member"):
+            # the definition's own name (e.g. a Go type_identifier) is not a use of it
+            d = result[enclosing]
+            if d.start_line == line:
+                continue
+        refs.append(Reference(name=name, kind=kind, line=line, enclosing=enclosing))
+    refs.sort(key=lambda r: (r.line, r.name, r.kind))
+    return FileTags(path=path, language=language, line_count=_line_count(source),
+                    definitions=tuple(result), references=tuple(refs))

@@ -1,0 +1,40 @@
+; Tag query for JavaScript (and JSX), written for ctxopt (see README.md for the contract).
+
+(function_declaration name: (identifier) @name.definition.function) @definition.function
+(generator_function_declaration name: (identifier) @name.definition.function) @definition.function
+(class_declaration name: (identifier) @name.definition.class) @definition.class
+(method_definition name: [(property_identifier) (private_property_identifier)] @name.definition.method) @definition.method
+(field_definition property: (property_identifier) @name.definition.field
+  value: [(arrow_function) (function_expression)]) @definition.method
+(field_definition property: (property_identifier) @name.definition.field) @definition.field
+
+; const f = () => ..., const g = function () {...}, const C = class {...}
+(lexical_declaration (variable_declarator name: (identifier) @name.definition.function
+  value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+(variable_declaration (variable_declarator name: (identifier) @name.definition.function
+  value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+(lexical_declaration (variable_declarator name: (identifier) @name.definition.class
+  value: (class))) @definition.class
+(program (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
+  value: [(object) (array) (string) (number) (template_string) (call_expression) (new_expression) (member_expression) (identifier) (binary_expression)])) @definition.constant)
+(program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
+  value: [(object) (array) (string) (number) (template_string) (call_expression) (new_expression) (member_expression) (identifier) (binary_expression)]))) @definition.constant)
+(assignment_expression
+  left: (member_expression property: (property_identifier) @name.definition.function)
+  right: [(arrow_function) (function_expression)]) @definition.function
+
+(call_expression function: (identifier) @name.reference.call)
+(call_expression function: (member_expression property: (property_identifier) @name.reference.call))
+(new_expression constructor: (identifier) @name.reference.call)
+(class_heritage (identifier) @name.reference.inherit)
+(class_heritage (member_expression property: (property_identifier) @name.reference.inherit))
+(jsx_opening_element name: (identifier) @name.reference.call (#match? @name.reference.call "^[A-Z]"))
+(jsx_self_closing_element name: (identifier) @name.reference.call (#match? @name.reference.call "^[A-Z]"))
+
+(import_statement source: (string (string_fragment) @name.reference.import))
+(export_statement source: (string (string_fragment) @name.reference.import))
+(call_expression function: (identifier) @_require
+  arguments: (arguments (string (string_fragment) @name.reference.import))
+  (#eq? @_require "require"))
+(call_expression function: (import)
+  arguments: (arguments (string (string_fragment) @name.reference.import)))

@@ -1,0 +1,160 @@
+"""The command line: formats, exit codes, the budget guarantee, determinism."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ctxopt.cli import main
+from ctxopt.tokens import count_tokens
+
+
+def gather(runner, *args):
+    return runner.invoke(main, ["gather", *args])
+
+
+def test_text_output(runner, fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root)],
+                           catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == "# ctxopt context for: fix Storage bug"
+    assert lines[1].startswith("# budget 12000 tokens, used ")
+    used = int(lines[1].split("used ")[1].split(";")[0])
+    assert used == count_tokens(result.stdout)
+    assert lines[2].startswith("# top symbols: Storage, ")
+    assert "## storage/db.py:" in result.stdout and "(definition of Storage" in result.stdout
+    assert "```python\n" in result.stdout
+
+
+def test_json_output_schema(runner, fixture_repo) -> None:
+    root = fixture_repo("go_storage")
+    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root),
+                                  "--format", "json"], catch_exceptions=False)
+    assert result.exit_code == 0
+    document = json.loads(result.stdout)
+    assert document["schema_version"] == 1
+    assert (document["task"], document["intent"], document["budget"]) == ("fix Storage bug", "fix", 12000)
+    assert set(document["summary"]) == {"file_count", "symbol_count", "symbols", "truncated", "excluded"}
+    first = document["blocks"][0]
+    assert set(first) == {"file", "start_line", "end_line", "language", "content", "tokens",
+                          "score", "ring", "reason", "symbols", "kind"}
+    assert (first["file"], first["language"], first["ring"], first["kind"]) == ("storage/db.go", "go", 0, "full")
+    lines = (root / first["file"]).read_text().splitlines()
+    assert first["content"] == "\n".join(lines[first["start_line"] - 1:first["end_line"]])
+    text = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root)]).stdout
+    assert document["used"] == count_tokens(text)
+
+
+def test_manifest_has_no_source(runner, fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root),
+                                  "--format", "manifest"], catch_exceptions=False)
+    assert result.exit_code == 0
+    rows = [line.split("\t") for line in result.stdout.splitlines() if not line.startswith("#")]
+    assert rows[0][0].startswith("storage/db.py:") and rows[0][1] == "full"
+    assert rows[0][4].startswith("definition of Storage")
+    assert "def get" not in result.stdout
+
+
+@pytest.mark.parametrize("budget", [60, 100, 150, 250, 400, 800, 2000, 12000])
+@pytest.mark.parametrize("fixture", ["py_storage", "go_storage"])
+def test_text_never_exceeds_the_budget(runner, fixture_repo, fixture: str, budget: int) -> None:
+    root = fixture_repo(fixture)
+    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root),
+                                  "--budget", str(budget), "--max-ring", "4"], catch_exceptions=False)
+    assert result.exit_code == 0
+    assert count_tokens(result.stdout) <= budget
+
+
+def test_small_budget_truncates_the_definition(runner, fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root), "--budget", "200",
+                                  "--format", "json"], catch_exceptions=False)
+    document = json.loads(result.stdout)
+    assert document["blocks"][0]["kind"] == "truncated"
+    assert "more lines omitted" in document["blocks"][0]["content"]
+    assert document["summary"]["truncated"] >= 1 and document["summary"]["excluded"] >= 1
+
+
+def test_output_file(runner, fixture_repo, tmp_path: Path) -> None:
+    root = fixture_repo("py_storage")
+    target = tmp_path / "context.md"
+    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root), "-o", str(target)],
+                           catch_exceptions=False)
+    assert result.exit_code == 0 and result.stdout == ""
+    assert target.read_text(encoding="utf-8").startswith("# ctxopt context for: fix Storage bug")
+
+
+def test_failed_run_leaves_an_existing_output_file_alone(runner, fixture_repo, tmp_path: Path) -> None:
+    target = tmp_path / "context.md"
+    target.write_text("precious")
+    result = runner.invoke(main, ["gather", "", "--root", str(fixture_repo("py_storage")), "-o", str(target)])
+    assert result.exit_code == 2 and target.read_text() == "precious"
+
+
+def test_nothing_found_exits_1(runner, fixture_repo) -> None:
+    result = gather(runner, "zzz qqq", "--root", str(fixture_repo("py_storage")))
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr.startswith("ctxopt: nothing relevant found for 'zzz qqq'")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["fix Storage", "--root", "{missing}"], "does not exist"),
+    (["fix Storage", "--budget", "0"], "0 is not in the range x>=1"),
+    (["fix Storage", "--budget", "ten"], "'ten' is not a valid integer"),
+    (["fix Storage", "--budget", "5"], "too small for the output header"),
+    (["   ", ], "the task is empty"),
+    (["fix Storage", "--max-ring", "5"], "5 is not in the range 0<=x<=4"),
+    (["fix Storage", "--format", "xml"], "'xml' is not one of"),
+    (["fix Storage", "--scope", "../outside"], "is outside the root"),
+    (["fix Storage", "--scope", "nope"], "does not exist"),
+])
+def test_bad_input_exits_2_with_one_line(runner, fixture_repo, tmp_path, args, message) -> None:
+    root = fixture_repo("py_storage")
+    args = [a.replace("{missing}", str(tmp_path / "missing")) for a in args]
+    if "--root" not in args:
+        args += ["--root", str(root)]
+    result = gather(runner, *args)
+    assert result.exit_code == 2
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_scope_keeps_only_items_under_it(runner, fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root), "--scope", "app",
+                                  "--format", "json"], catch_exceptions=False)
+    files = {b["file"] for b in json.loads(result.stdout)["blocks"]}
+    assert files == {"app/service.py"}
+
+
+def test_no_tests(runner, fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root), "--no-tests",
+                                  "--format", "manifest"], catch_exceptions=False)
+    assert "tests/" not in result.stdout and "storage/db.py" in result.stdout
+
+
+def test_output_is_identical_across_hash_seeds(fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    outputs = set()
+    for seed in ("0", "1", "12345"):
+        env = {**os.environ, "PYTHONHASHSEED": seed}
+        done = subprocess.run([sys.executable, "-m", "ctxopt", "gather", "fix Storage bug", "--root",
+                               str(root), "--format", "json", "--max-ring", "4"],
+                              capture_output=True, env=env, check=True)
+        outputs.add(done.stdout)
+    assert len(outputs) == 1
+
+
+def test_library_use_without_click(fixture_repo) -> None:
+    code = ("import sys, ctxopt; r = ctxopt.gather(sys.argv[1], 'fix Storage bug');"
+            "print(ctxopt.render_text(r, ctxopt.count_tokens)[:9]); print('click' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code, str(fixture_repo("py_storage"))],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["#", "ctxopt", "False"]

@@ -1,0 +1,52 @@
+"""Every tag query compiles, and the installed package carries the queries."""
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from ctxopt.languages import LANGUAGES, language_for_path, load_query
+from ctxopt.treesitter import extract_tags
+
+PROJECT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("language", [lang.name for lang in LANGUAGES])
+def test_query_compiles(language: str) -> None:
+    assert "@name.definition." in load_query(language)
+    extract_tags("x", language, b"")  # compiles the query against the grammar
+
+
+def test_tsx_query_inherits_typescript() -> None:
+    assert load_query("typescript") in load_query("tsx")
+
+
+@pytest.mark.parametrize(("path", "language"), [
+    ("a/b.py", "python"), ("x.GO", "go"), ("c.tsx", "tsx"), ("d.mjs", "javascript"),
+    ("e.ts", "typescript"), ("README.md", None),
+])
+def test_language_for_path(path: str, language: str | None) -> None:
+    found = language_for_path(path)
+    assert (found.name if found else None) == language
+
+
+def test_installed_wheel_loads_every_query(tmp_path: Path) -> None:
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                    "-q", "-w", str(tmp_path / "dist"), str(PROJECT)], check=True)
+    wheel = next((tmp_path / "dist").glob("ctxopt-*.whl"))
+    target = tmp_path / "site"
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(target)
+    code = (
+        "import ctxopt.languages as L, sys;"
+        "assert L.grammars_dir().parent == __import__('pathlib').Path(L.__file__).parent, L.grammars_dir();"
+        "[L.load_query(x.name) for x in L.LANGUAGES];"
+        "from ctxopt.treesitter import extract_tags;"
+        "[extract_tags('x', x.name, b'') for x in L.LANGUAGES];"
+        "print(L.grammars_dir())"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, check=True,
+                         capture_output=True, text=True,
+                         env={"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin"})
+    assert out.stdout.strip() == str(target / "ctxopt" / "grammars")

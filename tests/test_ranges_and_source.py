@@ -1,0 +1,52 @@
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ctxopt.index import build_index
+from ctxopt.model import Item
+from ctxopt.ranges import clamp_range, merge_ranges
+from ctxopt.source import read_blocks, read_lines
+from ctxopt.tokens import Cl100kCounter
+
+ranges = st.lists(st.tuples(st.integers(1, 60), st.integers(0, 10)).map(lambda t: (t[0], t[0] + t[1])),
+                  max_size=12)
+
+
+@given(ranges, st.integers(0, 5))
+def test_merge_ranges_against_a_set_oracle(spans, gap) -> None:
+    merged = merge_ranges(spans, gap)
+    covered = {line for start, end in merged for line in range(start, end + 1)}
+    wanted = {line for start, end in spans for line in range(start, end + 1)}
+    assert wanted <= covered
+    # only closed gaps of at most `gap` lines are added
+    assert all(any(abs(line - w) <= gap for w in wanted) for line in covered - wanted)
+    for (_, end), (start, _) in zip(merged, merged[1:]):
+        assert start > end + gap + 1  # sorted, disjoint and further apart than the gap
+    assert merge_ranges(merged, gap) == merged  # idempotent
+
+
+@given(st.integers(-5, 50), st.integers(-5, 50), st.integers(0, 40))
+def test_clamp_stays_in_the_file(start, end, count) -> None:
+    clamped = clamp_range(start, end, count)
+    if clamped is not None:
+        assert 1 <= clamped[0] <= clamped[1] <= count
+
+
+def test_read_lines_handles_bom_crlf_and_bad_bytes(tmp_path) -> None:
+    path = tmp_path / "x.py"
+    path.write_bytes(b"\xef\xbb\xbfa = 1\r\nb = '\xff'\r\nc = 3")
+    assert read_lines(path) == ["a = 1", "b = '\ufffd'", "c = 3"]
+
+
+def test_blocks_get_context_lines_and_close_ranges_merge(make_repo) -> None:
+    root = make_repo({"m.py": "".join(f"line{i}\n" for i in range(1, 41))})
+    index = build_index(root)
+    items = [Item("m.py", 10, 12, 120, 0, "a", "A"), Item("m.py", 16, 17, 70, 2, "b", "B"),
+             Item("m.py", 30, 31, 40, 3, "c", "C")]
+    blocks = read_blocks(root, items, index, Cl100kCounter())
+    assert [(b.start_line, b.end_line, b.score, b.ring, b.symbols) for b in blocks] == [
+        (8, 17, 120, 0, ("A", "B")),  # 14-17 starts 1 line after 8-12: merged
+        (28, 31, 40, 3, ("C",)),
+    ]
+    assert blocks[0].content.split("\n")[0] == "line8"
+    assert blocks[0].reason == "a (+1 more)"
+    assert blocks[0].tokens == Cl100kCounter().count(blocks[0].content)

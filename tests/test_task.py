@@ -1,0 +1,48 @@
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ctxopt.model import Intent
+from ctxopt.task import parse_task, split_identifier
+
+
+@pytest.mark.parametrize(
+    ("text", "symbols", "intent"),
+    [
+        ("Fix Storage bug", ("Storage",), Intent.FIX),
+        ("How does Indexer work", ("Indexer",), Intent.UNDERSTAND),
+        ("fix parse_config", ("parse_config",), Intent.FIX),
+        ("speed up load_rows in db.py", ("db.py", "load_rows"), Intent.MODIFY),
+        ("Fix Storage.get crash in storage/db.go", ("storage/db.go", "Storage.get"), Intent.FIX),
+        ("explain how `render_text` builds the header", ("render_text",), Intent.UNDERSTAND),
+        ("implement retry in httpClient", ("httpClient",), Intent.ADD),
+        ("Delete the LegacyCache class", ("LegacyCache",), Intent.REMOVE),
+        ("rename the MAX_KEY_LENGTH constant", ("MAX_KEY_LENGTH",), Intent.MODIFY),
+        ("the session keeps cookies", (), Intent.GENERAL),
+    ],
+)
+def test_symbols_and_intent(text: str, symbols: tuple[str, ...], intent: Intent) -> None:
+    parsed = parse_task(text)
+    assert parsed.symbols == symbols
+    assert parsed.intent is intent
+
+
+def test_capitalised_first_word_that_is_a_stop_word_is_not_a_symbol() -> None:
+    assert parse_task("When Storage is empty, get fails").symbols == ("Storage",)
+
+
+def test_keywords_drop_stop_words_and_split_identifiers() -> None:
+    parsed = parse_task("The HTTPAdapter drops the load_rows result")
+    assert parsed.keywords == ("httpadapter", "http", "adapter", "drops", "load", "rows", "result")
+
+
+def test_split_identifier() -> None:
+    assert split_identifier("parseHTTPResponse_v2") == ["parse", "http", "response", "v", "2"]
+
+
+@given(st.text())
+def test_parse_task_never_raises_and_symbols_come_from_the_text(text: str) -> None:
+    parsed = parse_task(text)
+    for symbol in parsed.symbols:
+        assert symbol in text
+    assert all(k == k.lower() for k in parsed.keywords)

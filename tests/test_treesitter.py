@@ -1,0 +1,123 @@
+"""Exact definitions and references for each language's fixture file."""
+from pathlib import Path
+
+import pytest
+
+from ctxopt.treesitter import extract_tags
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def _tags(relative: str, language: str):
+    return extract_tags(relative, language, (FIXTURES / relative).read_bytes())
+
+
+def _definitions(relative: str, language: str):
+    return [(d.name, d.kind, d.qualified_name, d.start_line, d.end_line)
+            for d in _tags(relative, language).definitions]
+
+
+CASES = {
+    "python": ("py_storage/storage/db.py", [
+        ("MAX_KEY_LENGTH", "constant", "MAX_KEY_LENGTH", 5, 5),
+        ("StorageError", "class", "StorageError", 8, 9),
+        ("_check_key", "function", "_check_key", 12, 15),
+        ("Storage", "class", "Storage", 18, 46),
+        ("__init__", "method", "Storage.__init__", 24, 26),
+        ("get", "method", "Storage.get", 28, 31),
+        ("put", "method", "Storage.put", 33, 35),
+        ("delete", "method", "Storage.delete", 37, 42),
+        ("save", "method", "Storage.save", 44, 46),
+    ]),
+    "go": ("go_storage/storage/db.go", [
+        ("ErrMissing", "variable", "ErrMissing", 7, 7),
+        ("Storage", "struct", "Storage", 10, 12),
+        ("data", "field", "Storage.data", 11, 11),
+        ("New", "function", "New", 15, 17),
+        ("Get", "method", "Storage.Get", 20, 26),
+        ("Put", "method", "Storage.Put", 29, 31),
+    ]),
+    "typescript": ("web_ts/src/api/client.ts", [
+        ("ApiClient", "class", "ApiClient", 3, 15),
+        ("baseUrl", "field", "ApiClient.baseUrl", 4, 4),
+        ("onError", "method", "ApiClient.onError", 5, 5),
+        ("constructor", "method", "ApiClient.constructor", 7, 9),
+        ("getUser", "method", "ApiClient.getUser", 11, 14),
+        ("parseUser", "function", "parseUser", 17, 21),
+        ("createClient", "function", "createClient", 23, 25),
+    ]),
+    "tsx": ("web_ts/src/components/UserCard.tsx", [
+        ("UserCard", "function", "UserCard", 5, 9),
+        ("Badge", "function", "Badge", 11, 11),
+    ]),
+    "javascript": ("web_ts/src/strings.js", [
+        ("capitalize", "function", "capitalize", 1, 3),
+    ]),
+}
+
+
+@pytest.mark.parametrize("language", sorted(CASES))
+def test_definitions(language: str) -> None:
+    relative, expected = CASES[language]
+    assert _definitions(relative, language) == expected
+
+
+def test_typescript_interface_type_and_enum() -> None:
+    assert _definitions("web_ts/src/api/types.ts", "typescript") == [
+        ("User", "interface", "User", 1, 5),
+        ("id", "field", "User.id", 2, 2),
+        ("name", "field", "User.name", 3, 3),
+        ("role", "field", "User.role", 4, 4),
+        ("UserId", "type", "UserId", 7, 7),
+        ("Role", "enum", "Role", 9, 12),
+    ]
+
+
+def test_python_references() -> None:
+    refs = {(r.name, r.kind, r.line) for r in _tags("py_storage/app/service.py", "python").references}
+    assert refs >= {("storage.db", "import", 2), ("Storage", "import_member", 2),
+                    ("Storage", "type", 6), ("get", "call", 10), ("put", "call", 12),
+                    ("UserService", "call", 17), ("Storage", "call", 17)}
+
+
+def test_go_references_and_import() -> None:
+    refs = {(r.name, r.kind, r.line) for r in _tags("go_storage/server/server.go", "go").references}
+    assert {("example.com/kv/storage", "import", 7), ("Storage", "type", 12),
+            ("Get", "call", 16), ("NotFound", "call", 18)} <= refs
+
+
+def test_jsx_components_are_references_but_html_tags_are_not() -> None:
+    refs = {(r.name, r.kind) for r in _tags("web_ts/src/components/UserCard.tsx", "tsx").references}
+    assert ("Badge", "call") in refs
+    assert ("span", "call") not in refs
+
+
+def test_reference_knows_its_enclosing_definition() -> None:
+    tags = _tags("py_storage/storage/db.py", "python")
+    call = next(r for r in tags.references if r.name == "_check_key" and r.line == 30)
+    assert tags.definitions[call.enclosing].qualified_name == "Storage.get"
+
+
+@pytest.mark.parametrize(
+    ("language", "source", "signature"),
+    [
+        ("python", b"@cache\ndef f(a,\n      b):\n    '''Doc line.\n\n    More.'''\n    return a\n",
+         "@cache\ndef f(a,\n      b):\n    '''Doc line. ...'''\n    ..."),
+        ("python", b"class A(B):\n    x = 1\n", "class A(B):\n    ..."),
+        ("python", b"def g(): return 1\n", "def g():\n    ..."),
+        ("go", b"package p\nfunc (s *S) Get(k string) string {\n\treturn k\n}\n",
+         "func (s *S) Get(k string) string { ... }"),
+        ("typescript", b"export const f = async (x: number): Promise<void> => {\n  await x;\n};\n",
+         "const f = async (x: number): Promise<void> => { ... }"),
+        ("javascript", b"class A extends B {\n  m() { return 1; }\n}\n", "class A extends B { ... }"),
+    ],
+)
+def test_signature_replaces_the_body(language: str, source: bytes, signature: str) -> None:
+    tags = extract_tags("x", language, source)
+    assert tags.definitions[0].signature == signature
+
+
+def test_line_numbers_with_crlf_and_no_trailing_newline() -> None:
+    tags = extract_tags("x.py", "python", b"import os\r\n\r\ndef f():\r\n    return 1")
+    assert [(d.name, d.start_line, d.end_line) for d in tags.definitions] == [("f", 3, 4)]
+    assert tags.line_count == 4

@@ -1,0 +1,128 @@
+"""The ring walker on the fixtures and on small graphs."""
+import pytest
+
+from ctxopt.index import build_index
+from ctxopt.task import parse_task
+from ctxopt.walk import WalkConfig, find_seeds, walk_rings
+
+
+@pytest.fixture
+def py_index(fixture_repo):
+    return build_index(fixture_repo("py_storage"))
+
+
+def _by_symbol(items):
+    best = {}
+    for item in items:
+        if item.symbol and item.symbol not in best:
+            best[item.symbol] = item
+    return best
+
+
+def test_fix_storage_bug_finds_definition_methods_callers_and_tests(py_index) -> None:
+    items = walk_rings(py_index, parse_task("fix Storage bug"))
+    found = _by_symbol(items)
+    assert found["Storage"].ring == 0 and found["Storage"].reason == "definition of Storage"
+    for method in ("Storage.get", "Storage.put", "Storage.delete"):
+        assert found[method].ring == 1 and found[method].reason == "member of Storage"
+    assert found["CountingStorage"].ring == 1  # subclass
+    assert found["make_service"].ring == 2 and found["make_service"].reason == "calls Storage"
+    assert found["UserService.rename_user"].reason == "calls Storage.get"
+    assert found["test_put_then_get"].ring == 2
+    assert found["test_put_then_get"].reason.startswith("tests Storage")
+
+
+def test_go_storage_methods_callers_and_tests(fixture_repo) -> None:
+    index = build_index(fixture_repo("go_storage"))
+    found = _by_symbol(walk_rings(index, parse_task("fix Storage bug")))
+    assert found["Storage"].ring == 0
+    assert found["Storage.Get"].ring == 1 and found["Storage.Put"].ring == 1
+    assert found["Handler.ServeHTTP"].ring == 2
+    assert found["TestGetMissing"].reason.startswith("tests ")
+
+
+def test_score_bands_and_order(py_index) -> None:
+    items = walk_rings(py_index, parse_task("fix Storage bug"), WalkConfig(max_ring=4))
+    ring0_low = min(i.score for i in items if i.ring == 0)
+    for item in items:
+        if item.ring == 0:
+            assert item.score >= 100
+        elif item.ring in (1, 2):
+            assert 60 <= item.score < 100
+        else:
+            assert item.score < 60
+        if item.ring > 0:
+            assert item.score < ring0_low
+    keys = [(-i.score, i.path, i.start_line, i.end_line) for i in items]
+    assert keys == sorted(keys)
+
+
+@pytest.mark.parametrize("max_ring", [0, 1, 2, 3, 4])
+def test_max_ring_bounds_the_walk(py_index, max_ring: int) -> None:
+    items = walk_rings(py_index, parse_task("fix Storage bug"), WalkConfig(max_ring=max_ring))
+    assert items and max(i.ring for i in items) <= max_ring
+
+
+def test_ring3_siblings_and_ring4_callers_of_callers(py_index) -> None:
+    found = _by_symbol(walk_rings(py_index, parse_task("fix Storage bug"), WalkConfig(max_ring=4)))
+    assert found["StorageError"].ring == 3
+    assert found["StorageError"].reason == "in the same file as Storage"
+    assert found["main"].ring == 4 and found["main"].path == "app/cli.py"
+
+
+def test_no_tests_and_scope(py_index) -> None:
+    no_tests = walk_rings(py_index, parse_task("fix Storage bug"), WalkConfig(include_tests=False))
+    assert not any(i.path.startswith("tests/") for i in no_tests)
+    scoped = walk_rings(py_index, parse_task("fix Storage bug"), WalkConfig(scope="app"))
+    assert scoped and all(i.path.startswith("app/") for i in scoped)
+
+
+def test_qualified_and_case_insensitive_seeds(py_index) -> None:
+    seeds = find_seeds(py_index, parse_task("fix Storage.delete"))
+    assert [py_index.definition(s.node).qualified_name for s in seeds] == ["Storage.delete"]
+    folded = find_seeds(py_index, parse_task("what is `storageerror`"))
+    assert [py_index.definition(s.node).name for s in folded] == ["StorageError"]
+
+
+def test_keywords_seed_when_no_symbol_matches(py_index) -> None:
+    seeds = find_seeds(py_index, parse_task("users cannot be renamed"))
+    assert seeds == []  # "renamed" is not "rename": no stemming, no match
+    seeds = find_seeds(py_index, parse_task("the rename of a user loses data"))
+    names = [py_index.definition(s.node).qualified_name for s in seeds
+             if py_index.graph.nodes[s.node]["type"] == "symbol"]
+    assert names[0] == "UserService.rename_user"
+    assert all(s.quality < 1 for s in seeds)
+
+
+def test_file_path_seed(py_index) -> None:
+    items = walk_rings(py_index, parse_task("explain app/cli.py"))
+    assert items[0].path == "app/cli.py" and items[0].ring == 0
+    assert items[0].reason == "file app/cli.py named in the task"
+
+
+def test_path_and_symbol_prefer_the_symbol_in_that_file(make_repo) -> None:
+    root = make_repo({"db.py": "def load_rows():\n    pass\n",
+                      "csv_io.py": "def load_rows():\n    pass\n"})
+    index = build_index(root)
+    seeds = find_seeds(index, parse_task("speed up load_rows in db.py"))
+    assert [(index.path_of(s.node), s.reason) for s in seeds] == [
+        ("db.py", "definition of load_rows in db.py"),
+        ("csv_io.py", "definition of load_rows"),
+    ]
+
+
+def test_large_caller_contributes_a_window_not_its_whole_body(make_repo) -> None:
+    body = "\n".join(f"    x{i} = {i}" for i in range(100))
+    root = make_repo({
+        "lib.py": "def target():\n    return 1\n",
+        "big.py": f"from lib import target\n\ndef big():\n{body}\n    target()\n{body}\n",
+    })
+    items = walk_rings(build_index(root), parse_task("fix target"))
+    caller = next(i for i in items if i.symbol == "big")
+    call_line = 3 + 100 + 1
+    assert caller.start_line <= call_line - 3 and caller.end_line >= call_line + 3
+    assert caller.end_line - caller.start_line + 1 < 30
+
+
+def test_unknown_task_gives_nothing(py_index) -> None:
+    assert walk_rings(py_index, parse_task("zzz qqq")) == []
