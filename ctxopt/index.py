@@ -79,6 +79,9 @@ class Index:
     by_name: dict[str, list[str]]
     diagnostics: list[Diagnostic] = field(default_factory=list)
 
+    # The query surface the walker and the source reader use; nothing outside this module
+    # reads ``graph``, ``tags`` or ``by_name`` directly, so the storage can change.
+
     def definition(self, node: str) -> Definition:
         """The ``Definition`` of a symbol node id."""
         data = self.graph.nodes[node]
@@ -87,6 +90,36 @@ class Index:
     def path_of(self, node: str) -> str:
         """The file a node belongs to."""
         return self.graph.nodes[node]["path"]
+
+    def is_file(self, node: str) -> bool:
+        """True for file nodes, False for definitions."""
+        return self.graph.nodes[node]["type"] == "file"
+
+    def is_test(self, node: str) -> bool:
+        """True when the node lies in a test file."""
+        return bool(self.graph.nodes[node]["test"])
+
+    def definitions_named(self, name: str) -> list[str]:
+        """Node ids of the definitions called exactly ``name``, sorted."""
+        return list(self.by_name.get(name, ()))
+
+    def name_counts(self) -> dict[str, int]:
+        """Every definition name -> how many definitions have it."""
+        return {name: len(nodes) for name, nodes in self.by_name.items()}
+
+    def file_tags(self, path: str) -> FileTags | None:
+        """The tags of a parsed file, None for files that were not parsed."""
+        return self.tags.get(path)
+
+    def edges_in(self, node: str, kinds: tuple[str, ...]) -> list[tuple[str, str, dict]]:
+        """(source, edge kind, edge data) of the edges of ``kinds`` into ``node``."""
+        return [(source, key, data) for source, _, key, data
+                in self.graph.in_edges(node, keys=True, data=True) if key in kinds]
+
+    def edges_out(self, node: str, kinds: tuple[str, ...]) -> list[tuple[str, str, dict]]:
+        """(target, edge kind, edge data) of the edges of ``kinds`` out of ``node``."""
+        return [(target, key, data) for _, target, key, data
+                in self.graph.out_edges(node, keys=True, data=True) if key in kinds]
 
 
 def _go_modules(root: Path, files: list[str]) -> dict[str, str]:

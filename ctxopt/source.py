@@ -35,7 +35,7 @@ def read_lines(path: Path) -> list[str]:
 
 
 def _signature(index: Index, path: str, start: int, end: int) -> str:
-    tags = index.tags.get(path)
+    tags = index.file_tags(path)
     if tags is None:
         return ""
     inside = [i for i, d in enumerate(tags.definitions) if start <= d.start_line <= end]

@@ -97,15 +97,15 @@ def find_seeds(index: Index, task: ParsedTask, config: WalkConfig | None = None)
         # the scope filters what is shown, not where the walk starts
         if not config.include_tests and is_test_path(index.path_of(node)):
             return
-        if index.graph.nodes[node].get("test"):
+        if index.is_test(node):
             quality *= 0.6  # the code under test comes before its tests
         known = seeds.get(node)
         if known is None or quality > known.quality:
             seeds[node] = Seed(node, round(quality, 4), reason)
 
     lower_names: dict[str, list[str]] = defaultdict(list)
-    for name, nodes in index.by_name.items():
-        lower_names[name.lower()].extend(nodes)
+    for name in index.name_counts():
+        lower_names[name.lower()].extend(index.definitions_named(name))
     path_seeds: list[str] = []
     for symbol in task.symbols:
         if _is_path(symbol):
@@ -116,7 +116,7 @@ def find_seeds(index: Index, task: ParsedTask, config: WalkConfig | None = None)
             continue
         parts = symbol.split(".")
         name = parts[-1]
-        exact = index.by_name.get(name, [])
+        exact = index.definitions_named(name)
         if len(parts) > 1:
             qualified = [n for n in exact
                          if ("." + index.definition(n).qualified_name).endswith("." + symbol)]
@@ -158,10 +158,9 @@ def find_seeds(index: Index, task: ParsedTask, config: WalkConfig | None = None)
 
 
 def _node_order(index: Index, node: str) -> tuple[str, int]:
-    data = index.graph.nodes[node]
-    if data["type"] == "file":
+    if index.is_file(node):
         return (node, 0)
-    return (data["path"], index.definition(node).start_line)
+    return (index.path_of(node), index.definition(node).start_line)
 
 
 def _keyword_seeds(index: Index, task: ParsedTask, config: WalkConfig) -> list[Seed]:
@@ -170,12 +169,13 @@ def _keyword_seeds(index: Index, task: ParsedTask, config: WalkConfig) -> list[S
         return []
     document_frequency: dict[str, int] = defaultdict(int)
     name_words: dict[str, set[str]] = {}
-    for name in index.by_name:
+    counts = index.name_counts()
+    for name in counts:
         words = set(split_identifier(name))
         name_words[name] = words
         for word in words & keywords:
-            document_frequency[word] += len(index.by_name[name])
-    total = max(1, sum(len(v) for v in index.by_name.values()))
+            document_frequency[word] += counts[name]
+    total = max(1, sum(counts.values()))
     idf = {w: math.log(1 + total / df) for w, df in document_frequency.items()}
     best_idf = max(idf.values(), default=1.0)
     scored: list[tuple[float, str, str]] = []
@@ -186,7 +186,7 @@ def _keyword_seeds(index: Index, task: ParsedTask, config: WalkConfig) -> list[S
         weight = sum(idf[w] for w in hits) / best_idf
         coverage = len(hits) / len(words)
         quality = min(1.0, 0.5 * weight / max(1, len(keywords)) * 2) * (0.5 + 0.5 * coverage)
-        for node in index.by_name[name]:
+        for node in index.definitions_named(name):
             if _in_scope(index.path_of(node), config):
                 scored.append((quality, node, f"name {name} matches {', '.join(sorted(hits))}"))
     for path in index.files:
@@ -210,9 +210,7 @@ def _header_range(index: Index, node: str, definition: Definition, config: WalkC
 
 
 def _children(index: Index, node: str) -> list[str]:
-    graph = index.graph
-    children = [v for _, v, k in graph.out_edges(node, keys=True)
-                if k == "contains" and graph.nodes[v]["type"] == "symbol"]
+    children = [v for v, _, _ in index.edges_out(node, ("contains",)) if not index.is_file(v)]
     return sorted(children, key=lambda n: _node_order(index, n))
 
 
@@ -223,16 +221,15 @@ _VERBS = {"call": "calls", "type": "uses", "import_member": "imports", "referenc
 def _in_edges(index: Index, node: str, kinds: tuple[str, ...]) -> list[tuple[str, str, tuple[int, ...]]]:
     """(source, verb or edge kind, lines) of the edges of ``kinds`` into ``node``."""
     found = []
-    for source, _, key, data in index.graph.in_edges(node, keys=True, data=True):
-        if key in kinds:
-            verb = "tests" if key == "tests" else _VERBS.get(data.get("via", ""), key)
-            found.append((source, verb, data.get("lines", ())))
+    for source, key, data in index.edges_in(node, kinds):
+        verb = "tests" if key == "tests" else _VERBS.get(data.get("via", ""), key)
+        found.append((source, verb, data.get("lines", ())))
     found.sort(key=lambda e: (_node_order(index, e[0]), e[1]))
     return found
 
 
 def _label(index: Index, node: str) -> str:
-    if index.graph.nodes[node]["type"] == "file":
+    if index.is_file(node):
         return node
     return index.definition(node).qualified_name
 
@@ -253,12 +250,12 @@ class _Collector:
             return
         self.ring_of.setdefault(node, ring)
         if lines is None:
-            if self.index.graph.nodes[node]["type"] == "file":
+            if self.index.is_file(node):
                 lines = (1, max(1, self._line_count(path)))
             else:
                 d = self.index.definition(node)
                 lines = (d.start_line, d.end_line)
-        symbol = None if self.index.graph.nodes[node]["type"] == "file" else _label(self.index, node)
+        symbol = None if self.index.is_file(node) else _label(self.index, node)
         item = Item(path=path, start_line=lines[0], end_line=lines[1],
                     score=_score(ring, weight), ring=ring, reason=reason, symbol=symbol)
         key = (path, lines[0], lines[1])
@@ -267,14 +264,14 @@ class _Collector:
             self.items[key] = item
 
     def _line_count(self, path: str) -> int:
-        tags = self.index.tags.get(path)
+        tags = self.index.file_tags(path)
         return tags.line_count if tags else 10**9  # the source reader clamps unknown lengths
 
 
 def _caller_ranges(index: Index, caller: str, lines: tuple[int, ...], config: WalkConfig
                    ) -> list[tuple[int, int]]:
     """The caller's whole definition when short, else windows around its calls."""
-    if index.graph.nodes[caller]["type"] == "symbol":
+    if not index.is_file(caller):
         d = index.definition(caller)
         if d.end_line - d.start_line + 1 <= config.caller_max_lines:
             return [(d.start_line, d.end_line)]
@@ -320,7 +317,7 @@ def walk_rings(index: Index, task: ParsedTask, config: WalkConfig | None = None)
     # Ring 1: members, the enclosing definition, subclasses.
     members: list[str] = []
     for node in ring0:
-        if index.graph.nodes[node]["type"] != "symbol":
+        if index.is_file(node):
             continue
         label = _label(index, node)
         for child in _children(index, node):
@@ -329,7 +326,7 @@ def walk_rings(index: Index, task: ParsedTask, config: WalkConfig | None = None)
                         f"member of {label}")
             members.append(child)
         for parent, _, _ in _in_edges(index, node, ("contains",)):
-            if index.graph.nodes[parent]["type"] == "symbol" and parent not in ring0:
+            if not index.is_file(parent) and parent not in ring0:
                 d = index.definition(parent)
                 collect.add(parent, 1, 0.7, f"contains {label}",
                             _header_range(index, parent, d, config))
@@ -339,7 +336,7 @@ def walk_rings(index: Index, task: ParsedTask, config: WalkConfig | None = None)
     # Ring 2: callers and referrers of rings 0-1, and tests.
     callers: dict[str, tuple[float, str, list[tuple[int, int]]]] = {}
     for target in ring0 + members:
-        if index.graph.nodes[target]["type"] != "symbol":
+        if index.is_file(target):
             continue
         label = _label(index, target)
         for source, kind, lines in _in_edges(index, target, ("references", "tests", "inherits")):
@@ -349,7 +346,7 @@ def walk_rings(index: Index, task: ParsedTask, config: WalkConfig | None = None)
                 weight_penalty = 0.0
             if source in ring0 or source == target:
                 continue
-            is_test = kind == "tests" or index.graph.nodes[source].get("test")
+            is_test = kind == "tests" or index.is_test(source)
             weight = (0.5 if target in ring0 else 0.3) + 0.2 * min(1.0, len(lines) / 3)
             verb = "tests" if is_test else kind
             weight -= (0.2 if is_test else 0.0) + weight_penalty
@@ -364,7 +361,7 @@ def walk_rings(index: Index, task: ParsedTask, config: WalkConfig | None = None)
 
     # Ring 3: siblings of the seeds in the same file.
     for node in ring0:
-        if index.graph.nodes[node]["type"] != "symbol":
+        if index.is_file(node):
             continue
         d = index.definition(node)
         path = index.path_of(node)
@@ -373,7 +370,7 @@ def walk_rings(index: Index, task: ParsedTask, config: WalkConfig | None = None)
         siblings.sort(key=lambda n: (abs(index.definition(n).start_line - d.start_line), n))
         for sibling in siblings[: config.max_siblings]:
             sd = index.definition(sibling)
-            distance = abs(sd.start_line - d.start_line) / max(1, index.tags[path].line_count)
+            distance = abs(sd.start_line - d.start_line) / max(1, index.file_tags(path).line_count)
             collect.add(sibling, 3, 0.8 - 0.6 * distance, f"in the same file as {d.qualified_name}",
                         _header_range(index, sibling, sd, config)
                         if sd.end_line - sd.start_line + 1 > config.caller_max_lines else None)
@@ -381,7 +378,7 @@ def walk_rings(index: Index, task: ParsedTask, config: WalkConfig | None = None)
     # Ring 4: callers of callers.
     transitive: dict[str, tuple[float, str, list[tuple[int, int]]]] = {}
     for caller, _ in ranked_callers[: config.max_callers]:
-        if index.graph.nodes[caller]["type"] != "symbol":
+        if index.is_file(caller):
             continue
         label = _label(index, caller)
         for source, kind, lines in _in_edges(index, caller, ("references",)):
