@@ -29,6 +29,7 @@ import networkx as nx
 from .discover import discover_sources
 from .imports import ImportResolver
 from .languages import language_for_path
+from .lexical import FileDocuments, LexicalIndex, file_documents
 from .model import Definition, Diagnostic, FileTags
 from .treesitter import extract_tags
 
@@ -78,6 +79,7 @@ class Index:
     graph: nx.MultiDiGraph
     by_name: dict[str, list[str]]
     diagnostics: list[Diagnostic] = field(default_factory=list)
+    lexical: LexicalIndex = field(default_factory=lambda: LexicalIndex(()))
 
     # The query surface the walker and the source reader use; nothing outside this module
     # reads ``graph``, ``tags`` or ``by_name`` directly, so the storage can change.
@@ -145,6 +147,7 @@ def build_index(root: Path) -> Index:
     """
     files, diagnostics = discover_sources(root)
     tags: dict[str, FileTags] = {}
+    documents: list[FileDocuments] = []
     for path in files:
         language = language_for_path(path)
         if language is None:
@@ -155,8 +158,10 @@ def build_index(root: Path) -> Index:
             diagnostics.append(Diagnostic(path, "unreadable", exc.strerror or ""))
             continue
         tags[path] = extract_tags(path, language.name, source)
+        documents.append(file_documents(path, source.decode("utf-8", "replace"), tags[path]))
     graph, by_name = build_graph(files, tags, ImportResolver(files, _go_modules(root, files)))
-    return Index(files=files, tags=tags, graph=graph, by_name=by_name, diagnostics=diagnostics)
+    return Index(files=files, tags=tags, graph=graph, by_name=by_name, diagnostics=diagnostics,
+                 lexical=LexicalIndex(documents))
 
 
 def build_graph(files: list[str], tags: dict[str, FileTags], resolver: ImportResolver

@@ -21,7 +21,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from .index import Index, is_test_path
-from .model import Definition, Item
+from .lexical import query_terms
+from .model import Definition, Intent, Item
 from .task import ParsedTask, split_identifier
 
 __all__ = ["WalkConfig", "Seed", "find_seeds", "walk_rings"]
@@ -39,7 +40,15 @@ class WalkConfig:
     caller_window: int = 6  # lines either side of a call in such a window
     # A containing class is shown by its header, at most this many lines.
     header_max_lines: int = 15
-    max_keyword_seeds: int = 5
+    # Lexical seeds: the best BM25 matches join the named definitions in ring 0.
+    max_keyword_seeds: int = 6
+    min_seed_relevance: float = 0.35  # relative to the best match
+    lexical_seed_quality: float = 0.6  # a named symbol (0.95) outranks a word match
+    max_matches_per_symbol: int = 8
+    file_weight: float = 0.5  # how much a file's own match lifts its definitions
+    test_discount: float = 0.5  # tests rank below the code they test
+    # A definition longer than this is shown by its header; its members compete on their own.
+    large_definition_lines: int = 150
     max_callers: int = 30  # hub symbols have hundreds of callers; keep the best
     max_siblings: int = 8
     max_transitive: int = 20
@@ -74,10 +83,10 @@ def _is_path(symbol: str) -> bool:
     return "/" in symbol or symbol.lower().endswith(_PATHLIKE_SUFFIXES)
 
 
-def _in_scope(path: str, config: WalkConfig) -> bool:
+def _in_scope(path: str, config: WalkConfig, scope: bool = True) -> bool:
     if not config.include_tests and is_test_path(path):
         return False
-    if config.scope:
+    if scope and config.scope:
         scope = config.scope.strip("/")
         return path == scope or path.startswith(scope + "/") or scope in ("", ".")
     return True
@@ -88,9 +97,38 @@ def _specificity(matches: int) -> float:
     return 1.0 / (1.0 + math.log(max(1, matches)))
 
 
-def find_seeds(index: Index, task: ParsedTask, config: WalkConfig | None = None) -> list[Seed]:
+def relevance(index: Index, task: ParsedTask, config: WalkConfig | None = None) -> dict[str, float]:
+    """Lexical relevance of each definition to the task, in [0, 1] (1 for the best).
+
+    A definition's BM25 score is combined with its file's (weighted by
+    ``config.file_weight``), so a strong function in a strong file ranks first; test code
+    is discounted by ``config.test_discount``.
+    """
+    config = config or WalkConfig()
+    terms = query_terms(task)
+    if not terms:
+        return {}
+    definition_scores = index.lexical.score_definitions(terms)
+    file_scores = index.lexical.score_files(terms)
+    best_file = max(file_scores.values(), default=0.0) or 1.0
+    combined: dict[str, float] = {}
+    for node, score in definition_scores.items():
+        path = index.path_of(node)
+        value = score * (1.0 + config.file_weight * file_scores.get(path, 0.0) / best_file)
+        if is_test_path(path):
+            value *= config.test_discount
+        combined[node] = value
+    best = max(combined.values(), default=0.0)
+    if best <= 0:
+        return {}
+    return {node: value / best for node, value in combined.items()}
+
+
+def find_seeds(index: Index, task: ParsedTask, config: WalkConfig | None = None,
+               relevance_of: dict[str, float] | None = None) -> list[Seed]:
     """The nodes the task names, best first (see the module docstring)."""
     config = config or WalkConfig()
+    relevance_of = relevance(index, task, config) if relevance_of is None else relevance_of
     seeds: dict[str, Seed] = {}
 
     def offer(node: str, quality: float, reason: str) -> None:
@@ -99,9 +137,16 @@ def find_seeds(index: Index, task: ParsedTask, config: WalkConfig | None = None)
             return
         if index.is_test(node):
             quality *= 0.6  # the code under test comes before its tests
+        quality *= 0.7 + 0.3 * relevance_of.get(node, 0.0)
         known = seeds.get(node)
         if known is None or quality > known.quality:
             seeds[node] = Seed(node, round(quality, 4), reason)
+
+    def offer_all(nodes: list[str], quality: float, reason: str) -> None:
+        # a name defined in many places says little: keep the most relevant few
+        ranked = sorted(nodes, key=lambda n: (-relevance_of.get(n, 0.0), _node_order(index, n)))
+        for node in ranked[: config.max_matches_per_symbol]:
+            offer(node, quality * _specificity(len(nodes)), reason)
 
     lower_names: dict[str, list[str]] = defaultdict(list)
     for name in index.name_counts():
@@ -121,8 +166,7 @@ def find_seeds(index: Index, task: ParsedTask, config: WalkConfig | None = None)
             qualified = [n for n in exact
                          if ("." + index.definition(n).qualified_name).endswith("." + symbol)]
             if qualified:
-                for node in qualified:
-                    offer(node, _specificity(len(qualified)), f"definition of {symbol}")
+                offer_all(qualified, 1.0, f"definition of {symbol}")
                 continue
             # `module.name` or `pkg.module.Class`: the other parts name the file's path
             qualifiers = {p.lower() for p in parts[:-1]}
@@ -130,14 +174,14 @@ def find_seeds(index: Index, task: ParsedTask, config: WalkConfig | None = None)
                        if qualifiers & set(split_identifier(index.path_of(n).rsplit(".", 1)[0]))
                        or qualifiers & {w.lower() for w in index.path_of(n).replace(".", "/").split("/")}]
             if by_path:
-                for node in by_path:
-                    offer(node, 0.85 * _specificity(len(by_path)), f"definition of {symbol}")
+                offer_all(by_path, 0.85, f"definition of {symbol}")
                 continue
         if exact:
-            for node in exact:
-                offer(node, 0.95 * _specificity(len(exact)), f"definition of {name}")
+            offer_all(exact, 0.95, f"definition of {name}")
             continue
         folded = lower_names.get(name.lower(), [])
+        if not folded and len(name) > 3 and name.lower().endswith("s"):
+            folded = lower_names.get(name.lower()[:-1], [])  # "Blueprints" names `Blueprint`
         for node in folded:
             offer(node, 0.7 * _specificity(len(folded)),
                   f"definition of {index.definition(node).name} (matches {name})")
@@ -151,53 +195,32 @@ def find_seeds(index: Index, task: ParsedTask, config: WalkConfig | None = None)
         else:
             seeds[path] = Seed(path, 0.8, f"file {path} named in the task")
 
-    if not seeds:
-        for seed in _keyword_seeds(index, task, config):
-            seeds[seed.node] = seed
+    # The definitions whose words match the task best, as in a search engine.
+    terms = sorted(query_terms(task))
+    lexical = sorted((n for n, r in relevance_of.items() if r >= config.min_seed_relevance),
+                     key=lambda n: (-relevance_of[n], _node_order(index, n)))
+    for node in lexical[: config.max_keyword_seeds]:
+        if node in seeds or not _in_scope(index.path_of(node), config, scope=False):
+            continue
+        words = _matching_words(index, node, terms)
+        seeds[node] = Seed(node, round(config.lexical_seed_quality * relevance_of[node], 4),
+                           f"{index.definition(node).qualified_name} matches {words}")
     return sorted(seeds.values(), key=lambda s: (-s.quality, _node_order(index, s.node)))
+
+
+def _matching_words(index: Index, node: str, terms: list[str]) -> str:
+    """The task's words found in a definition's name, else 'the task's words'."""
+    name_terms = set(query_terms(ParsedTask(raw="", symbols=(),
+                                            keywords=tuple(split_identifier(index.definition(node).name)),
+                                            intent=Intent.GENERAL)))
+    found = [t for t in terms if t in name_terms and not t.startswith("=")]
+    return ", ".join(found) if found else "the task's words"
 
 
 def _node_order(index: Index, node: str) -> tuple[str, int]:
     if index.is_file(node):
         return (node, 0)
     return (index.path_of(node), index.definition(node).start_line)
-
-
-def _keyword_seeds(index: Index, task: ParsedTask, config: WalkConfig) -> list[Seed]:
-    keywords = set(task.keywords)
-    if not keywords:
-        return []
-    document_frequency: dict[str, int] = defaultdict(int)
-    name_words: dict[str, set[str]] = {}
-    counts = index.name_counts()
-    for name in counts:
-        words = set(split_identifier(name))
-        name_words[name] = words
-        for word in words & keywords:
-            document_frequency[word] += counts[name]
-    total = max(1, sum(counts.values()))
-    idf = {w: math.log(1 + total / df) for w, df in document_frequency.items()}
-    best_idf = max(idf.values(), default=1.0)
-    scored: list[tuple[float, str, str]] = []
-    for name, words in name_words.items():
-        hits = words & keywords
-        if not hits:
-            continue
-        weight = sum(idf[w] for w in hits) / best_idf
-        coverage = len(hits) / len(words)
-        quality = min(1.0, 0.5 * weight / max(1, len(keywords)) * 2) * (0.5 + 0.5 * coverage)
-        for node in index.definitions_named(name):
-            if _in_scope(index.path_of(node), config):
-                scored.append((quality, node, f"name {name} matches {', '.join(sorted(hits))}"))
-    for path in index.files:
-        words = set(split_identifier(path.rsplit(".", 1)[0]))
-        hits = words & keywords
-        if hits and _in_scope(path, config):
-            quality = 0.6 * len(hits) / len(keywords)
-            scored.append((quality, path, f"path {path} matches {', '.join(sorted(hits))}"))
-    scored.sort(key=lambda s: (-s[0], _node_order(index, s[1])))
-    return [Seed(node, round(0.5 * q, 4), reason)
-            for q, node, reason in scored[: config.max_keyword_seeds]]
 
 
 def _header_range(index: Index, node: str, definition: Definition, config: WalkConfig
@@ -307,14 +330,25 @@ def walk_rings(index: Index, task: ParsedTask, config: WalkConfig | None = None)
         names nothing in the repository.
     """
     config = config or WalkConfig()
-    seeds = find_seeds(index, task, config)
+    relevance_of = relevance(index, task, config)
+    seeds = find_seeds(index, task, config, relevance_of)
     collect = _Collector(index, config)
-    ring0 = []
-    for seed in seeds:
-        collect.add(seed.node, 0, seed.quality, seed.reason)
-        ring0.append(seed.node)
 
-    # Ring 1: members, the enclosing definition, subclasses.
+    def rel(node: str) -> float:
+        return relevance_of.get(node, 0.0)
+
+    ring0 = [seed.node for seed in seeds]
+    large: set[str] = set()
+    for seed in seeds:
+        lines = None
+        if not index.is_file(seed.node):
+            d = index.definition(seed.node)
+            if d.end_line - d.start_line + 1 > config.large_definition_lines and _children(index, seed.node):
+                large.add(seed.node)  # shown by its header; its members compete in ring 1
+                lines = _header_range(index, seed.node, d, config)
+        collect.add(seed.node, 0, seed.quality, seed.reason, lines)
+
+    # Ring 1: members, the enclosing definition, subclasses, callees.
     members: list[str] = []
     for node in ring0:
         if index.is_file(node):
@@ -322,16 +356,24 @@ def walk_rings(index: Index, task: ParsedTask, config: WalkConfig | None = None)
         label = _label(index, node)
         for child in _children(index, node):
             kind = index.definition(child).kind
-            collect.add(child, 1, 0.9 if kind in ("method", "function") else 0.6,
-                        f"member of {label}")
+            base = 0.3 if kind in ("method", "function") else 0.1
+            collect.add(child, 1, base + 0.6 * rel(child), f"member of {label}")
             members.append(child)
         for parent, _, _ in _in_edges(index, node, ("contains",)):
             if not index.is_file(parent) and parent not in ring0:
                 d = index.definition(parent)
-                collect.add(parent, 1, 0.7, f"contains {label}",
+                collect.add(parent, 1, 0.5, f"contains {label}",
                             _header_range(index, parent, d, config))
         for subclass, _, _ in _in_edges(index, node, ("inherits",)):
-            collect.add(subclass, 1, 0.6, f"subclass of {label}")
+            collect.add(subclass, 1, 0.3 + 0.5 * rel(subclass), f"subclass of {label}")
+        for callee, _, data in index.edges_out(node, ("references", "inherits")):
+            if callee in ring0 or index.is_file(callee):
+                continue
+            d = index.definition(callee)
+            lines = (_header_range(index, callee, d, config)
+                     if d.end_line - d.start_line + 1 > config.large_definition_lines else None)
+            verb = "base class of" if data.get("via") == "inherit" else "used by"
+            collect.add(callee, 1, 0.2 + 0.6 * rel(callee), f"{verb} {label}", lines)
 
     # Ring 2: callers and referrers of rings 0-1, and tests.
     callers: dict[str, tuple[float, str, list[tuple[int, int]]]] = {}
@@ -340,16 +382,15 @@ def walk_rings(index: Index, task: ParsedTask, config: WalkConfig | None = None)
             continue
         label = _label(index, target)
         for source, kind, lines in _in_edges(index, target, ("references", "tests", "inherits")):
-            if kind == "imports":
-                weight_penalty = 0.3  # an import line says less than a call
-            else:
-                weight_penalty = 0.0
             if source in ring0 or source == target:
                 continue
             is_test = kind == "tests" or index.is_test(source)
-            weight = (0.5 if target in ring0 else 0.3) + 0.2 * min(1.0, len(lines) / 3)
-            verb = "tests" if is_test else kind
-            weight -= (0.2 if is_test else 0.0) + weight_penalty
+            if is_test:
+                weight, verb = 0.05 + 0.15 * rel(source), "tests"
+            else:
+                weight = (0.25 if target in ring0 else 0.15) + 0.1 * min(1.0, len(lines) / 3)
+                weight += 0.55 * rel(source) - (0.15 if kind == "imports" else 0.0)
+                verb = kind
             known = callers.get(source)
             if known is None or weight > known[0]:
                 callers[source] = (weight, f"{verb} {label}",
@@ -359,7 +400,7 @@ def walk_rings(index: Index, task: ParsedTask, config: WalkConfig | None = None)
         for lines in ranges:
             collect.add(source, 2, weight, reason, lines)
 
-    # Ring 3: siblings of the seeds in the same file.
+    # Ring 3: siblings of the seeds in the same file, then further word matches.
     for node in ring0:
         if index.is_file(node):
             continue
@@ -367,13 +408,19 @@ def walk_rings(index: Index, task: ParsedTask, config: WalkConfig | None = None)
         path = index.path_of(node)
         siblings = [n for n in _children(index, path) if n != node] if d.parent is None else \
             [n for n in _children(index, f"{path}#{d.parent}") if n != node]
-        siblings.sort(key=lambda n: (abs(index.definition(n).start_line - d.start_line), n))
+        siblings.sort(key=lambda n: (-rel(n), abs(index.definition(n).start_line - d.start_line), n))
         for sibling in siblings[: config.max_siblings]:
             sd = index.definition(sibling)
-            distance = abs(sd.start_line - d.start_line) / max(1, index.file_tags(path).line_count)
-            collect.add(sibling, 3, 0.8 - 0.6 * distance, f"in the same file as {d.qualified_name}",
+            collect.add(sibling, 3, 0.2 + 0.7 * rel(sibling), f"in the same file as {d.qualified_name}",
                         _header_range(index, sibling, sd, config)
                         if sd.end_line - sd.start_line + 1 > config.caller_max_lines else None)
+    matches = sorted((n for n, r in relevance_of.items() if n not in collect.ring_of and r > 0.2),
+                     key=lambda n: (-rel(n), _node_order(index, n)))
+    for node in matches[: config.max_transitive]:
+        d = index.definition(node)
+        lines = (_header_range(index, node, d, config)
+                 if d.end_line - d.start_line + 1 > config.caller_max_lines else None)
+        collect.add(node, 3, 0.8 * rel(node), "matches the task's words", lines)
 
     # Ring 4: callers of callers.
     transitive: dict[str, tuple[float, str, list[tuple[int, int]]]] = {}
@@ -384,7 +431,7 @@ def walk_rings(index: Index, task: ParsedTask, config: WalkConfig | None = None)
         for source, kind, lines in _in_edges(index, caller, ("references",)):
             if source in callers or source in ring0:
                 continue
-            weight = 0.3 + 0.3 * min(1.0, len(lines) / 3)
+            weight = 0.2 + 0.2 * min(1.0, len(lines) / 3) + 0.6 * rel(source)
             if source not in transitive or weight > transitive[source][0]:
                 transitive[source] = (weight, f"calls {label} (a caller)",
                                       _caller_ranges(index, source, lines, config))

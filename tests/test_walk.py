@@ -77,17 +77,30 @@ def test_no_tests_and_scope(py_index) -> None:
     assert scoped and all(i.path.startswith("app/") for i in scoped)
 
 
+def _named_seeds(index, text):
+    return [index.definition(s.node).qualified_name for s in find_seeds(index, parse_task(text))
+            if s.reason.startswith("definition of")]
+
+
 def test_qualified_and_case_insensitive_seeds(py_index) -> None:
-    seeds = find_seeds(py_index, parse_task("fix Storage.delete"))
-    assert [py_index.definition(s.node).qualified_name for s in seeds] == ["Storage.delete"]
-    folded = find_seeds(py_index, parse_task("what is `storageerror`"))
-    assert [py_index.definition(s.node).name for s in folded] == ["StorageError"]
+    assert _named_seeds(py_index, "fix Storage.delete") == ["Storage.delete"]
+    assert _named_seeds(py_index, "what is `storageerror`") == ["StorageError"]
+
+
+def test_plural_names_the_singular_definition(py_index) -> None:
+    assert _named_seeds(py_index, "Make UserServices faster") == ["UserService"]
+
+
+def test_word_matches_rank_below_named_symbols(py_index) -> None:
+    seeds = find_seeds(py_index, parse_task("fix Storage.delete when the key is missing"))
+    assert py_index.definition(seeds[0].node).qualified_name == "Storage.delete"
+    assert all(s.quality < seeds[0].quality for s in seeds[1:])
+    assert [s.reason for s in seeds[1:]] == ["Storage matches storag"]
 
 
 def test_keywords_seed_when_no_symbol_matches(py_index) -> None:
+    # stemming: "renamed" meets `rename_user`
     seeds = find_seeds(py_index, parse_task("users cannot be renamed"))
-    assert seeds == []  # "renamed" is not "rename": no stemming, no match
-    seeds = find_seeds(py_index, parse_task("the rename of a user loses data"))
     names = [py_index.definition(s.node).qualified_name for s in seeds
              if py_index.graph.nodes[s.node]["type"] == "symbol"]
     assert names[0] == "UserService.rename_user"
@@ -117,7 +130,7 @@ def test_large_caller_contributes_a_window_not_its_whole_body(make_repo) -> None
         "lib.py": "def target():\n    return 1\n",
         "big.py": f"from lib import target\n\ndef big():\n{body}\n    target()\n{body}\n",
     })
-    items = walk_rings(build_index(root), parse_task("fix target"))
+    items = walk_rings(build_index(root), parse_task("fix `target`"), WalkConfig(max_keyword_seeds=0))
     caller = next(i for i in items if i.symbol == "big")
     call_line = 3 + 100 + 1
     assert caller.start_line <= call_line - 3 and caller.end_line >= call_line + 3

@@ -1,0 +1,178 @@
+"""Lexical relevance: BM25 over definitions and files (pure, after the indexer's reads).
+
+Every definition is a document made of its own lines (its body minus the bodies of the
+definitions nested in it), with the words of its name counted ``NAME_WEIGHT`` times; every
+file is a document made of all its words plus its path's words. Words are identifiers split
+on case and underscores, lower-cased and stemmed with the Snowball English stemmer
+(PyStemmer), so "merging" meets ``merge`` and "directories" meets ``directory``; whole
+identifiers are kept as well (prefixed ``=``) so that a task naming ``keep_attrs`` rewards
+code that uses exactly that name.
+
+Ranking is Okapi BM25 (Robertson and Zaragoza, "The Probabilistic Relevance Framework:
+BM25 and Beyond", 2009) with the usual k1 = 1.2, b = 0.75.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import Stemmer
+
+from .model import FileTags
+from .task import STOP_WORDS, ParsedTask, split_identifier
+
+__all__ = ["LexicalIndex", "file_documents", "query_terms", "NAME_WEIGHT"]
+
+NAME_WEIGHT = 3
+K1 = 1.2
+B = 0.75
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Programming-language keywords and ubiquitous names carry no meaning for retrieval.
+_CODE_STOP_WORDS = frozenset(
+    "self cls def class return import from none true false null nil var let const func "
+    "function new this super pass elif else lambda yield async await raise try except "
+    "finally with for while break continue not and or is in if str int float bool dict list "
+    "tuple set len isinstance args kwargs param params type object".split()
+)
+
+
+@lru_cache(maxsize=1)
+def _stemmer() -> Stemmer.Stemmer:
+    return Stemmer.Stemmer("english")
+
+
+@lru_cache(maxsize=200_000)
+def _identifier_terms(identifier: str) -> tuple[str, ...]:
+    """Stemmed words of an identifier, plus ``=identifier`` for compound names."""
+    words = [w for w in split_identifier(identifier)
+             if len(w) > 1 and not w.isdigit() and w not in STOP_WORDS and w not in _CODE_STOP_WORDS]
+    terms = _stemmer().stemWords(words) if words else []
+    if len(words) > 1 or "_" in identifier.strip("_"):
+        terms.append("=" + identifier.lower())
+    return tuple(terms)
+
+
+def _words(identifier: str) -> list[str]:
+    return [t for t in _identifier_terms(identifier) if not t.startswith("=")]
+
+
+def text_terms(text: str) -> Counter[str]:
+    """Term frequencies of a piece of code or prose (stemmed words and ``=identifier``s)."""
+    terms: Counter[str] = Counter()
+    for identifier, count in Counter(_IDENTIFIER.findall(text)).items():
+        for term in _identifier_terms(identifier):
+            terms[term] += count
+    return terms
+
+
+def query_terms(task: ParsedTask) -> Counter[str]:
+    """The task's terms: keywords, plus the words and whole names of its symbols twice."""
+    terms: Counter[str] = Counter()
+    for keyword in task.keywords:
+        for word in _words(keyword):
+            terms[word] = 1
+    for symbol in task.symbols:
+        for part in re.split(r"[./\\]", symbol):
+            if not part:
+                continue
+            for word in _words(part):
+                terms[word] = 2
+            terms["=" + part.lower()] = 2
+    return terms
+
+
+@dataclass(frozen=True, slots=True)
+class FileDocuments:
+    """Term frequencies of one file: one Counter per definition (same order as its tags)
+    and one for the whole file."""
+
+    path: str
+    definitions: tuple[Counter[str], ...]
+    file: Counter[str]
+
+
+def file_documents(path: str, text: str, tags: FileTags | None) -> FileDocuments:
+    """Split a file's text into definition documents and a file document.
+
+    ``text`` lines are 1-indexed as in ``tags``. A definition's document holds its own
+    lines only: lines of nested definitions belong to those.
+    """
+    lines = text.split("\n")
+    file_terms = text_terms(text)
+    for word in _words(path.rsplit(".", 1)[0].replace("/", "_")):
+        file_terms[word] += NAME_WEIGHT
+    if tags is None or not tags.definitions:
+        return FileDocuments(path, (), file_terms)
+    owner = [-1] * (len(lines) + 2)  # innermost definition owning each line
+    for i, definition in enumerate(tags.definitions):  # sorted by start: inner ones overwrite
+        for line in range(definition.start_line, min(definition.end_line, len(lines)) + 1):
+            owner[line] = i
+    own_lines: dict[int, list[str]] = defaultdict(list)
+    for line in range(1, len(lines) + 1):
+        if owner[line] >= 0:
+            own_lines[owner[line]].append(lines[line - 1])
+    documents = []
+    for i, definition in enumerate(tags.definitions):
+        terms = text_terms("\n".join(own_lines.get(i, ())))
+        for word in _words(definition.name):
+            terms[word] += NAME_WEIGHT
+        terms["=" + definition.name.lower()] += NAME_WEIGHT
+        if definition.parent is not None:
+            for word in _words(tags.definitions[definition.parent].name):
+                terms[word] += 1
+        documents.append(terms)
+    return FileDocuments(path, tuple(documents), file_terms)
+
+
+@dataclass
+class _Collection:
+    postings: dict[str, list[tuple[int, int]]] = field(default_factory=lambda: defaultdict(list))
+    lengths: list[int] = field(default_factory=list)
+    keys: list[str] = field(default_factory=list)
+
+    def add(self, key: str, terms: Counter[str]) -> None:
+        doc = len(self.keys)
+        self.keys.append(key)
+        self.lengths.append(sum(terms.values()))
+        for term, tf in terms.items():
+            self.postings[term].append((doc, tf))
+
+    def score(self, query: Counter[str]) -> dict[str, float]:
+        n = len(self.keys)
+        if not n:
+            return {}
+        average = sum(self.lengths) / n or 1.0
+        scores: dict[int, float] = defaultdict(float)
+        for term, weight in query.items():
+            posting = self.postings.get(term)
+            if not posting:
+                continue
+            idf = math.log(1 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
+            for doc, tf in posting:
+                norm = tf + K1 * (1 - B + B * self.lengths[doc] / average)
+                scores[doc] += weight * idf * tf * (K1 + 1) / norm
+        return {self.keys[doc]: value for doc, value in scores.items()}
+
+
+class LexicalIndex:
+    """BM25 over definition documents (keyed by graph node id) and file documents."""
+
+    def __init__(self, documents: Iterable[FileDocuments]) -> None:
+        self._definitions = _Collection()
+        self._files = _Collection()
+        for docs in sorted(documents, key=lambda d: d.path):
+            for i, terms in enumerate(docs.definitions):
+                self._definitions.add(f"{docs.path}#{i}", terms)
+            self._files.add(docs.path, docs.file)
+
+    def score_definitions(self, query: Counter[str]) -> dict[str, float]:
+        """Node id -> BM25 score for every definition matching at least one query term."""
+        return self._definitions.score(query)
+
+    def score_files(self, query: Counter[str]) -> dict[str, float]:
+        """Path -> BM25 score for every file matching at least one query term."""
+        return self._files.score(query)
