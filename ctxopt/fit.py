@@ -1,28 +1,43 @@
 """Stage 5 (pure): blocks + token budget -> ``Selection``.
 
-Greedy by score. A block that does not fit whole is, by its priority tier:
+Blocks are fitted tier by tier, best tier first, each tier getting the room the ones
+before it left. When a tier does not fit whole, its blocks share the room fairly
+(``budget.distribute_budget``) instead of the first big block starving the rest:
 
-- score >= ``TRUNCATE_SCORE`` (ring-0 definitions): truncated to the most lines that fit,
-  read from where the block's best item starts, with a marker line saying how many lines were omitted;
-- score >= ``SIGNATURE_SCORE`` (rings 1-2): reduced to its signature (the tree-sitter
-  header of each definition in it, body replaced by a placeholder);
-- lower: excluded.
+- score >= ``TRUNCATE_SCORE`` (ring-0 definitions): each block gets a fair share and is
+  truncated to the most lines that fit it, read from where the block's best item starts,
+  with a marker line saying how many lines were omitted;
+- score >= ``SIGNATURE_SCORE`` (rings 1-2): blocks larger than their fair share are
+  reduced to their signature (the tree-sitter header of each definition, body replaced
+  by a placeholder); the room this frees turns them back into whole blocks in rank order;
+- lower: greedy by score, whole or excluded.
 
-Costs are what the renderer will print for the block (``cost`` callable), so the sum of
-kept costs never exceeds the budget given. Every truncation, reduction and exclusion is
-recorded with its reason.
+While blocks of score 60 or more are still waiting (they do not all fit whole), no
+block takes more than ``max(CAP_FLOOR, budget // 3)`` tokens, unless it is the only
+ring-0 block. Costs are what the renderer will print for the block (``cost`` callable),
+so the sum of kept costs never exceeds the budget given. Every truncation, reduction and
+exclusion is recorded with its reason.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
 
+from .budget import distribute_budget
 from .model import Block, Dropped, Fidelity, Selection
 
-__all__ = ["fit_budget", "truncate_block", "TRUNCATE_SCORE", "SIGNATURE_SCORE"]
+__all__ = ["fit_budget", "truncate_block", "TRUNCATE_SCORE", "SIGNATURE_SCORE", "CAP_FLOOR",
+           "SHARE_FLOOR"]
 
 TRUNCATE_SCORE = 100.0
 SIGNATURE_SCORE = 60.0
+# While others wait, one block takes at most a third of the budget, but never less than
+# this: 512 tokens hold a 40-line function, below that a cap cuts into single definitions.
+CAP_FLOOR = 512
+# The fewest tokens worth giving a truncated block: its header line, fences and marker
+# take about 25, this leaves 10-15 lines. Tighter shares drop the lowest-ranked blocks.
+SHARE_FLOOR = 128
+_UNCAPPED = 1 << 62
 
 
 def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
@@ -72,7 +87,7 @@ def fit_budget(blocks: list[Block], budget: int, *, cost: Callable[[Block], int]
     Parameters
     ----------
     blocks : list of Block
-        Candidates in any order; they are taken by score (descending), then path, then
+        Candidates in any order; they are ranked by score (descending), then path, then
         start line.
     budget : int
         Tokens available for the blocks (the caller has set aside the header).
@@ -84,39 +99,163 @@ def fit_budget(blocks: list[Block], budget: int, *, cost: Callable[[Block], int]
     Returns
     -------
     Selection
-        Kept blocks in output order, plus the truncated (or reduced) and excluded ones
-        with reasons.
+        Kept blocks in rank order, plus the truncated (or reduced) and excluded ones with
+        reasons, each in rank order. Every candidate is either kept or excluded.
+
+    Notes
+    -----
+    The tiers and the cap are described in the module docstring. Within the ring-0 tier
+    the shares come from ``distribute_budget`` with floor ``SHARE_FLOOR``; when those
+    floors overflow the room, the lowest-ranked ring-0 blocks are left out of the
+    sharing and only offered the room that remains, as signatures. Tokens a block's
+    share does not use (truncation stops at a whole line) roll to the next block.
     """
-    kept: list[Block] = []
-    truncated: list[Dropped] = []
-    excluded: list[Dropped] = []
-    remaining = budget
-    for block in sorted(blocks, key=lambda b: (-b.score, b.path, b.start_line)):
-        full_cost = cost(block)
-        if full_cost <= remaining:
-            kept.append(block)
-            remaining -= full_cost
-            continue
-        shortened = None
-        if block.score >= TRUNCATE_SCORE:
-            shortened = _largest_prefix(block, remaining, cost, count)
-            action = "truncated"
+    fitter = _Fitter(sorted(blocks, key=lambda b: (-b.score, b.path, b.start_line)), budget,
+                     cost, count)
+    return fitter.run()
+
+
+class _Fitter:
+    """One fit: ranked blocks, their costs and caps, and what has been decided so far."""
+
+    def __init__(self, ranked: list[Block], budget: int, cost: Callable[[Block], int],
+                 count: Callable[[str], int]) -> None:
+        self.ranked, self.cost, self.count = ranked, cost, count
+        self.costs = [cost(b) for b in ranked]
+        self.remaining = budget
+        self.kept: dict[int, Block] = {}
+        self.truncated: dict[int, Dropped] = {}
+        self.excluded: dict[int, Dropped] = {}
+        self.caps = self._caps(budget)
+
+    def _caps(self, budget: int) -> list[int]:
+        """Per block, the most tokens it may take while blocks of score >= 60 wait."""
+        caps = [_UNCAPPED] * len(self.ranked)
+        primary = [i for i, b in enumerate(self.ranked) if b.score >= SIGNATURE_SCORE]
+        if sum(self.costs[i] for i in primary) <= budget:
+            return caps
+        ring0 = [i for i in primary if self.ranked[i].score >= TRUNCATE_SCORE]
+        for i in primary[:-1]:  # the last one has nobody waiting behind it
+            if ring0 != [i]:
+                caps[i] = max(CAP_FLOOR, budget // 3)
+        return caps
+
+    def run(self) -> Selection:
+        tiers: tuple[list[int], list[int], list[int]] = ([], [], [])
+        for i, block in enumerate(self.ranked):
+            tier = 0 if block.score >= TRUNCATE_SCORE else 1 if block.score >= SIGNATURE_SCORE else 2
+            tiers[tier].append(i)
+        self._fit_truncatable(tiers[0])
+        self._fit_reducible(tiers[1])
+        for i in tiers[2]:
+            if self.costs[i] <= self.remaining:
+                self._keep(i, self.ranked[i])
+            else:
+                self._exclude(i, f"needs {self.costs[i]} tokens, {self.remaining} left")
+        return Selection(blocks=tuple(self.kept[i] for i in sorted(self.kept)),
+                         truncated=tuple(self.truncated[i] for i in sorted(self.truncated)),
+                         excluded=tuple(self.excluded[i] for i in sorted(self.excluded)))
+
+    def _fit_truncatable(self, tier: list[int]) -> None:
+        """Fair shares of the room, each block truncated to its share."""
+        room = self.remaining
+        active = list(tier)
+        demands = [min(self.costs[i], self.caps[i]) for i in active]
+        floor = min(SHARE_FLOOR, room)
+        shares = distribute_budget(demands, room, floor)
+        while len(active) > 1 and sum(shares) > room:
+            active.pop()  # too many blocks for useful shares: leave out the lowest-ranked
+            demands.pop()
+            shares = distribute_budget(demands, room, floor)
+        carry = 0
+        for i, share in zip(active, shares):
+            allowance = share + carry
+            used = self._shape(i, min(allowance, self.caps[i]), truncatable=True,
+                               note=f"its share is {min(allowance, self.caps[i])}")
+            carry = allowance - used
+        for i in tier[len(active):]:
+            self._shape(i, self.remaining, truncatable=False,
+                        note=f"{self.remaining} left after {len(active)} higher-ranked "
+                             f"blocks took their shares")
+
+    def _fit_reducible(self, tier: list[int]) -> None:
+        """Blocks above the fair level become signatures; what is left upgrades them back.
+
+        Shares come from ``distribute_budget`` (no floor). Blocks whose cost fits their
+        share stay whole; the others are reduced to signatures (excluded if they have
+        none), lowest-ranked signatures dropped while the total overflows. The room left
+        then turns reduced blocks back into whole ones in rank order, within their caps.
+        """
+        room = self.remaining
+        signatures = {i: s for i in tier
+                      if (s := _signature_block(self.ranked[i], self.count)) is not None
+                      and self.cost(s) < self.costs[i]}
+        signature_costs = {i: self.cost(s) for i, s in signatures.items()}
+        shares = distribute_budget([min(self.costs[i], self.caps[i]) for i in tier], room, 0)
+        whole = [i for i, share in zip(tier, shares) if self.costs[i] <= share]
+        reduced = [i for i in tier if i not in whole and i in signatures]
+        dropped = [i for i in tier if i not in whole and i not in signatures]
+        left = room - sum(self.costs[i] for i in whole) - sum(signature_costs[i] for i in reduced)
+        while left < 0:  # whole blocks fit their shares, so dropping signatures always ends this
+            victim = reduced.pop()
+            left += signature_costs[victim]
+            dropped.append(victim)
+        for i in list(reduced):
+            extra = self.costs[i] - signature_costs[i]
+            if self.costs[i] <= self.caps[i] and extra <= left:
+                reduced.remove(i)
+                whole.append(i)
+                left -= extra
+        for i in sorted(dropped):
+            if i in signatures and signature_costs[i] <= left:
+                dropped.remove(i)
+                reduced.append(i)
+                left -= signature_costs[i]
+        level = max((share for i, share in zip(tier, shares) if i not in whole), default=0)
+        for i in tier:
+            if i in whole:
+                self._keep(i, self.ranked[i])
+            elif i in reduced:
+                self._keep(i, signatures[i])
+                capped = (" (capped at a third of the budget while others wait)"
+                          if self.costs[i] > self.caps[i] else "")
+                self.truncated[i] = _record(
+                    self.ranked[i], "signature",
+                    f"reduced to its signature: needs {self.costs[i]} tokens, its fair share "
+                    f"of {room} is {level}{capped}")
+            else:
+                self._exclude(i, f"needs {self.costs[i]} tokens, {self.remaining} left")
+
+    def _shape(self, i: int, allowance: int, *, truncatable: bool, note: str) -> int:
+        """Keep block ``i`` whole, truncated or as its signature within ``allowance``
+        tokens, or exclude it; returns the tokens used."""
+        block, full_cost = self.ranked[i], self.costs[i]
+        if full_cost <= allowance:
+            self._keep(i, block)
+            return full_cost
+        shortened, action = None, "truncated"
+        if truncatable:
+            shortened = _largest_prefix(block, allowance, self.cost, self.count)
         if shortened is None and block.score >= SIGNATURE_SCORE:
-            shortened = _signature_block(block, count)
-            action = "signature"
-            if shortened is not None and cost(shortened) > remaining:
+            shortened, action = _signature_block(block, self.count), "signature"
+            if shortened is not None and self.cost(shortened) > allowance:
                 shortened = None
         if shortened is None:
-            excluded.append(_record(block, "excluded",
-                                    f"needs {full_cost} tokens, {remaining} left"
-                                    if block.score >= SIGNATURE_SCORE or remaining < full_cost
-                                    else "score below 60"))
-            continue
-        kept.append(shortened)
-        remaining -= cost(shortened)
+            self._exclude(i, f"needs {full_cost} tokens, {note}")
+            return 0
+        self._keep(i, shortened)
         detail = (f"kept {shortened.end_line - shortened.start_line + 1} of "
                   f"{block.end_line - block.start_line + 1} lines"
                   if action == "truncated" else "reduced to its signature")
-        truncated.append(_record(block, action, f"{detail}: needs {full_cost} tokens, "
-                                                f"{remaining + cost(shortened)} left"))
-    return Selection(blocks=tuple(kept), truncated=tuple(truncated), excluded=tuple(excluded))
+        capped = " (capped at a third of the budget while others wait)" if (
+            allowance == self.caps[i]) else ""
+        self.truncated[i] = _record(block, action,
+                                    f"{detail}: needs {full_cost} tokens, {note}{capped}")
+        return self.cost(shortened)
+
+    def _keep(self, i: int, block: Block) -> None:
+        self.kept[i] = block
+        self.remaining -= self.cost(block) if block is not self.ranked[i] else self.costs[i]
+
+    def _exclude(self, i: int, reason: str) -> None:
+        self.excluded[i] = _record(self.ranked[i], "excluded", reason)

@@ -80,3 +80,111 @@ def test_truncation_starts_at_the_best_item_not_at_merged_neighbours() -> None:
     (kept,) = selection.blocks
     assert kept.start_line == 61
     assert kept.content.startswith("    value_50 = compute(50)")
+
+
+# -- fair shares and the cap (issue 5) ------------------------------------------------
+
+def test_three_ring0_blocks_share_the_budget_fairly() -> None:
+    # Each block costs 2,987 tokens. The greedy fitter kept f0 whole (2,987), cut f1 to
+    # the 1,011 tokens left and dropped f2; fair shares keep all three, about a third each.
+    blocks = [block(f"f{i}.py", 120, 330) for i in range(3)]
+    selection = fit_budget(blocks, 4000, cost=cost, count=count_tokens)
+    assert [(b.path, b.kind) for b in selection.blocks] == [
+        ("f0.py", Fidelity.TRUNCATED), ("f1.py", Fidelity.TRUNCATED), ("f2.py", Fidelity.TRUNCATED)]
+    assert all(1250 <= cost(b) <= 1350 for b in selection.blocks)
+    assert sum(cost(b) for b in selection.blocks) <= 4000
+    assert selection.excluded == ()
+    assert "its share is 1333" in selection.truncated[0].reason
+
+
+def test_a_block_takes_at_most_a_third_while_others_wait() -> None:
+    # Two ring-0 blocks of ~1,800 tokens would fit 4,500 together and leave the three
+    # ring-2 blocks (422 each) 900 tokens; capped at 1,500 each, they leave room for all.
+    ring0 = [block("a.py", 130, 200), block("b.py", 120, 200)]
+    ring2 = [block(f"r{i}.py", 80, 45) for i in range(3)]
+    assert all(cost(b) > 1700 for b in ring0) and sum(cost(b) for b in ring2) > 1200
+    selection = fit_budget(ring0 + ring2, 4500, cost=cost, count=count_tokens)
+    kinds = {b.path: b.kind for b in selection.blocks}
+    assert kinds == {"a.py": Fidelity.TRUNCATED, "b.py": Fidelity.TRUNCATED,
+                     **{f"r{i}.py": Fidelity.FULL for i in range(3)}}
+    assert all(cost(b) <= 1500 for b in selection.blocks[:2])
+    assert "capped at a third" in selection.truncated[0].reason
+
+
+def test_the_cap_is_floored_at_512_tokens() -> None:
+    blocks = [block("a.py", 130, 120), block("b.py", 120, 120), block("r.py", 80, 100)]
+    selection = fit_budget(blocks, 1200, cost=cost, count=count_tokens)
+    # a third of 1,200 is 400, but the cap never goes below 512
+    assert max(cost(b) for b in selection.blocks[:2]) > 400
+    assert all(cost(b) <= 512 for b in selection.blocks[:2])
+
+
+def test_the_only_ring0_block_is_not_capped() -> None:
+    ring0 = block("a.py", 130, 330)
+    ring2 = [block(f"r{i}.py", 80, 45) for i in range(4)]
+    selection = fit_budget([ring0, *ring2], 4000, cost=cost, count=count_tokens)
+    assert selection.blocks[0] == ring0 and cost(ring0) > 4000 // 3  # whole
+    assert [b.kind for b in selection.blocks[1:]] == [Fidelity.FULL, Fidelity.FULL,
+                                                      Fidelity.SIGNATURE, Fidelity.SIGNATURE]
+
+
+def test_no_cap_when_everything_fits_whole() -> None:
+    blocks = [block("a.py", 130, 330), block("b.py", 120, 40), block("r.py", 80, 40)]
+    selection = fit_budget(blocks, 5000, cost=cost, count=count_tokens)
+    assert [b.kind for b in selection.blocks] == [Fidelity.FULL] * 3
+
+
+def test_too_many_ring0_blocks_for_useful_shares_drops_the_lowest_ranked() -> None:
+    # 10 blocks want 500 tokens each; 600 tokens give 4 blocks the 128-token floor, not
+    # 10 blocks 60 tokens each. Those left out are offered the rest as signatures.
+    blocks = [block(f"f{i}.py", 140 - i, 60) for i in range(10)]
+    selection = fit_budget(blocks, 600, cost=cost, count=count_tokens)
+    truncated = [b.path for b in selection.blocks if b.kind is Fidelity.TRUNCATED]
+    assert truncated == ["f0.py", "f1.py", "f2.py", "f3.py"]
+    assert all(cost(b) >= 120 for b in selection.blocks if b.kind is Fidelity.TRUNCATED)
+    assert sum(cost(b) for b in selection.blocks) <= 600
+    shown = {b.path for b in selection.blocks} | {d.path for d in selection.excluded}
+    assert shown == {b.path for b in blocks}
+
+
+def test_ring2_blocks_above_the_fair_level_become_signatures_first() -> None:
+    # Greedy kept the 150-line block whole and starved the three small ones; with fair
+    # shares the big one is reduced and the small ones stay whole.
+    big = block("big.py", 95, 150)
+    small = [block(f"s{i}.py", 70 - i, 12) for i in range(3)]
+    budget = cost(big) + 40
+    selection = fit_budget([big, *small], budget, cost=cost, count=count_tokens)
+    assert [(b.path, b.kind) for b in selection.blocks] == [
+        ("big.py", Fidelity.SIGNATURE), ("s0.py", Fidelity.FULL), ("s1.py", Fidelity.FULL),
+        ("s2.py", Fidelity.FULL)]
+    assert "its fair share of" in selection.truncated[0].reason
+
+
+def test_freed_room_turns_signatures_back_into_whole_blocks_in_rank_order() -> None:
+    # Shares of 1,000 tokens among three blocks of 400 leave each 333: all three are over
+    # the level, their signatures free room, and it goes to the best-ranked first.
+    blocks = [block(f"r{i}.py", 90 - i, 50) for i in range(3)]
+    one = cost(blocks[0])
+    selection = fit_budget(blocks, one * 2 + 100, cost=cost, count=count_tokens)
+    assert [b.kind for b in selection.blocks] == [Fidelity.FULL, Fidelity.FULL,
+                                                  Fidelity.SIGNATURE]
+
+
+big_block_sets = st.lists(
+    st.tuples(st.sampled_from([140.0, 120.0, 100.0, 90.0, 70.0, 60.0, 30.0]),
+              st.integers(1, 400), st.booleans()),
+    min_size=1, max_size=9)
+
+
+@given(big_block_sets, st.integers(0, 6000))
+def test_fair_fit_never_exceeds_the_budget(specs, budget) -> None:
+    blocks = [block(f"f{i}.py", score, lines, "def f():\n    ..." if has_signature else "")
+              for i, (score, lines, has_signature) in enumerate(specs)]
+    selection = fit_budget(blocks, budget, cost=cost, count=count_tokens)
+    assert sum(cost(b) for b in selection.blocks) <= budget
+    shown = [b.path for b in selection.blocks]
+    excluded = [d.path for d in selection.excluded]
+    assert sorted(shown + excluded) == sorted(b.path for b in blocks)
+    # output is in rank order
+    assert [b.score for b in selection.blocks] == sorted((b.score for b in selection.blocks),
+                                                         reverse=True)
