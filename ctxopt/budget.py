@@ -319,7 +319,8 @@ class CalibrationStore:
         return (None if entry is None else float(entry["factor"])), problem
 
     def save(self, model: str, factor: float) -> str | None:
-        """Store ``factor`` for ``model``; returns the load problem that was repaired, if any.
+        """Store ``factor`` for ``model``; returns the problem repaired (and where the
+        corrupt file was kept), if any.
 
         Raises
         ------
@@ -344,7 +345,9 @@ class CalibrationStore:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             if problem is not None and self.path.exists():
-                os.replace(self.path, _unused_name(self.path.with_name(self.path.name + ".corrupt")))
+                backup = _unused_name(self.path.with_name(self.path.name + ".corrupt"))
+                os.replace(self.path, backup)
+                problem = f"{problem}; kept it as {backup}"
             _write_atomically(self.path, text)
         except OSError as exc:
             raise CalibrationError(f"cannot write {self.path}: {exc.strerror or exc}") from exc

@@ -14,11 +14,15 @@ from pathlib import Path
 
 import click
 
+from click.core import ParameterSource
+
 from . import __version__
+from .budget import (BudgetError, Calibrated, CalibrationStore, EstimatingCounter, choose_budget,
+                     config_dir)
 from .errors import CtxoptError
 from .pipeline import DEFAULT_BUDGET, GatherConfig, gather
 from .render import RENDERERS
-from .tokens import Cl100kCounter
+from .tokens import Cl100kCounter, TokenCounter
 
 
 class ExitStatus(enum.IntEnum):
@@ -64,11 +68,22 @@ def main() -> None:
               help="Keep only code under this path (relative to the root).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to FILE instead of standard output.")
+@click.option("--window", type=int, default=None,
+              help="The model's context window in tokens: budget = window - reserve "
+                   "(instead of --budget).")
+@click.option("--reserve", type=int, default=None,
+              help="Tokens of the --window kept free for the answer.  [default: 0]")
+@click.option("--model", type=str, default=None,
+              help="Count tokens scaled by the factor `ctxopt calibrate` stored for MODEL.")
 def gather_command(task: str, root: Path, budget: int, output_format: str, max_ring: int,
-                   tests: bool, scope: str | None, output: Path | None) -> None:
+                   tests: bool, scope: str | None, output: Path | None, window: int | None,
+                   reserve: int | None, model: str | None) -> None:
     """Print the code most relevant to TASK, fitted to the token budget."""
-    counter = Cl100kCounter()
+    given = click.get_current_context().get_parameter_source("budget")
     try:
+        budget = choose_budget(budget=None if given is ParameterSource.DEFAULT else budget,
+                               window=window, reserve=reserve, default=budget)
+        counter = _model_counter(Cl100kCounter(), model)
         config = GatherConfig(budget=budget, max_ring=max_ring, include_tests=tests,
                               scope=scope)
         result = gather(root, task, config, counter=counter)
@@ -92,3 +107,83 @@ def gather_command(task: str, root: Path, budget: int, output_format: str, max_r
 
 gather_command.name = "gather"
 main.add_command(gather_command, "gather")
+
+
+def _calibration_store() -> CalibrationStore:
+    """The user's calibration file ($CTXOPT_CONFIG_DIR, else click's app directory)."""
+    return CalibrationStore(config_dir(click.get_app_dir("ctxopt")))
+
+
+def _model_counter(base: TokenCounter, model: str | None) -> TokenCounter:
+    """``base``, scaled by ``model``'s stored calibration factor when there is one."""
+    if model is None:
+        return base
+    if not model.strip():
+        raise BudgetError("the model name is empty")
+    factor, problem = _calibration_store().factor(model.strip())
+    if problem is not None:
+        click.echo(f"ctxopt: {problem}; counting without calibration", err=True)
+    elif factor is None:
+        click.echo(f"ctxopt: no calibration stored for model {model.strip()!r}; counting "
+                   "cl100k_base tokens (see `ctxopt calibrate`)", err=True)
+    return base if factor is None else Calibrated(base, factor=factor)
+
+
+@main.command("tokens")
+@click.argument("paths", nargs=-1, type=str)
+@click.option("--estimate", is_flag=True,
+              help="Fast estimate (about 4 characters a token) instead of exact cl100k_base.")
+@click.option("--model", type=str, default=None,
+              help="Scale the count by the factor `ctxopt calibrate` stored for MODEL.")
+def tokens_command(paths: tuple[str, ...], estimate: bool, model: str | None) -> None:
+    """Print the token count of each PATH, or of standard input (no PATH, or -).
+
+    One input prints its count; several print `COUNT<TAB>PATH` lines and a total.
+    """
+    texts: list[tuple[str, str]] = []
+    for path in paths or ("-",):
+        if path == "-":
+            texts.append(("-", sys.stdin.read()))
+            continue
+        try:
+            texts.append((path, Path(path).read_text(encoding="utf-8", errors="replace")))
+        except OSError as exc:
+            click.echo(f"Error: cannot read {path!r}: {exc.strerror or exc}", err=True)
+            sys.exit(ExitStatus.USAGE)
+    try:
+        counter = _model_counter(EstimatingCounter() if estimate else Cl100kCounter(), model)
+    except CtxoptError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    counts = [(counter.count(text), path) for path, text in texts]
+    if len(counts) == 1:
+        click.echo(counts[0][0])
+        return
+    for count, path in counts:
+        click.echo(f"{count}\t{path}")
+    click.echo(f"{sum(count for count, _ in counts)}\ttotal")
+
+
+@main.command("calibrate")
+@click.option("--model", type=str, required=True, help="The model's name, as you pass it to --model.")
+@click.option("--estimated", type=click.IntRange(min=1), required=True,
+              help="The token count ctxopt reported for a text (with --model MODEL).")
+@click.option("--actual", type=click.IntRange(min=1), required=True,
+              help="The token count MODEL's own tokenizer reported for the same text.")
+def calibrate_command(model: str, estimated: int, actual: int) -> None:
+    """Learn MODEL's token-count correction factor from one measurement and store it."""
+    store = _calibration_store()
+    try:
+        if not model.strip():
+            raise BudgetError("the model name is empty")
+        previous, _ = store.factor(model.strip())
+        counter = Calibrated(Cl100kCounter(), factor=1.0 if previous is None else previous)
+        factor = counter.observe(estimated, actual)
+        repaired = store.save(model.strip(), factor)
+    except CtxoptError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    if repaired is not None:
+        click.echo(f"ctxopt: {repaired}; started a new calibration file", err=True)
+    click.echo(f"{model.strip()}: factor {counter.factor:.4f} "
+               f"(was {1.0 if previous is None else previous:.4f}), stored in {store.path}")

@@ -214,7 +214,7 @@ def test_corrupt_store_is_reported_then_set_aside_and_replaced(tmp_path: Path, c
     (tmp_path / "calibration.json.corrupt").write_text("an older one")
     factor, problem = store.factor("m")
     assert factor is None and "is corrupt" in problem
-    assert store.save("m", 1.1) == problem
+    assert store.save("m", 1.1) == f"{problem}; kept it as {tmp_path / 'calibration.json.corrupt.1'}"
     assert store.factor("m") == (1.1, None)
     assert (tmp_path / "calibration.json.corrupt").read_text() == "an older one"
     assert (tmp_path / "calibration.json.corrupt.1").read_text() == content
