@@ -233,3 +233,37 @@ def test_config_dir_env_override(monkeypatch, tmp_path: Path) -> None:
     assert config_dir(tmp_path / "default") == tmp_path / "default"
     monkeypatch.setenv("CTXOPT_CONFIG_DIR", str(tmp_path / "env"))
     assert config_dir(tmp_path / "default") == tmp_path / "env"
+
+
+# -- end to end: the printed text never exceeds the budget ----------------------------
+
+_FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+_INDEXES: dict[str, object] = {}
+
+
+def _index(name: str):
+    from ctxopt.index import build_index
+    if name not in _INDEXES:
+        _INDEXES[name] = build_index(_FIXTURES / name)
+    return _INDEXES[name]
+
+
+@given(st.sampled_from(["py_storage", "go_storage", "web_ts"]),
+       st.sampled_from(["fix Storage bug", "fix Storage and CachedStorage and make_service",
+                        "add a method to Storage", "understand the handler", "rename UserService"]),
+       st.integers(40, 3000), st.integers(0, 4),
+       st.one_of(st.none(), st.floats(MIN_FACTOR, MAX_FACTOR)))
+def test_printed_text_never_exceeds_the_budget(fixture, task, budget, max_ring, factor) -> None:
+    # Reads the fixtures in place (the prebuilt index is never written back).
+    from ctxopt.errors import BudgetTooSmall
+    from ctxopt.pipeline import GatherConfig, gather
+    from ctxopt.render import render_text
+    from ctxopt.tokens import Cl100kCounter
+
+    counter = Cl100kCounter() if factor is None else Calibrated(Cl100kCounter(), factor=factor)
+    try:
+        result = gather(_FIXTURES / fixture, task, GatherConfig(budget=budget, max_ring=max_ring),
+                        counter=counter, index=_index(fixture))
+    except BudgetTooSmall:
+        return
+    assert counter.count(render_text(result, counter.count)) <= budget
