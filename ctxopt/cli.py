@@ -16,6 +16,7 @@ import click
 
 from . import __version__
 from .errors import CtxoptError
+from .hygiene import DEFAULT_PARSE_TIMEOUT, HygieneConfig
 from .pipeline import DEFAULT_BUDGET, GatherConfig, gather
 from .render import RENDERERS
 from .tokens import Cl100kCounter
@@ -64,13 +65,23 @@ def main() -> None:
               help="Keep only code under this path (relative to the root).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to FILE instead of standard output.")
+@click.option("--allow-secrets", is_flag=True, default=False,
+              help="Emit credential files and text that looks like secrets (off: skipped or redacted).")
+@click.option("--submodules", is_flag=True, default=False,
+              help="Index submodules and nested repositories too.")
+@click.option("--parse-timeout", type=click.FloatRange(min=0, min_open=True),
+              default=DEFAULT_PARSE_TIMEOUT, show_default=True,
+              help="Seconds one file may take to parse before it is skipped.")
 def gather_command(task: str, root: Path, budget: int, output_format: str, max_ring: int,
-                   tests: bool, scope: str | None, output: Path | None) -> None:
+                   tests: bool, scope: str | None, output: Path | None, allow_secrets: bool,
+                   submodules: bool, parse_timeout: float) -> None:
     """Print the code most relevant to TASK, fitted to the token budget."""
     counter = Cl100kCounter()
     try:
         config = GatherConfig(budget=budget, max_ring=max_ring, include_tests=tests,
-                              scope=scope)
+                              scope=scope, hygiene=HygieneConfig(
+                                  allow_secrets=allow_secrets, submodules=submodules,
+                                  parse_timeout=parse_timeout))
         result = gather(root, task, config, counter=counter)
     except CtxoptError as exc:
         click.echo(f"Error: {exc}", err=True)
