@@ -111,5 +111,7 @@ def discover_sources(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
                 continue
             files.append(rel)
     files.sort()
+    files, duplicates = hygiene.drop_duplicate_links(root, files)
+    diagnostics.extend(duplicates)
     diagnostics.sort(key=lambda d: (d.path, d.reason))
     return files, diagnostics

@@ -30,7 +30,8 @@ from .treesitter import ParseCancelled, extract_tags
 
 __all__ = [
     "HygieneConfig", "Decoded", "REASONS", "decode_text", "decode_ignore_file", "split_lines",
-    "normalize_newlines", "looks_binary", "check_link", "is_nested_repository",
+    "normalize_newlines", "looks_binary", "check_link", "drop_duplicate_links",
+    "is_nested_repository", "submodule_diagnostic",
     "inspect_file", "parse_source", "clean_blocks", "display_text",
     "DEFAULT_PARSE_TIMEOUT", "MAX_LINE_LENGTH",
 ]
@@ -38,6 +39,7 @@ __all__ = [
 REASON_BINARY = "binary"
 REASON_BROKEN_LINK = "broken link"
 REASON_DIRECTORY_LINK = "directory link"
+REASON_DUPLICATE_LINK = "duplicate link"
 REASON_LINK_LOOP = "link loop"
 REASON_LINE_TOO_LONG = "line too long"
 REASON_NOT_REGULAR = "not a regular file"
@@ -47,7 +49,7 @@ REASON_REPLACED = "decoded with replacement"
 REASON_SECRET = "secret"
 REASON_SUBMODULE = "submodule"
 REASON_UNREADABLE = "unreadable"
-REASONS = frozenset({REASON_BINARY, REASON_BROKEN_LINK, REASON_DIRECTORY_LINK,
+REASONS = frozenset({REASON_BINARY, REASON_BROKEN_LINK, REASON_DIRECTORY_LINK, REASON_DUPLICATE_LINK,
                      REASON_LINK_LOOP, REASON_LINE_TOO_LONG, REASON_NOT_REGULAR,
                      REASON_OUTSIDE_ROOT, REASON_PARSE_TIMEOUT, REASON_REPLACED,
                      REASON_SECRET, REASON_SUBMODULE, REASON_UNREADABLE})
@@ -196,6 +198,30 @@ def check_link(link: Path, rel: str, root: Path) -> Diagnostic | None:
     return None
 
 
+def drop_duplicate_links(root: Path, files: list[str]) -> tuple[list[str], list[Diagnostic]]:
+    """``files`` without the links to files that are themselves in ``files``.
+
+    ``root`` is resolved; ``files`` are root-relative. The real file is kept, so the
+    same code is not indexed and emitted twice; each dropped link gets a
+    ``duplicate link`` diagnostic naming the file it points to.
+    """
+    present = set(files)
+    kept: list[str] = []
+    diagnostics: list[Diagnostic] = []
+    for rel in files:
+        path = root / rel
+        if path.is_symlink():
+            try:
+                target = path.resolve(strict=True).relative_to(root).as_posix()
+            except (OSError, RuntimeError, ValueError):
+                target = None
+            if target is not None and target != rel and target in present:
+                diagnostics.append(Diagnostic(rel, REASON_DUPLICATE_LINK, f"same file as {target}"))
+                continue
+        kept.append(rel)
+    return kept, diagnostics
+
+
 def is_nested_repository(directory: Path) -> bool:
     """True when ``directory`` is the work tree of a submodule or a nested repository
     (it holds a ``.git`` file or directory)."""
@@ -215,6 +241,8 @@ def inspect_file(path: Path, rel: str, config: HygieneConfig) -> tuple[bool, lis
     content is binary, or when a line is longer than ``config.max_line_length``
     characters. A kept file may still carry a ``decoded with replacement`` diagnostic.
     """
+    if path.name == ".git":  # a submodule's link to its git directory
+        return False, []
     if not config.allow_secrets:
         kind = secret_file_kind(rel)
         if kind is not None:
