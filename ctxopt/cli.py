@@ -20,6 +20,7 @@ from . import __version__
 from .budget import (BudgetError, Calibrated, CalibrationStore, EstimatingCounter, choose_budget,
                      config_dir)
 from .errors import CtxoptError
+from .hygiene import DEFAULT_PARSE_TIMEOUT, HygieneConfig
 from .pipeline import DEFAULT_BUDGET, GatherConfig, gather
 from .render import RENDERERS
 from .tokens import Cl100kCounter, TokenCounter
@@ -75,9 +76,17 @@ def main() -> None:
               help="Tokens of the --window kept free for the answer.  [default: 0]")
 @click.option("--model", type=str, default=None,
               help="Count tokens scaled by the factor `ctxopt calibrate` stored for MODEL.")
+@click.option("--allow-secrets", is_flag=True, default=False,
+              help="Emit credential files and text that looks like secrets (off: skipped or redacted).")
+@click.option("--submodules", is_flag=True, default=False,
+              help="Index submodules and nested repositories too.")
+@click.option("--parse-timeout", type=click.FloatRange(min=0, min_open=True),
+              default=DEFAULT_PARSE_TIMEOUT, show_default=True,
+              help="Seconds one file may take to parse before it is skipped.")
 def gather_command(task: str, root: Path, budget: int, output_format: str, max_ring: int,
                    tests: bool, scope: str | None, output: Path | None, window: int | None,
-                   reserve: int | None, model: str | None) -> None:
+                   reserve: int | None, model: str | None, allow_secrets: bool,
+                   submodules: bool, parse_timeout: float) -> None:
     """Print the code most relevant to TASK, fitted to the token budget."""
     given = click.get_current_context().get_parameter_source("budget")
     try:
@@ -85,7 +94,9 @@ def gather_command(task: str, root: Path, budget: int, output_format: str, max_r
                                window=window, reserve=reserve, default=budget)
         counter = _model_counter(Cl100kCounter(), model)
         config = GatherConfig(budget=budget, max_ring=max_ring, include_tests=tests,
-                              scope=scope)
+                              scope=scope, hygiene=HygieneConfig(
+                                  allow_secrets=allow_secrets, submodules=submodules,
+                                  parse_timeout=parse_timeout))
         result = gather(root, task, config, counter=counter)
     except CtxoptError as exc:
         click.echo(f"Error: {exc}", err=True)

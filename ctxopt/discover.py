@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pathspec
 
+from . import hygiene
 from .model import Diagnostic
 
 __all__ = ["discover_sources", "SKIPPED_DIRECTORIES", "MAX_FILE_BYTES"]
@@ -23,8 +24,6 @@ SKIPPED_DIRECTORIES = frozenset({
     "dist", "build", ".idea", ".vscode", ".next", "coverage", "htmlcov",
 })
 MAX_FILE_BYTES = 1_000_000
-# Read this many bytes to decide whether a file is binary (a NUL byte means binary, as git does).
-_BINARY_SNIFF_BYTES = 8000
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +35,7 @@ class _Ignore:
 def _load_ignore(directory: Path, base: str) -> _Ignore | None:
     path = directory / ".gitignore"
     try:
-        text = path.read_bytes().decode("utf-8", "replace")
+        text = hygiene.decode_ignore_file(path.read_bytes())
     except OSError:
         return None
     return _Ignore(base, pathspec.GitIgnoreSpec.from_lines(text.splitlines()))
@@ -51,21 +50,17 @@ def _ignored(rel: str, ignores: list[_Ignore], is_dir: bool) -> bool:
     return False
 
 
-def _is_binary(path: Path) -> bool:
-    try:
-        with path.open("rb") as handle:
-            return b"\0" in handle.read(_BINARY_SNIFF_BYTES)
-    except OSError:
-        return True
-
-
-def discover_sources(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES
+def discover_sources(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
+                     config: hygiene.HygieneConfig | None = None
                      ) -> tuple[list[str], list[Diagnostic]]:
     """Walk ``root`` and return (sorted relative paths, diagnostics).
 
     Symbolic links to directories are not followed; links to files are kept only when
-    they resolve inside ``root``.
+    they resolve inside ``root`` (see ``hygiene.check_link``). Nested repositories,
+    secret, binary and over-long files are skipped as ``config`` says
+    (``hygiene.inspect_file``).
     """
+    config = config or hygiene.HygieneConfig()
     root = root.resolve()
     files: list[str] = []
     diagnostics: list[Diagnostic] = []
@@ -85,18 +80,19 @@ def discover_sources(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES
             if entry.is_dir(follow_symlinks=False):
                 if entry.name in SKIPPED_DIRECTORIES or _ignored(rel, ignores, True):
                     continue
+                if not config.submodules and hygiene.is_nested_repository(Path(entry.path)):
+                    diagnostics.append(hygiene.submodule_diagnostic(rel))
+                    continue
                 child_ignore = _load_ignore(Path(entry.path), rel)
                 stack.append((Path(entry.path), rel,
                               ignores + [child_ignore] if child_ignore else ignores))
                 continue
             if entry.is_symlink():
-                try:
-                    target = Path(entry.path).resolve(strict=True)
-                except (OSError, RuntimeError):
-                    diagnostics.append(Diagnostic(rel, "broken link"))
+                if _ignored(rel, ignores, False):
                     continue
-                if not target.is_file() or not target.is_relative_to(root):
-                    diagnostics.append(Diagnostic(rel, "outside root"))
+                problem = hygiene.check_link(Path(entry.path), rel, root)
+                if problem is not None:
+                    diagnostics.append(problem)
                     continue
             elif not entry.is_file(follow_symlinks=False):
                 continue
@@ -109,10 +105,13 @@ def discover_sources(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES
             if size > max_file_bytes:
                 diagnostics.append(Diagnostic(rel, "too large", f"{size} bytes"))
                 continue
-            if _is_binary(Path(entry.path)):
-                diagnostics.append(Diagnostic(rel, "binary"))
+            keep, notes = hygiene.inspect_file(Path(entry.path), rel, config)
+            diagnostics.extend(notes)
+            if not keep:
                 continue
             files.append(rel)
     files.sort()
+    files, duplicates = hygiene.drop_duplicate_links(root, files)
+    diagnostics.extend(duplicates)
     diagnostics.sort(key=lambda d: (d.path, d.reason))
     return files, diagnostics

@@ -26,12 +26,12 @@ from pathlib import Path
 
 import networkx as nx
 
+from . import hygiene
 from .discover import discover_sources
 from .imports import ImportResolver
 from .languages import language_for_path
 from .lexical import FileDocuments, LexicalIndex, file_documents
 from .model import Definition, Diagnostic, FileTags
-from .treesitter import extract_tags
 
 __all__ = ["Index", "build_index", "build_graph", "is_test_path", "MAX_AMBIGUOUS_TARGETS"]
 
@@ -139,16 +139,18 @@ def _go_modules(root: Path, files: list[str]) -> dict[str, str]:
     return modules
 
 
-def build_index(root: Path) -> Index:
+def build_index(root: Path, *, config: hygiene.HygieneConfig | None = None) -> Index:
     """Discover, read and parse every file under ``root`` and build the graph.
 
     Files that cannot be read or parsed become diagnostics; this never raises for a
-    single bad file.
+    single bad file. ``config`` sets the input hygiene (secrets, submodules, parse time
+    limit); a file whose parse times out is dropped from ``files``.
     """
-    files, diagnostics = discover_sources(root)
+    config = config or hygiene.HygieneConfig()
+    files, diagnostics = discover_sources(root, config=config)
     tags: dict[str, FileTags] = {}
     documents: list[FileDocuments] = []
-    for path in files:
+    for path in list(files):
         language = language_for_path(path)
         if language is None:
             continue
@@ -157,8 +159,14 @@ def build_index(root: Path) -> Index:
         except OSError as exc:
             diagnostics.append(Diagnostic(path, "unreadable", exc.strerror or ""))
             continue
-        tags[path] = extract_tags(path, language.name, source)
-        documents.append(file_documents(path, source.decode("utf-8", "replace"), tags[path]))
+        parsed, notes = hygiene.parse_source(path, language.name, source, config)
+        diagnostics.extend(notes)
+        if parsed is None:
+            files.remove(path)
+            continue
+        tags[path] = parsed
+        text = hygiene.normalize_newlines(hygiene.decode_text(source).text)
+        documents.append(file_documents(path, text, tags[path]))
     graph, by_name = build_graph(files, tags, ImportResolver(files, _go_modules(root, files)))
     return Index(files=files, tags=tags, graph=graph, by_name=by_name, diagnostics=diagnostics,
                  lexical=LexicalIndex(documents))

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from .errors import BudgetTooSmall, UsageError
 from .fit import fit_budget
+from .hygiene import HygieneConfig, clean_blocks, display_text
 from .index import Index, build_index
 from .model import Block, Dropped, Result, Selection
 from .render import render_block, render_header, text_and_used
@@ -28,12 +29,14 @@ _HEADER_SLACK = 8
 @dataclass(frozen=True, slots=True)
 class GatherConfig:
     """Options of one gather. ``budget`` is in cl100k_base tokens; ``scope`` is a path
-    relative to the root (a directory or a file) that items must lie under."""
+    relative to the root (a directory or a file) that items must lie under; ``hygiene``
+    says what to do with secrets, submodules and slow files."""
 
     budget: int = DEFAULT_BUDGET
     max_ring: int = 3
     include_tests: bool = True
     scope: str | None = None
+    hygiene: HygieneConfig = HygieneConfig()
 
     def __post_init__(self) -> None:
         if isinstance(self.budget, bool) or not isinstance(self.budget, int) or self.budget <= 0:
@@ -100,6 +103,7 @@ def gather(root: Path | str, task: str, config: GatherConfig | None = None, *,
     if not root.is_dir():
         raise UsageError(f"root {str(root)!r} is not a directory")
     scope = resolve_scope(root, config.scope) if config.scope else None
+    task = display_text(task)  # bytes that are not UTF-8 (from argv) as \xHH
     parsed = parse_task(task)
     empty = Result(task=task, intent=parsed.intent, budget=config.budget,
                    selection=Selection(blocks=()))
@@ -107,12 +111,15 @@ def gather(root: Path | str, task: str, config: GatherConfig | None = None, *,
     if minimum > config.budget:
         raise BudgetTooSmall(config.budget, minimum)
 
-    index = index or build_index(root)
+    index = index or build_index(root, config=config.hygiene)
     walk_config = WalkConfig(max_ring=config.max_ring, include_tests=config.include_tests,
                              scope=scope or None)
     items = walk_rings(index, parsed, walk_config)
     blocks = read_blocks(root, items, index, counter)
-    diagnostics = tuple(index.diagnostics)
+    blocks, redacted = clean_blocks(blocks, counter, config.hygiene)
+    diagnostics = tuple(sorted(
+        {replace(d, path=display_text(d.path)) for d in (*index.diagnostics, *redacted)},
+        key=lambda d: (d.path, d.reason, d.detail)))
     if not blocks:
         return replace(empty, diagnostics=diagnostics)
 

@@ -3,14 +3,15 @@
 Each item's line range is widened by ``context_lines`` above; ranges in one file are
 merged when they overlap or lie within ``merge_gap`` lines of each other. A merged block
 takes the best score, the lowest ring and the best item's reason, and lists its symbols
-best first. Lines are split on ``\\n`` only (as tree-sitter counts rows); a trailing
-``\\r`` is dropped.
+best first. Files are decoded and split into lines as ``hygiene`` says (BOMs, UTF-16,
+``\\r\\n``, ``\\r`` and ``\\n``), the same way the indexer numbered them.
 """
 from __future__ import annotations
 
 from collections import defaultdict
 from pathlib import Path
 
+from .hygiene import decode_text, split_lines
 from .index import Index
 from .languages import fence_tag
 from .model import Block, Item
@@ -24,14 +25,12 @@ MERGE_GAP = 3
 
 
 def read_lines(path: Path) -> list[str]:
-    """The file's lines (undecodable bytes replaced), without line terminators."""
-    text = path.read_bytes().decode("utf-8", "replace")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    return [line[:-1] if line.endswith("\r") else line for line in lines]
+    """The file's lines (undecodable bytes replaced), without line terminators.
+
+    Lines end at ``\\r\\n``, ``\\r`` or ``\\n`` (``hygiene.split_lines``). Raises
+    ``OSError`` when the file cannot be read.
+    """
+    return split_lines(decode_text(path.read_bytes()).text)
 
 
 def _signature(index: Index, path: str, start: int, end: int) -> str:

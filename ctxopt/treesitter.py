@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -21,7 +22,7 @@ from .errors import GrammarError
 from .languages import load_query
 from .model import Definition, FileTags, Reference
 
-__all__ = ["extract_tags", "signature_of"]
+__all__ = ["extract_tags", "signature_of", "ParseCancelled"]
 
 _CONTAINER_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "namespace",
                               "module", "type"})
@@ -127,7 +128,28 @@ def signature_of(node: ts.Node, source: bytes, language: str) -> str:
     return header + " ..."
 
 
-def extract_tags(path: str, language: str, source: bytes) -> FileTags:
+class ParseCancelled(Exception):
+    """``should_stop`` asked ``extract_tags`` to give up on a file (not a run failure)."""
+
+
+# Source is handed to the parser in chunks of this many bytes when it can be cancelled.
+_CHUNK_BYTES = 65536
+
+
+def _parse(parser: Any, source: bytes, should_stop: Callable[[], bool] | None) -> ts.Tree:
+    if should_stop is None:
+        return parser.parse(source)
+    # tree-sitter calls progress_callback only when it reads through a callback
+    try:
+        return parser.parse(lambda byte, _point: source[byte:byte + _CHUNK_BYTES],
+                            progress_callback=lambda _offset, _has_error: should_stop())
+    except ValueError as exc:  # "Parsing failed": the callback said stop
+        parser.reset()  # else the next parse resumes this one
+        raise ParseCancelled(str(exc)) from exc
+
+
+def extract_tags(path: str, language: str, source: bytes, *,
+                 should_stop: Callable[[], bool] | None = None) -> FileTags:
     """Parse ``source`` and return its definitions and references.
 
     Parameters
@@ -138,6 +160,8 @@ def extract_tags(path: str, language: str, source: bytes) -> FileTags:
         A name from ``languages.LANGUAGES``.
     source : bytes
         The file's content.
+    should_stop : callable, optional
+        Polled while parsing (every few hundred bytes); returning True cancels.
 
     Returns
     -------
@@ -150,9 +174,11 @@ def extract_tags(path: str, language: str, source: bytes) -> FileTags:
     ------
     GrammarError
         When the language's query does not compile.
+    ParseCancelled
+        When ``should_stop`` returned True.
     """
     query, parser = _query(language)
-    tree = parser.parse(source)
+    tree = _parse(parser, source, should_stop)
     cursor = ts.QueryCursor(query)
     definitions: dict[tuple[int, int], tuple[ts.Node, str, str, str | None, int]] = {}
     references: dict[tuple[str, int], tuple[str, int]] = {}
