@@ -1,5 +1,9 @@
 """Language registry and tag-query loading (edge: reads ``grammars/*.scm``).
 
+A file's language comes from its extension (``language_for_path``); ``language_for_file``
+also looks at its first bytes, for extensionless scripts (the shebang's interpreter) and
+for ``.h`` headers that are C++ rather than C.
+
 Installed, the queries live in ``ctxopt/grammars`` (the wheel maps the top-level
 ``grammars/`` there); in a source checkout they are read from ``grammars/`` beside the
 package. ``grammars_dir`` is the one lookup both use.
@@ -7,13 +11,16 @@ package. ``grammars_dir`` is the one lookup both use.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
 from .errors import GrammarError
 
-__all__ = ["Language", "LANGUAGES", "language_for_path", "grammars_dir", "load_query"]
+__all__ = ["Language", "LANGUAGES", "language_for_path", "language_for_file", "needs_head",
+           "read_head",
+           "grammars_dir", "load_query"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,9 +39,34 @@ LANGUAGES: tuple[Language, ...] = (
     Language("javascript", (".js", ".jsx", ".mjs", ".cjs"), "javascript.scm"),
     Language("typescript", (".ts", ".mts", ".cts"), "typescript.scm"),
     Language("tsx", (".tsx",), "tsx.scm"),
+    Language("rust", (".rs",), "rust.scm"),
+    Language("java", (".java",), "java.scm"),
+    Language("c", (".c", ".h"), "c.scm"),
+    Language("cpp", (".cc", ".cpp", ".cxx", ".c++", ".hh", ".hpp", ".hxx", ".h++", ".ipp",
+                     ".tpp", ".inl"), "cpp.scm"),
+    Language("csharp", (".cs",), "csharp.scm"),
+    Language("ruby", (".rb", ".rake", ".gemspec"), "ruby.scm"),
+    Language("php", (".php",), "php.scm"),
+    Language("kotlin", (".kt", ".kts"), "kotlin.scm"),
+    Language("swift", (".swift",), "swift.scm"),
+    Language("scala", (".scala", ".sc"), "scala.scm"),
 )
 _BY_EXTENSION = {ext: lang for lang in LANGUAGES for ext in lang.extensions}
 _BY_NAME = {lang.name: lang for lang in LANGUAGES}
+# Extensionless files known by their name.
+_BY_FILENAME = {"Rakefile": "ruby", "Gemfile": "ruby", "Guardfile": "ruby", "Podfile": "ruby",
+                "Vagrantfile": "ruby"}
+# Shebang interpreter (version digits stripped) -> language.
+_BY_INTERPRETER = {"python": "python", "pypy": "python", "node": "javascript",
+                   "nodejs": "javascript", "deno": "typescript", "ts-node": "typescript",
+                   "tsx": "typescript", "bun": "javascript", "ruby": "ruby", "php": "php",
+                   "swift": "swift", "scala": "scala", "kotlin": "kotlin"}
+_SHEBANG = re.compile(rb"^#![ \t]*(\S+)(?:[ \t]+(.*))?")
+# A ``.h`` header holding any of these is C++, not C.
+_CPP_HEADER = re.compile(rb"^\s*(?:class\s+\w+\s*[:{]|namespace\s+\w*\s*\{|template\s*<"
+                         rb"|(?:public|private|protected)\s*:)", re.MULTILINE)
+# How much of a file ``read_head`` reads: enough for a shebang or a header's first class.
+HEAD_BYTES = 65536
 
 # Fence tags for files we show but do not parse.
 _FENCE_TAGS = {".md": "markdown", ".toml": "toml", ".yaml": "yaml", ".yml": "yaml",
@@ -44,6 +76,56 @@ _FENCE_TAGS = {".md": "markdown", ".toml": "toml", ".yaml": "yaml", ".yml": "yam
 def language_for_path(path: str) -> Language | None:
     """The language whose extension ``path`` has (case-insensitive), or None."""
     return _BY_EXTENSION.get(os.path.splitext(path)[1].lower())
+
+
+def _interpreter_language(first_line: bytes) -> str | None:
+    match = _SHEBANG.match(first_line)
+    if not match:
+        return None
+    program = match.group(1).rsplit(b"/", 1)[-1]
+    if program == b"env" and match.group(2):
+        words = [w for w in match.group(2).split() if not w.startswith(b"-")]
+        program = words[0].rsplit(b"/", 1)[-1] if words else b""
+    name = re.sub(r"[\d.]+$", "", program.decode("ascii", "replace"))
+    return _BY_INTERPRETER.get(name)
+
+
+def language_for_file(path: str, head: bytes) -> Language | None:
+    """The language of the file at ``path`` whose content starts with ``head``, or None.
+
+    The extension decides, except that a ``.h`` header with C++ constructs (a class,
+    namespace, template or access specifier) is C++. A file without an extension is
+    known by its name (``Rakefile``) or by the interpreter on its ``#!`` line
+    (``#!/usr/bin/env python3``). Pure; ``head`` may be any prefix of the content
+    (``read_head`` reads enough).
+    """
+    lang = language_for_path(path)
+    if lang is not None:
+        if lang.name == "c" and path.lower().endswith(".h") and _CPP_HEADER.search(head):
+            return _BY_NAME["cpp"]
+        return lang
+    base = path.rsplit("/", 1)[-1]
+    if base in _BY_FILENAME:
+        return _BY_NAME[_BY_FILENAME[base]]
+    if "." in base.lstrip("."):
+        return None
+    name = _interpreter_language(head.split(b"\n", 1)[0])
+    return _BY_NAME[name] if name else None
+
+
+def needs_head(path: str) -> bool:
+    """True when ``language_for_file`` needs the file's content to decide about ``path``."""
+    base = path.rsplit("/", 1)[-1]
+    return path.lower().endswith(".h") or ("." not in base.lstrip(".") and base not in _BY_FILENAME)
+
+
+def read_head(path: os.PathLike[str] | str) -> bytes:
+    """The first ``HEAD_BYTES`` bytes of a file (b'' when it cannot be read)."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read(HEAD_BYTES)
+    except OSError:
+        return b""
 
 
 def fence_tag(path: str) -> str:

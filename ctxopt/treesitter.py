@@ -24,11 +24,13 @@ from .model import Definition, FileTags, Reference
 
 __all__ = ["extract_tags", "signature_of", "ParseCancelled"]
 
-_CONTAINER_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "namespace",
-                              "module", "type"})
+# A function directly inside one of these is a method (not inside a module or namespace).
+_CONTAINER_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type"})
 # When two reference captures hit the same name on the same line, keep the more telling one.
 _REFERENCE_PRIORITY = {"inherit": 0, "import": 1, "import_member": 2, "call": 3, "type": 4,
                        "reference": 5}
+# Separators of qualified names in the languages' own syntax (C++ and Rust ``::``, PHP ``\``).
+_QUALIFIER = re.compile(r"::|\\|\.")
 # A definition with no body node keeps at most this many lines as its signature.
 _SHORT_DEFINITION_LINES = 8
 
@@ -40,6 +42,29 @@ def _query(language: str) -> tuple[ts.Query, Any]:
         return ts.Query(lang, load_query(language)), get_parser(language)  # type: ignore[arg-type]
     except (ts.QueryError, LookupError, ValueError) as exc:  # type: ignore[attr-defined]
         raise GrammarError(f"tag query for {language} does not compile: {exc}") from exc
+
+
+def _strip_type_arguments(text: str) -> str:
+    """``Cache<T>::get`` -> ``Cache::get``, ``Cache[T]`` -> ``Cache`` (nested brackets too)."""
+    previous = None
+    while previous != text:
+        previous = text
+        text = re.sub(r"<[^<>]*>|\[[^\[\]]*\]", "", text)
+    return text
+
+
+def _dotted(scope: str) -> str:
+    """A scope as written (``a::B<T>``, ``App\\Models``, ``*Storage``) joined with ``.``."""
+    scope = _strip_type_arguments(scope)
+    parts = [p.strip(" *&?!") for p in _QUALIFIER.split(scope)]
+    return ".".join(p for p in parts if p)
+
+
+def _split_qualified(name: str) -> tuple[str, str]:
+    """``a::B::get`` -> (``a.B``, ``get``), ``A.B`` -> (``A``, ``B``); ``B::~B`` keeps the ``~``."""
+    name = _strip_type_arguments(name)
+    last = list(_QUALIFIER.finditer(name))[-1]
+    return _dotted(name[:last.start()]), name[last.end():].strip()
 
 
 def _end_line(node: ts.Node) -> int:
@@ -148,6 +173,24 @@ def _parse(parser: Any, source: bytes, should_stop: Callable[[], bool] | None) -
         raise ParseCancelled(str(exc)) from exc
 
 
+def _extents(nodes: list[ts.Node], kinds: list[str], source: bytes) -> list[tuple[int, int]]:
+    """(end byte, 1-indexed end line) of each definition.
+
+    A namespace declared without a body (C# ``namespace A.B;``, PHP ``namespace App;``)
+    holds everything after it: it runs to the next such declaration or the end of file.
+    """
+    extents = [(node.end_byte, _end_line(node)) for node in nodes]
+    open_ended = [i for i, (node, kind) in enumerate(zip(nodes, kinds))
+                  if kind == "namespace" and node.child_by_field_name("body") is None]
+    for position, i in enumerate(open_ended):
+        if position + 1 < len(open_ended):
+            following = nodes[open_ended[position + 1]]
+            extents[i] = (following.start_byte, max(following.start_point[0], _end_line(nodes[i])))
+        else:
+            extents[i] = (len(source), max(_line_count(source), _end_line(nodes[i])))
+    return extents
+
+
 def extract_tags(path: str, language: str, source: bytes, *,
                  should_stop: Callable[[], bool] | None = None) -> FileTags:
     """Parse ``source`` and return its definitions and references.
@@ -184,7 +227,7 @@ def extract_tags(path: str, language: str, source: bytes, *,
     references: dict[tuple[str, int], tuple[str, int]] = {}
     for pattern, captures in cursor.matches(tree.root_node):
         scope_nodes = captures.get("scope")
-        scope = scope_nodes[0].text.decode("utf-8", "replace") if scope_nodes else None
+        scope = _dotted(scope_nodes[0].text.decode("utf-8", "replace")) if scope_nodes else None
         for capture, nodes in captures.items():
             if capture.startswith("name.definition."):
                 kind = capture[len("name.definition."):]
@@ -198,9 +241,13 @@ def extract_tags(path: str, language: str, source: bytes, *,
                 if known is None or (width, -pattern) > (
                         known[0].end_byte - known[0].start_byte, -known[4]):
                     name = name_node.text.decode("utf-8", "replace")
-                    if kind == "variable" and name.isupper():
+                    name_scope = scope
+                    if _QUALIFIER.search(name):  # `Storage::get` defined out of line
+                        prefix, name = _split_qualified(name)
+                        name_scope = ".".join(p for p in (scope, prefix) if p) or None
+                    if name.isupper() and (kind == "variable" or (kind == "field" and len(name) > 1)):
                         kind = "constant"
-                    definitions[key] = (def_node, name, kind, scope, pattern)
+                    definitions[key] = (def_node, name, kind, name_scope, pattern)
             elif capture.startswith("name.reference."):
                 kind = capture[len("name.reference."):]
                 for node in nodes:
@@ -215,30 +262,30 @@ def extract_tags(path: str, language: str, source: bytes, *,
                         references[key] = (kind, node.start_byte)
 
     ordered = sorted(definitions.values(), key=lambda d: (d[0].start_byte, -d[0].end_byte))
+    extents = _extents([d[0] for d in ordered], [d[2] for d in ordered], source)
     result: list[Definition] = []
     spans: list[tuple[int, int]] = []
     stack: list[int] = []  # indexes of open definitions, innermost last
-    for node, name, kind, scope, _ in ordered:
+    for (node, name, kind, scope, _), (end_byte, end_line) in zip(ordered, extents):
         while stack and spans[stack[-1]][1] <= node.start_byte:
             stack.pop()
         parent = stack[-1] if stack else None
-        if parent is not None and spans[parent][1] < node.end_byte:
+        if parent is not None and spans[parent][1] < end_byte:
             parent = None  # overlapping but not nested: treat as top level
-        if kind == "function" and parent is not None and result[parent].kind in _CONTAINER_KINDS:
+        if kind == "function" and (scope is not None or (
+                parent is not None and result[parent].kind in _CONTAINER_KINDS)):
             kind = "method"
-        if scope is not None:
-            qualified = f"{scope}.{name}"
-        elif parent is not None:
-            qualified = f"{result[parent].qualified_name}.{name}"
-        else:
-            qualified = name
+        qualified = ".".join(
+            part for part in (result[parent].qualified_name if parent is not None else None,
+                              scope, name) if part)
         result.append(Definition(
             name=name, kind=kind, qualified_name=qualified,
-            start_line=node.start_point[0] + 1, end_line=_end_line(node),
+            start_line=node.start_point[0] + 1, end_line=end_line,
             signature=signature_of(node, source, language), parent=parent,
         ))
-        spans.append((node.start_byte, node.end_byte))
-        stack.append(len(result) - 1)
+        spans.append((node.start_byte, end_byte))
+        if kind != "type":  # an alias has no members (`typedef struct s {...} s_t` is two)
+            stack.append(len(result) - 1)
 
     starts = [s for s, _ in spans]
     refs: list[Reference] = []

@@ -1,0 +1,57 @@
+; Tag query for C, written for ctxopt (see README.md for the capture contract).
+; A function declared in a header (a prototype) and one defined in a source file are both
+; definitions of kind function. Declarators nest (`char **f(void)`), so each pattern lists
+; up to two pointer levels.
+
+(function_definition declarator: [
+  (function_declarator declarator: (identifier) @name.definition.function)
+  (pointer_declarator declarator: (function_declarator declarator: (identifier) @name.definition.function))
+  (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name.definition.function)))
+  ]) @definition.function
+(declaration declarator: [
+  (function_declarator declarator: (identifier) @name.definition.function)
+  (pointer_declarator declarator: (function_declarator declarator: (identifier) @name.definition.function))
+  (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name.definition.function)))
+  ]) @definition.function
+
+(struct_specifier name: (type_identifier) @name.definition.struct body: (_)) @definition.struct
+(union_specifier name: (type_identifier) @name.definition.struct body: (_)) @definition.struct
+(enum_specifier name: (type_identifier) @name.definition.enum body: (_)) @definition.enum
+(type_definition type: (struct_specifier !name body: (_))
+  declarator: (type_identifier) @name.definition.struct) @definition.struct
+(type_definition type: (union_specifier !name body: (_))
+  declarator: (type_identifier) @name.definition.struct) @definition.struct
+(type_definition type: (enum_specifier !name body: (_))
+  declarator: (type_identifier) @name.definition.enum) @definition.enum
+(type_definition declarator: [
+  (type_identifier) @name.definition.type
+  (pointer_declarator declarator: (type_identifier) @name.definition.type)
+  (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: (type_identifier) @name.definition.type)))
+  ]) @definition.type
+(enumerator name: (identifier) @name.definition.constant) @definition.constant
+(preproc_def name: (identifier) @name.definition.constant) @definition.constant
+(preproc_function_def name: (identifier) @name.definition.function) @definition.function
+
+(field_declaration_list (field_declaration declarator: [
+  (field_identifier) @name.definition.field
+  (pointer_declarator declarator: (field_identifier) @name.definition.field)
+  (pointer_declarator declarator: (pointer_declarator declarator: (field_identifier) @name.definition.field))
+  (array_declarator declarator: (field_identifier) @name.definition.field)
+  ]) @definition.field)
+
+; File-level variables (not locals).
+(translation_unit (declaration declarator: [
+  (identifier) @name.definition.variable
+  (init_declarator declarator: (identifier) @name.definition.variable)
+  (init_declarator declarator: (pointer_declarator declarator: (identifier) @name.definition.variable))
+  (init_declarator declarator: (array_declarator declarator: (identifier) @name.definition.variable))
+  (pointer_declarator declarator: (identifier) @name.definition.variable)
+  (array_declarator declarator: (identifier) @name.definition.variable)
+  ]) @definition.variable)
+
+(call_expression function: (identifier) @name.reference.call)
+(call_expression function: (field_expression field: (field_identifier) @name.reference.call))
+(type_identifier) @name.reference.type
+
+(preproc_include path: (string_literal (string_content) @name.reference.import))
+(preproc_include path: (system_lib_string) @name.reference.import)
