@@ -67,6 +67,12 @@ def _split_qualified(name: str) -> tuple[str, str]:
     return _dotted(name[:last.start()]), name[last.end():].strip()
 
 
+def _import_name(text: str) -> str:
+    """An import as written, without quotes, keyword or semicolon (``import a.b;`` -> ``a.b``)."""
+    text = re.sub(r"^\s*import\s+(static\s+)?", "", text).rstrip("; \n")
+    return re.sub(r"\s+", "", text).strip("\"'`")
+
+
 def _end_line(node: ts.Node) -> int:
     row, column = node.end_point
     if column == 0 and row > node.start_point[0]:
@@ -253,7 +259,7 @@ def extract_tags(path: str, language: str, source: bytes, *,
                 for node in nodes:
                     name = node.text.decode("utf-8", "replace")
                     if kind == "import":
-                        name = name.strip("\"'`")
+                        name = _import_name(name)
                     if not name:
                         continue
                     key = (name, node.start_point[0] + 1)
@@ -272,6 +278,8 @@ def extract_tags(path: str, language: str, source: bytes, *,
         parent = stack[-1] if stack else None
         if parent is not None and spans[parent][1] < end_byte:
             parent = None  # overlapping but not nested: treat as top level
+        if parent is not None and spans[parent] == (node.start_byte, end_byte):
+            parent = result[parent].parent  # `case read, write`: one node, two names
         if kind == "function" and (scope is not None or (
                 parent is not None and result[parent].kind in _CONTAINER_KINDS)):
             kind = "method"
