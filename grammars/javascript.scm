@@ -4,7 +4,7 @@
 (generator_function_declaration name: (identifier) @name.definition.function) @definition.function
 (class_declaration name: (identifier) @name.definition.class) @definition.class
 (method_definition name: [(property_identifier) (private_property_identifier)] @name.definition.method) @definition.method
-(field_definition property: (property_identifier) @name.definition.field
+(field_definition property: (property_identifier) @name.definition.method
   value: [(arrow_function) (function_expression)]) @definition.method
 (field_definition property: (property_identifier) @name.definition.field) @definition.field
 
@@ -16,12 +16,20 @@
 (lexical_declaration (variable_declarator name: (identifier) @name.definition.class
   value: (class))) @definition.class
 (program (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
-  value: [(object) (array) (string) (number) (template_string) (call_expression) (new_expression) (member_expression) (identifier) (binary_expression)])) @definition.constant)
+  value: [(object) (array) (string) (number) (template_string) (new_expression) (member_expression) (identifier) (binary_expression)])) @definition.constant)
 (program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
-  value: [(object) (array) (string) (number) (template_string) (call_expression) (new_expression) (member_expression) (identifier) (binary_expression)]))) @definition.constant)
+  value: [(object) (array) (string) (number) (template_string) (new_expression) (member_expression) (identifier) (binary_expression)]))) @definition.constant)
 (assignment_expression
   left: (member_expression property: (property_identifier) @name.definition.function)
   right: [(arrow_function) (function_expression)]) @definition.function
+
+; a module-level constant holding a call's result, but not `const x = require("x")`
+(program (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
+  value: (call_expression function: (_) @_callee))) @definition.constant
+  (#not-eq? @_callee "require"))
+(program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
+  value: (call_expression function: (_) @_callee)))) @definition.constant
+  (#not-eq? @_callee "require"))
 
 (call_expression function: (identifier) @name.reference.call)
 (call_expression function: (member_expression property: (property_identifier) @name.reference.call))

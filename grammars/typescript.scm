@@ -26,9 +26,17 @@
 (lexical_declaration (variable_declarator name: (identifier) @name.definition.class
   value: (class))) @definition.class
 (program (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
-  value: [(object) (array) (string) (number) (template_string) (call_expression) (new_expression) (member_expression) (identifier) (binary_expression) (as_expression)])) @definition.constant)
+  value: [(object) (array) (string) (number) (template_string) (new_expression) (member_expression) (identifier) (binary_expression) (as_expression)])) @definition.constant)
 (program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
-  value: [(object) (array) (string) (number) (template_string) (call_expression) (new_expression) (member_expression) (identifier) (binary_expression) (as_expression)]))) @definition.constant)
+  value: [(object) (array) (string) (number) (template_string) (new_expression) (member_expression) (identifier) (binary_expression) (as_expression)]))) @definition.constant)
+
+; a module-level constant holding a call's result, but not `const x = require("x")`
+(program (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
+  value: (call_expression function: (_) @_callee))) @definition.constant
+  (#not-eq? @_callee "require"))
+(program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
+  value: (call_expression function: (_) @_callee)))) @definition.constant
+  (#not-eq? @_callee "require"))
 
 (call_expression function: (identifier) @name.reference.call)
 (call_expression function: (member_expression property: (property_identifier) @name.reference.call))
@@ -36,6 +44,8 @@
 (extends_clause value: (identifier) @name.reference.inherit)
 (extends_clause value: (member_expression property: (property_identifier) @name.reference.inherit))
 (implements_clause (type_identifier) @name.reference.inherit)
+(implements_clause (generic_type name: (type_identifier) @name.reference.inherit))
+(extends_type_clause type: (generic_type name: (type_identifier) @name.reference.inherit))
 (extends_type_clause type: (type_identifier) @name.reference.inherit)
 (type_identifier) @name.reference.type
 
