@@ -198,3 +198,20 @@ def calibrate_command(model: str, estimated: int, actual: int) -> None:
         click.echo(f"ctxopt: {repaired}; started a new calibration file", err=True)
     click.echo(f"{model.strip()}: factor {counter.factor:.4f} "
                f"(was {1.0 if previous is None else previous:.4f}), stored in {store.path}")
+
+
+@main.command("tags")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]),
+              default="text", show_default=True, help="Output format.")
+def tags_command(paths: tuple[Path, ...], output_format: str) -> None:
+    """Show the definitions and references the indexer finds in PATHS (files or
+    directories), like `ctags -x`. Files in unsupported languages are skipped."""
+    from .tags import TAG_RENDERERS, collect_tags
+
+    try:
+        records = collect_tags(list(paths), cwd=Path.cwd())
+    except CtxoptError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    click.echo(TAG_RENDERERS[output_format](records), nl=False)

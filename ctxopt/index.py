@@ -29,7 +29,7 @@ import networkx as nx
 from . import hygiene
 from .discover import discover_sources
 from .imports import ImportResolver
-from .languages import language_for_path
+from .languages import language_for_file, needs_head, read_head
 from .lexical import FileDocuments, LexicalIndex, file_documents
 from .model import Definition, Diagnostic, FileTags
 
@@ -151,7 +151,7 @@ def build_index(root: Path, *, config: hygiene.HygieneConfig | None = None) -> I
     tags: dict[str, FileTags] = {}
     documents: list[FileDocuments] = []
     for path in list(files):
-        language = language_for_path(path)
+        language = language_for_file(path, read_head(root / path) if needs_head(path) else b"")
         if language is None:
             continue
         try:

@@ -491,3 +491,33 @@ def test_fixture_language_is_detected_from_its_extension(relative: str) -> None:
 
 def test_every_language_has_a_fixture() -> None:
     assert {lang.name for lang in LANGUAGES} == {language for language, _, _ in EXPECTED.values()}
+
+
+BROKEN = {
+    "python": (b"class Storage:\n    def get(self):\n        return (\n\ndef put(x):\n    pass\n",
+               {"Storage", "get", "put"}),
+    "go": (b"package p\n\nfunc A() {\n\treturn 1 +\n}\n\nfunc B() {}\n", {"A", "B"}),
+    "rust": (b"struct S {\n    a: u8,\n}\nimpl S {\n    fn f(&self) { let x = ; }\n}\nfn g() {}\n",
+             {"S", "a", "f", "g"}),
+    "java": (b"class A {\n  void f() { int x = ; }\n  void g() {}\n}\n", {"A", "f", "g"}),
+    "cpp": (b"class A {\n  int f() { return ; }\n};\nint A::g() { return 1 + ; }\n",
+            {"A", "f", "g"}),
+    "typescript": (b"class A {\n  f(): void { let x = ; }\n}\nfunction g() {}\n", {"A", "f", "g"}),
+    "ruby": (b"class A\n  def f\n    x = 1 +* 2\n  end\nend\ndef g; end\n", {"f", "g"}),
+    "php": (b"<?php\nclass A {\n  function f() { $x = ; }\n}\nfunction g() {}\n", {"A", "f", "g"}),
+}
+
+
+@pytest.mark.parametrize("language", sorted(BROKEN))
+def test_syntax_errors_keep_the_definitions_tree_sitter_recovered(language: str) -> None:
+    source, names = BROKEN[language]
+    tags = extract_tags("broken", language, source)
+    assert names <= {d.name for d in tags.definitions}
+
+
+@pytest.mark.parametrize("language", [lang.name for lang in LANGUAGES])
+@pytest.mark.parametrize("source", [b"\xff\xfe\x00garbage {{{ ((( \"unterminated", b"}}}\n)))\n",
+                                    b"class\n", b"\x00" * 64])
+def test_garbage_never_crashes_the_parser(language: str, source: bytes) -> None:
+    tags = extract_tags("garbage", language, source)
+    assert tags.line_count == source.count(b"\n") + (0 if source.endswith(b"\n") else 1)

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ctxopt.languages import LANGUAGES, language_for_path, load_query
+from ctxopt.languages import LANGUAGES, language_for_file, language_for_path, load_query, needs_head
 from ctxopt.treesitter import extract_tags
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -50,3 +50,29 @@ def test_installed_wheel_loads_every_query(tmp_path: Path) -> None:
                          capture_output=True, text=True,
                          env={"PYTHONPATH": str(target), "PATH": "/usr/bin:/bin"})
     assert out.stdout.strip() == str(target / "ctxopt" / "grammars")
+
+
+@pytest.mark.parametrize(("path", "head", "language"), [
+    ("bin/tool", b"#!/usr/bin/env python3\nimport os\n", "python"),
+    ("bin/tool", b"#!/usr/bin/python3.12 -u\n", "python"),
+    ("scripts/run", b"#!/usr/bin/env -S node --no-warnings\n", "javascript"),
+    ("scripts/run", b"#! /usr/bin/ruby\n", "ruby"),
+    ("scripts/run", b"#!/bin/sh\necho hi\n", None),
+    ("scripts/run", b"no shebang\n", None),
+    ("Rakefile", b"task :default\n", "ruby"),
+    ("notes.txt", b"#!/usr/bin/env python3\n", None),
+    ("include/a.h", b"int f(void);\n", "c"),
+    ("include/a.h", b"#pragma once\nnamespace kv {\n", "cpp"),
+    ("include/a.h", b"class Storage : public Base {\n", "cpp"),
+    ("src/a.cc", b"", "cpp"),
+    ("A.kt", b"", "kotlin"),
+])
+def test_language_for_file(path: str, head: bytes, language: str | None) -> None:
+    found = language_for_file(path, head)
+    assert (found.name if found else None) == language
+
+
+@pytest.mark.parametrize(("path", "needed"), [
+    ("bin/tool", True), ("a/b.h", True), ("a/b.c", False), ("Rakefile", False), ("x.py", False)])
+def test_needs_head(path: str, needed: bool) -> None:
+    assert needs_head(path) is needed

@@ -1,0 +1,134 @@
+"""What the indexer saw, file by file, as ``ctags -x`` shows it (``ctxopt tags``).
+
+``collect_tags`` is the edge: it reads the given files, or walks the given directories
+with ``discover_sources`` (so ``.gitignore`` is honoured), and parses every file in a
+supported language. ``render_tags_text`` and ``render_tags_json`` are pure. Paths in the
+records are relative to ``cwd`` with ``/`` separators; lines are 1-indexed and inclusive.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from .discover import discover_sources
+from .errors import UsageError
+from .languages import language_for_file, needs_head, read_head
+from .model import FileTags
+from .treesitter import extract_tags
+
+__all__ = ["TagRecord", "collect_tags", "records_of", "render_tags_text", "render_tags_json",
+           "TAG_RENDERERS"]
+
+_ROLE_ORDER = {"definition": 0, "reference": 1}
+
+
+@dataclass(frozen=True, slots=True)
+class TagRecord:
+    """One definition or reference.
+
+    ``role`` is ``definition`` or ``reference``. For a reference, ``kind`` is how the name
+    is used (call, type, inherit, import, import_member, reference), ``qualified_name``
+    is the name as written and ``end_line == start_line``.
+    """
+
+    file: str
+    language: str
+    role: str
+    kind: str
+    name: str
+    qualified_name: str
+    start_line: int
+    end_line: int
+
+
+def records_of(display_path: str, tags: FileTags) -> list[TagRecord]:
+    """The records of one parsed file, definitions and references, sorted by line."""
+    records = [TagRecord(display_path, tags.language, "definition", d.kind, d.name,
+                         d.qualified_name, d.start_line, d.end_line) for d in tags.definitions]
+    records += [TagRecord(display_path, tags.language, "reference", r.kind, r.name, r.name,
+                          r.line, r.line) for r in tags.references]
+    return sorted(records, key=_sort_key)
+
+
+def _sort_key(record: TagRecord) -> tuple:
+    return (record.file, record.start_line, _ROLE_ORDER[record.role], -record.end_line,
+            record.qualified_name, record.kind)
+
+
+def _display(path: Path, cwd: Path) -> str:
+    return os.path.relpath(path, cwd).replace(os.sep, "/")
+
+
+def _files_of(path: Path) -> list[Path]:
+    if path.is_dir():
+        files, _ = discover_sources(path)
+        return [path / relative for relative in files]
+    return [path]
+
+
+def collect_tags(paths: list[Path], *, cwd: Path) -> list[TagRecord]:
+    """Parse every supported file named by ``paths`` (files or directories).
+
+    Parameters
+    ----------
+    paths : list of Path
+        Files and directories; directories are walked with ``discover_sources``.
+    cwd : Path
+        The directory the records' ``file`` paths are relative to.
+
+    Returns
+    -------
+    list of TagRecord
+        Sorted by file, then line (definitions before references on one line). Files in
+        unsupported languages and unreadable files are skipped.
+
+    Raises
+    ------
+    UsageError
+        When a path does not exist.
+    GrammarError
+        When a language's tag query does not compile.
+    """
+    missing = [str(p) for p in paths if not p.exists()]
+    if missing:
+        raise UsageError(f"no such file or directory: {', '.join(missing)}")
+    seen: set[Path] = set()
+    records: list[TagRecord] = []
+    for path in paths:
+        for file in _files_of(path):
+            resolved = file.resolve()
+            if resolved in seen:
+                continue
+            seen.add(resolved)
+            display = _display(file, cwd)
+            head = read_head(file) if needs_head(display) else b""
+            language = language_for_file(display, head)
+            if language is None:
+                continue
+            try:
+                source = file.read_bytes()
+            except OSError:
+                continue
+            records += records_of(display, extract_tags(display, language.name, source))
+    return sorted(records, key=_sort_key)
+
+
+def render_tags_text(records: list[TagRecord]) -> str:
+    """One line per record, aligned like ``ctags -x``:
+    ``qualified_name  role  kind  start-end  file``."""
+    if not records:
+        return ""
+    width = max(len(r.qualified_name) for r in records)
+    lines = [f"{r.qualified_name:<{width}}  {r.role:<10}  {r.kind:<13}  "
+             f"{r.start_line}-{r.end_line}  {r.file}" for r in records]
+    return "\n".join(lines) + "\n"
+
+
+def render_tags_json(records: list[TagRecord]) -> str:
+    """A JSON list of records (objects with the ``TagRecord`` fields), indented."""
+    return json.dumps([asdict(r) for r in records], indent=2) + "\n"
+
+
+TAG_RENDERERS = {"text": render_tags_text, "json": render_tags_json}

@@ -1,0 +1,72 @@
+"""`ctxopt tags`: records of what the indexer saw, their order, formats and errors."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from ctxopt.cli import main
+from ctxopt.tags import collect_tags, render_tags_text
+
+FIELDS = {"file", "language", "role", "kind", "name", "qualified_name", "start_line", "end_line"}
+
+
+def test_json_records_of_a_directory(runner, make_repo) -> None:
+    root = make_repo({"src/db.py": "class Storage:\n    def get(self):\n        return load()\n",
+                      "README.md": "# not parsed\n"})
+    result = runner.invoke(main, ["tags", str(root), "--format", "json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    records = json.loads(result.stdout)
+    assert all(set(r) == FIELDS for r in records)
+    assert all(r["file"].endswith("src/db.py") and r["language"] == "python" for r in records)
+    assert [(r["role"], r["kind"], r["qualified_name"], r["start_line"], r["end_line"])
+            for r in records] == [
+        ("definition", "class", "Storage", 1, 3),
+        ("definition", "method", "Storage.get", 2, 3),
+        ("reference", "call", "load", 3, 3),
+    ]
+
+
+def test_paths_are_relative_to_the_current_directory(make_repo) -> None:
+    root = make_repo({"pkg/a.go": "package pkg\n\nfunc A() {}\n", "b.rs": "fn b() {}\n"})
+    out = subprocess.run([sys.executable, "-m", "ctxopt", "tags", "pkg", "b.rs", "--format", "json"],
+                         cwd=root, check=True, capture_output=True, text=True).stdout
+    assert [(r["file"], r["language"], r["name"]) for r in json.loads(out)] == [
+        ("b.rs", "rust", "b"), ("pkg/a.go", "go", "A")]
+
+
+def test_records_are_sorted_by_file_then_line(make_repo) -> None:
+    root = make_repo({"z.py": "def z():\n    pass\n", "a/y.py": "x = 1\n\ndef y():\n    z()\n"})
+    records = collect_tags([root / "z.py", root], cwd=root)
+    assert [(r.file, r.start_line) for r in records] == [
+        ("a/y.py", 1), ("a/y.py", 3), ("a/y.py", 4), ("z.py", 1)]
+
+
+def test_gitignored_and_unsupported_files_are_skipped(make_repo) -> None:
+    root = make_repo({".gitignore": "gen/\n", "gen/x.py": "def x(): pass\n",
+                      "notes.txt": "def y(): pass\n", "ok.py": "def ok(): pass\n"})
+    assert {r.file for r in collect_tags([root], cwd=root)} == {"ok.py"}
+
+
+def test_an_extensionless_script_is_parsed_by_its_shebang(make_repo) -> None:
+    root = make_repo({"bin/tool": "#!/usr/bin/env python3\ndef main():\n    pass\n"})
+    records = collect_tags([root], cwd=root)
+    assert [(r.file, r.language, r.name) for r in records] == [("bin/tool", "python", "main")]
+
+
+def test_missing_path_is_a_usage_error(runner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["tags", str(tmp_path / "nope")])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: no such file or directory:")
+    assert "Traceback" not in result.stderr
+
+
+def test_text_format_has_one_aligned_line_per_record(runner, make_repo) -> None:
+    root = make_repo({"m.py": "def f():\n    g()\n"})
+    result = runner.invoke(main, ["tags", str(root / "m.py")], catch_exceptions=False)
+    lines = result.stdout.splitlines()
+    assert [line.split() for line in lines] == [
+        ["f", "definition", "function", "1-2", lines[0].split()[-1]],
+        ["g", "reference", "call", "2-2", lines[0].split()[-1]],
+    ]
+    assert lines[0].split()[-1].endswith("m.py")
+    assert render_tags_text([]) == ""
