@@ -29,6 +29,7 @@ import networkx as nx
 from . import hygiene
 from .discover import discover_sources
 from .imports import ImportResolver
+from .manifests import read_ts_paths
 from .languages import language_for_file, needs_head, read_head
 from .lexical import FileDocuments, LexicalIndex, file_documents
 from .model import Definition, Diagnostic, FileTags
@@ -167,7 +168,8 @@ def build_index(root: Path, *, config: hygiene.HygieneConfig | None = None) -> I
         tags[path] = parsed
         text = hygiene.normalize_newlines(hygiene.decode_text(source).text)
         documents.append(file_documents(path, text, tags[path]))
-    graph, by_name = build_graph(files, tags, ImportResolver(files, _go_modules(root, files)))
+    graph, by_name = build_graph(files, tags, ImportResolver(files, _go_modules(root, files),
+                                                             read_ts_paths(root, files)))
     return Index(files=files, tags=tags, graph=graph, by_name=by_name, diagnostics=diagnostics,
                  lexical=LexicalIndex(documents))
 
@@ -192,14 +194,12 @@ def build_graph(files: list[str], tags: dict[str, FileTags], resolver: ImportRes
             parent = path if definition.parent is None else symbol_id(path, definition.parent)
             graph.add_edge(parent, node, key="contains")
 
-    # Go methods declared out of line belong to their receiver's type in the same package.
+    # Methods declared out of line (Go receivers, Rust impl blocks, C++ `Type::f`, Kotlin
+    # and Swift extensions) belong to their type.
     for path in sorted(tags):
         for i, definition in enumerate(tags[path].definitions):
-            if definition.parent is None and definition.qualified_name != definition.name:
-                owner = definition.qualified_name.rsplit(".", 1)[0]
-                for candidate in by_name.get(owner, []):
-                    if posixpath.dirname(graph.nodes[candidate]["path"]) == posixpath.dirname(path):
-                        graph.add_edge(candidate, symbol_id(path, i), key="contains")
+            for candidate in owners_of(tags, by_name, path, i):
+                graph.add_edge(candidate, symbol_id(path, i), key="contains")
 
     imported: dict[str, set[str]] = defaultdict(set)
     for path in sorted(tags):
@@ -223,6 +223,41 @@ def build_graph(files: list[str], tags: dict[str, FileTags], resolver: ImportRes
     for path in sorted(tags):
         _add_reference_edges(graph, path, tags[path], by_name, imported[path])
     return graph, dict(by_name)
+
+
+_OWNER_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type"})
+
+
+def owners_of(tags: dict[str, FileTags], by_name: dict[str, list[str]], path: str,
+              index: int) -> list[str]:
+    """Node ids of the type a method declared out of line belongs to (pure).
+
+    A definition is out of line when its qualified name holds a scope that its enclosing
+    definitions do not explain (``Storage.Get`` at top level, ``kv.Storage.get`` inside
+    namespace ``kv``). Its owner is a class-like definition named like the scope's last
+    part: in the same directory (a Go package), else in a file with the same stem
+    (``storage.hpp`` for ``storage.cpp``), else the only one in the repository.
+    """
+    definitions = tags[path].definitions
+    definition = definitions[index]
+    parent = definitions[definition.parent].qualified_name + "." if definition.parent is not None else ""
+    if definition.qualified_name == parent + definition.name:
+        return []
+    owner = definition.qualified_name[:-len(definition.name) - 1].rsplit(".", 1)[-1]
+    candidates = []
+    for node in by_name.get(owner, []):
+        node_path, _, node_index = node.rpartition("#")
+        if tags[node_path].definitions[int(node_index)].kind in _OWNER_KINDS:
+            candidates.append(node)
+    if not candidates:
+        return []
+    directory, stem = posixpath.dirname(path), posixpath.splitext(posixpath.basename(path))[0]
+    same_directory = [c for c in candidates if posixpath.dirname(c.rpartition("#")[0]) == directory]
+    if same_directory:
+        return same_directory
+    same_stem = [c for c in candidates
+                 if posixpath.splitext(posixpath.basename(c.rpartition("#")[0]))[0] == stem]
+    return same_stem or (candidates if len(candidates) == 1 else [])
 
 
 def _add_reference_edges(graph: nx.MultiDiGraph, path: str, file_tags: FileTags,

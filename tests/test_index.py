@@ -112,3 +112,38 @@ def test_python_relative_imports() -> None:
 def test_python_src_layout_resolves_by_suffix() -> None:
     resolver = ImportResolver(["src/app/core.py", "src/app/__init__.py"])
     assert resolver.resolve("python", "tests/test_core.py", "app.core") == ["src/app/core.py"]
+
+
+def test_out_of_line_methods_belong_to_their_type(make_repo) -> None:
+    root = make_repo({
+        "include/storage.hpp": "namespace kv {\nclass Storage {\n  int get();\n};\n}\n",
+        "src/storage.cpp": '#include "storage.hpp"\nnamespace kv {\nint Storage::get() { return 1; }\n}\n',
+        "src/lib.rs": "struct Store;\nimpl Store {\n    fn new() -> Self { Store }\n}\n",
+        "ext.kt": "class Box\nfun Box.size(): Int = 0\n",
+    })
+    index = build_index(root)
+    contains = _edges(index, "contains")
+    assert ("include/storage.hpp:kv.Storage", "src/storage.cpp:kv.Storage.get") in contains
+    assert ("src/lib.rs:Store", "src/lib.rs:Store.new") in contains
+    assert ("ext.kt:Box", "ext.kt:Box.size") in contains
+
+
+def test_imports_resolve_in_every_language_family(make_repo) -> None:
+    root = make_repo({
+        "Cargo.toml": "[package]\n", "src/lib.rs": "mod codec;\nuse crate::codec::Decoder;\n",
+        "src/codec.rs": "pub struct Decoder;\n",
+        "java/com/x/A.java": "package com.x;\nimport com.y.B;\nclass A {}\n",
+        "java/com/y/B.java": "package com.y;\npublic class B {}\n",
+        "c/main.c": '#include "util.h"\nint main(void) { return 0; }\n', "c/util.h": "int u(void);\n",
+        "web/tsconfig.json": '{"compilerOptions": {"paths": {"@/*": ["src/*"]}}}',
+        "web/src/main.ts": 'import { f } from "@/lib";\n', "web/src/lib.ts": "export function f() {}\n",
+    })
+    imports = _edges(build_index(root), "imports")
+    assert {("src/lib.rs", "src/codec.rs"), ("java/com/x/A.java", "java/com/y/B.java"),
+            ("c/main.c", "c/util.h"), ("web/src/main.ts", "web/src/lib.ts")} <= imports
+
+
+def test_an_extensionless_script_is_indexed(make_repo) -> None:
+    root = make_repo({"bin/serve": "#!/usr/bin/env node\nfunction serve() {}\n"})
+    index = build_index(root)
+    assert [d.qualified_name for d in index.tags["bin/serve"].definitions] == ["serve"]
