@@ -61,10 +61,19 @@ def _dotted(scope: str) -> str:
 
 
 def _split_qualified(name: str) -> tuple[str, str]:
-    """``a::B::get`` -> (``a.B``, ``get``), ``A.B`` -> (``A``, ``B``); ``B::~B`` keeps the ``~``."""
-    name = _strip_type_arguments(name)
-    last = list(_QUALIFIER.finditer(name))[-1]
-    return _dotted(name[:last.start()]), name[last.end():].strip()
+    """``a::B::get`` -> (``a.B``, ``get``), ``A.B`` -> (``A``, ``B``), ``Cache<T>`` ->
+    ('', ``Cache``); ``B::~B`` keeps the ``~`` and ``B::operator std::string`` its operator."""
+    operator = re.search(r"\boperator\b", name)
+    head, tail = (name[:operator.start()], name[operator.start():]) if operator else (name, "")
+    if tail and not re.match(r"operator\s*\(\s*\)", tail):
+        tail = tail.split("(", 1)[0]  # a conversion's node holds its `() const`
+    stripped = _strip_type_arguments(head)
+    separators = list(_QUALIFIER.finditer(stripped))
+    if not separators:
+        return "", (stripped + " ".join(tail.split())).strip() or name
+    last = separators[-1]
+    return (_dotted(stripped[:last.start()]),
+            (stripped[last.end():] + " ".join(tail.split())).strip())
 
 
 def _import_name(text: str) -> str:
@@ -231,7 +240,9 @@ def extract_tags(path: str, language: str, source: bytes, *,
     cursor = ts.QueryCursor(query)
     definitions: dict[tuple[int, int], tuple[ts.Node, str, str, str | None, int]] = {}
     references: dict[tuple[str, int], tuple[str, int]] = {}
+    not_names: set[tuple[int, int]] = set()
     for pattern, captures in cursor.matches(tree.root_node):
+        not_names.update((n.start_byte, n.end_byte) for n in captures.get("not_a_name", ()))
         scope_nodes = captures.get("scope")
         scope = _dotted(scope_nodes[0].text.decode("utf-8", "replace")) if scope_nodes else None
         for capture, nodes in captures.items():
@@ -248,7 +259,7 @@ def extract_tags(path: str, language: str, source: bytes, *,
                         known[0].end_byte - known[0].start_byte, -known[4]):
                     name = name_node.text.decode("utf-8", "replace")
                     name_scope = scope
-                    if _QUALIFIER.search(name):  # `Storage::get` defined out of line
+                    if _QUALIFIER.search(name) or "<" in name or name.startswith("operator"):
                         prefix, name = _split_qualified(name)
                         name_scope = ".".join(p for p in (scope, prefix) if p) or None
                     if name.isupper() and (kind == "variable" or (kind == "field" and len(name) > 1)):
@@ -267,6 +278,8 @@ def extract_tags(path: str, language: str, source: bytes, *,
                     if known_ref is None or _REFERENCE_PRIORITY.get(kind, 9) < _REFERENCE_PRIORITY.get(known_ref[0], 9):
                         references[key] = (kind, node.start_byte)
 
+    for key in not_names:
+        definitions.pop(key, None)
     ordered = sorted(definitions.values(), key=lambda d: (d[0].start_byte, -d[0].end_byte))
     extents = _extents([d[0] for d in ordered], [d[2] for d in ordered], source)
     result: list[Definition] = []

@@ -8,10 +8,38 @@
   (pointer_declarator declarator: (function_declarator declarator: (identifier) @name.definition.function))
   (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name.definition.function)))
   ]) @definition.function
-(declaration declarator: [
+; Prototypes at file level (also inside #if blocks), not local declarations.
+(translation_unit (declaration declarator: [
   (function_declarator declarator: (identifier) @name.definition.function)
   (pointer_declarator declarator: (function_declarator declarator: (identifier) @name.definition.function))
   (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name.definition.function)))
+  ]) @definition.function)
+(preproc_ifdef (declaration declarator: [
+  (function_declarator declarator: (identifier) @name.definition.function)
+  (pointer_declarator declarator: (function_declarator declarator: (identifier) @name.definition.function))
+  (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name.definition.function)))
+  ]) @definition.function)
+(preproc_if (declaration declarator: [
+  (function_declarator declarator: (identifier) @name.definition.function)
+  (pointer_declarator declarator: (function_declarator declarator: (identifier) @name.definition.function))
+  (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name.definition.function)))
+  ]) @definition.function)
+(preproc_else (declaration declarator: [
+  (function_declarator declarator: (identifier) @name.definition.function)
+  (pointer_declarator declarator: (function_declarator declarator: (identifier) @name.definition.function))
+  (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name.definition.function)))
+  ]) @definition.function)
+(preproc_elif (declaration declarator: [
+  (function_declarator declarator: (identifier) @name.definition.function)
+  (pointer_declarator declarator: (function_declarator declarator: (identifier) @name.definition.function))
+  (pointer_declarator declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @name.definition.function)))
+  ]) @definition.function)
+
+; A macro before the name (`static int EXPORT f(void) {...}`) leaves the real name in an
+; ERROR node and the macro where the name belongs: the macro is @not_a_name.
+(function_definition declarator: [
+  (function_declarator declarator: (identifier) @not_a_name (ERROR (identifier) @name.definition.function .))
+  (pointer_declarator declarator: (function_declarator declarator: (identifier) @not_a_name (ERROR (identifier) @name.definition.function .)))
   ]) @definition.function
 
 (struct_specifier name: (type_identifier) @name.definition.struct body: (_)) @definition.struct

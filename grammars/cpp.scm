@@ -4,22 +4,53 @@
 ; with its qualified name; the indexer splits `Storage::get` into scope and name.
 
 (function_definition declarator: [
-  (function_declarator declarator: [(field_identifier) (qualified_identifier) (destructor_name) (operator_name) (template_function)] @name.definition.function)
+  (function_declarator declarator: [(field_identifier) (qualified_identifier) (destructor_name) (operator_name) (operator_cast) (template_function)] @name.definition.function)
   (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (qualified_identifier) (operator_name)] @name.definition.function))
   (reference_declarator (function_declarator declarator: [(identifier) (field_identifier) (qualified_identifier) (operator_name)] @name.definition.function))
   ]) @definition.function
+(function_definition declarator: [
+  (operator_cast) @name.definition.function
+  (qualified_identifier name: (operator_cast)) @name.definition.function]) @definition.function
 (field_declaration declarator: [
-  (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name)] @name.definition.function)
+  (function_declarator declarator: [(field_identifier) (destructor_name) (operator_name) (operator_cast)] @name.definition.function)
   (pointer_declarator declarator: (function_declarator declarator: [(field_identifier) (operator_name)] @name.definition.function))
   (reference_declarator (function_declarator declarator: [(field_identifier) (operator_name)] @name.definition.function))
   ]) @definition.function
-(declaration declarator: [
+(declaration_list (declaration declarator: [
+  (function_declarator declarator: (identifier) @name.definition.function)
+  (pointer_declarator declarator: (function_declarator declarator: (identifier) @name.definition.function))
+  ]) @definition.function)
+(translation_unit (declaration declarator: [
   (function_declarator declarator: [(qualified_identifier) (destructor_name) (operator_name)] @name.definition.function)
-  (reference_declarator (function_declarator declarator: (identifier) @name.definition.function))
-  ]) @definition.function
-(field_declaration_list (declaration declarator: (function_declarator declarator: (identifier) @name.definition.function)) @definition.function)
+  (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name.definition.function))
+  ]) @definition.function)
+(declaration_list (declaration declarator: [
+  (function_declarator declarator: [(qualified_identifier) (destructor_name) (operator_name)] @name.definition.function)
+  (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name.definition.function))
+  ]) @definition.function)
+(preproc_ifdef (declaration declarator: [
+  (function_declarator declarator: [(qualified_identifier) (destructor_name) (operator_name)] @name.definition.function)
+  (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name.definition.function))
+  ]) @definition.function)
+(preproc_if (declaration declarator: [
+  (function_declarator declarator: [(qualified_identifier) (destructor_name) (operator_name)] @name.definition.function)
+  (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name.definition.function))
+  ]) @definition.function)
+(preproc_else (declaration declarator: [
+  (function_declarator declarator: [(qualified_identifier) (destructor_name) (operator_name)] @name.definition.function)
+  (reference_declarator (function_declarator declarator: [(identifier) (qualified_identifier) (operator_name)] @name.definition.function))
+  ]) @definition.function)
 
-(class_specifier name: [(type_identifier) (qualified_identifier)] @name.definition.class body: (_)) @definition.class
+; constructors declared in the class (a macro call in a class body looks the same, so the
+; name must be the class's)
+(class_specifier name: (type_identifier) @_class body: (field_declaration_list
+  (declaration declarator: (function_declarator declarator: (identifier) @name.definition.function)) @definition.function)
+  (#eq? @_class @name.definition.function))
+(struct_specifier name: (type_identifier) @_class body: (field_declaration_list
+  (declaration declarator: (function_declarator declarator: (identifier) @name.definition.function)) @definition.function)
+  (#eq? @_class @name.definition.function))
+
+(class_specifier name: [(type_identifier) (qualified_identifier) (template_type)] @name.definition.class body: (_)) @definition.class
 (struct_specifier name: [(qualified_identifier) (template_type)] @name.definition.struct body: (_)) @definition.struct
 (namespace_definition name: [(namespace_identifier) (nested_namespace_specifier)] @name.definition.namespace) @definition.namespace
 (alias_declaration name: (type_identifier) @name.definition.type) @definition.type

@@ -521,3 +521,26 @@ def test_syntax_errors_keep_the_definitions_tree_sitter_recovered(language: str)
 def test_garbage_never_crashes_the_parser(language: str, source: bytes) -> None:
     tags = extract_tags("garbage", language, source)
     assert tags.line_count == source.count(b"\n") + (0 if source.endswith(b"\n") else 1)
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    (b"template <> void swap<a::b>(a::b &x) {}\n", [("swap", "function", "swap")]),
+    (b"template <> struct handle<bytes> {};\n", [("handle", "struct", "handle")]),
+    (b"A::operator std::string() const { return s; }\n",
+     [("operator std::string", "method", "A.operator std::string")]),
+    (b"bool A::operator<=>(const A &o) const { return 1; }\n", [("operator<=>", "method", "A.operator<=>")]),
+    (b"struct A {\n  A();\n  MACRO(x, y);\n};\n", [("A", "struct", "A"), ("A", "method", "A.A")]),
+    (b"int f() {\n  Vector<char> buffer(data, size);\n  return 0;\n}\n", [("f", "function", "f")]),
+    (b"int ns::Cache<T>::get() { return 0; }\n", [("get", "method", "ns.Cache.get")]),
+    (b"Storage::~Storage() {}\n", [("~Storage", "method", "Storage.~Storage")]),
+])
+def test_cpp_qualified_names_are_split_at_the_last_separator(source: bytes, expected: list) -> None:
+    tags = extract_tags("x.cpp", "cpp", source)
+    assert [(d.name, d.kind, d.qualified_name) for d in tags.definitions] == expected
+
+
+def test_a_macro_before_a_c_function_name_is_not_the_name() -> None:
+    source = b"static FASTCALL_ATTR PyObject *FASTCALL_MSVC decode_true(struct S *ds)\n{\n  return 0;\n}\n"
+    tags = extract_tags("decode.c", "c", source)
+    assert [(d.name, d.kind, d.start_line, d.end_line) for d in tags.definitions] == [
+        ("decode_true", "function", 1, 4)]
