@@ -19,6 +19,14 @@
   value: [(object) (array) (string) (number) (template_string) (new_expression) (member_expression) (identifier) (binary_expression)])) @definition.constant)
 (program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
   value: [(object) (array) (string) (number) (template_string) (new_expression) (member_expression) (identifier) (binary_expression)]))) @definition.constant)
+; `Hash.prototype.get = function () {...}` and `Hash.prototype.get = hashGet` define
+; methods of Hash (@scope); written before the generic assignment so that they win
+(assignment_expression
+  left: (member_expression
+    object: (member_expression object: (identifier) @scope property: (property_identifier) @_prototype)
+    property: (property_identifier) @name.definition.method)
+  right: [(arrow_function) (function_expression) (identifier)]
+  (#eq? @_prototype "prototype")) @definition.method
 (assignment_expression
   left: (member_expression property: (property_identifier) @name.definition.function)
   right: [(arrow_function) (function_expression)]) @definition.function
@@ -30,6 +38,10 @@
 (program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
   value: (call_expression function: (_) @_callee)))) @definition.constant
   (#not-eq? @_callee "require"))
+
+; object literal members holding functions: `module.exports = { load: function () {...} }`
+(pair key: [(property_identifier) (string (string_fragment))] @name.definition.function
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
 
 (call_expression function: (identifier) @name.reference.call)
 (call_expression function: (member_expression property: (property_identifier) @name.reference.call))

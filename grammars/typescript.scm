@@ -38,6 +38,15 @@
   value: (call_expression function: (_) @_callee)))) @definition.constant
   (#not-eq? @_callee "require"))
 
+; `Hash.prototype.get = function () {...}` and `Hash.prototype.get = hashGet` define
+; methods of Hash (@scope); written before the generic assignment so that they win
+(assignment_expression
+  left: (member_expression
+    object: (member_expression object: (identifier) @scope property: (property_identifier) @_prototype)
+    property: (property_identifier) @name.definition.method)
+  right: [(arrow_function) (function_expression) (identifier)]
+  (#eq? @_prototype "prototype")) @definition.method
+
 (call_expression function: (identifier) @name.reference.call)
 (call_expression function: (member_expression property: (property_identifier) @name.reference.call))
 (new_expression constructor: (identifier) @name.reference.call)
