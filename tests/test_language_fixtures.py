@@ -544,3 +544,28 @@ def test_a_macro_before_a_c_function_name_is_not_the_name() -> None:
     tags = extract_tags("decode.c", "c", source)
     assert [(d.name, d.kind, d.start_line, d.end_line) for d in tags.definitions] == [
         ("decode_true", "function", 1, 4)]
+
+
+def test_javascript_prototype_members_and_object_literal_functions() -> None:
+    source = (b"function Hash() {}\nHash.prototype.clear = hashClear;\n"
+              b"Hash.prototype.get = function (k) { return 1; };\n"
+              b"module.exports = { load: function () {}, save: () => 1, run() {} };\n")
+    tags = extract_tags("hash.js", "javascript", source)
+    assert [(d.kind, d.qualified_name, d.start_line) for d in tags.definitions] == [
+        ("function", "Hash", 1), ("method", "Hash.clear", 2), ("method", "Hash.get", 3),
+        ("function", "load", 4), ("function", "save", 4), ("method", "run", 4)]
+
+
+@pytest.mark.parametrize(("language", "source", "expected"), [
+    ("csharp", b"namespace A.B;\nclass C { void M() {} }\n",
+     [("namespace", "A.B", 1, 2), ("class", "A.B.C", 2, 2), ("method", "A.B.C.M", 2, 2)]),
+    ("swift", b"enum Mode {\n  case read, write\n}\n",
+     [("enum", "Mode", 1, 3), ("constant", "Mode.read", 2, 2), ("constant", "Mode.write", 2, 2)]),
+    ("c", b"typedef struct node {\n  int v;\n} node_t;\n",
+     [("type", "node_t", 1, 3), ("struct", "node", 1, 3), ("field", "node.v", 2, 2)]),
+])
+def test_scoping_rules(language: str, source: bytes, expected: list) -> None:
+    """File-scoped namespaces hold the rest of the file; several names on one node are
+    siblings; a typedef does not contain the struct it names."""
+    tags = extract_tags("x", language, source)
+    assert [(d.kind, d.qualified_name, d.start_line, d.end_line) for d in tags.definitions] == expected
