@@ -158,3 +158,67 @@ def test_library_use_without_click(fixture_repo) -> None:
     done = subprocess.run([sys.executable, "-c", code, str(fixture_repo("py_storage"))],
                           capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["#", "ctxopt", "False"]
+
+
+# -- -o: the output file ------------------------------------------------------------
+
+def test_output_into_a_missing_directory_exits_2_before_any_work(runner, fixture_repo, tmp_path,
+                                                                  monkeypatch) -> None:
+    def no_work(*args, **kwargs):
+        raise AssertionError("gather ran although the output cannot be written")
+
+    monkeypatch.setattr("ctxopt.cli.gather", no_work)
+    target = tmp_path / "missing" / "context.md"
+    result = gather(runner, "fix Storage bug", "--root", str(fixture_repo("py_storage")),
+                    "-o", str(target))
+    assert result.exit_code == 2
+    assert result.stderr == (f"Error: cannot write {str(target)!r}: directory "
+                             f"{str(target.parent)!r} does not exist\n")
+    assert not target.parent.exists()
+
+
+def test_output_keeps_the_mode_of_an_existing_file(runner, fixture_repo, tmp_path) -> None:
+    target = tmp_path / "context.md"
+    target.write_text("old")
+    target.chmod(0o640)
+    result = gather(runner, "fix Storage bug", "--root", str(fixture_repo("py_storage")),
+                    "-o", str(target))
+    assert result.exit_code == 0
+    assert target.read_text().startswith("# ctxopt context for")
+    assert target.stat().st_mode & 0o777 == 0o640
+
+
+def test_a_new_output_file_follows_the_umask(runner, fixture_repo, tmp_path) -> None:
+    target = tmp_path / "context.md"
+    previous = os.umask(0o027)
+    try:
+        result = gather(runner, "fix Storage bug", "--root", str(fixture_repo("py_storage")),
+                        "-o", str(target))
+    finally:
+        os.umask(previous)
+    assert result.exit_code == 0
+    assert target.stat().st_mode & 0o777 == 0o640  # 0666 & ~027, not mkstemp's 0600
+
+
+def test_output_through_a_link_writes_its_target_and_keeps_the_link(runner, fixture_repo,
+                                                                     tmp_path) -> None:
+    (tmp_path / "real").mkdir()
+    real = tmp_path / "real" / "context.md"
+    real.write_text("old")
+    link = tmp_path / "context.md"
+    link.symlink_to(Path("real") / "context.md")
+    result = gather(runner, "fix Storage bug", "--root", str(fixture_repo("py_storage")),
+                    "-o", str(link))
+    assert result.exit_code == 0
+    assert link.is_symlink() and os.readlink(link) == str(Path("real") / "context.md")
+    assert real.read_text().startswith("# ctxopt context for")
+    assert sorted(p.name for p in (tmp_path / "real").iterdir()) == ["context.md"]  # no temp left
+
+
+def test_output_dash_is_standard_output(runner, fixture_repo) -> None:
+    assert not (Path.cwd() / "-").exists()
+    result = gather(runner, "fix Storage bug", "--root", str(fixture_repo("py_storage")),
+                    "-o", "-")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("# ctxopt context for: fix Storage bug")
+    assert not (Path.cwd() / "-").exists()  # not a file named "-"
