@@ -76,7 +76,7 @@ def test_small_budget_truncates_the_definition(runner, fixture_repo) -> None:
                                   "--format", "json"], catch_exceptions=False)
     document = json.loads(result.stdout)
     assert document["blocks"][0]["kind"] == "truncated"
-    assert "more lines omitted" in document["blocks"][0]["content"]
+    assert "lines below omitted" in document["blocks"][0]["content"]
     assert document["summary"]["truncated"] >= 1 and document["summary"]["excluded"] >= 1
 
 
@@ -222,3 +222,23 @@ def test_output_dash_is_standard_output(runner, fixture_repo) -> None:
     assert result.exit_code == 0
     assert result.stdout.startswith("# ctxopt context for: fix Storage bug")
     assert not (Path.cwd() / "-").exists()  # not a file named "-"
+
+
+def test_truncated_content_is_file_lines_between_markers_that_count_right_issue_6(
+        runner, fixture_repo) -> None:
+    import re
+    root = fixture_repo("py_storage")
+    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root), "--budget",
+                                  "120", "--format", "json"], catch_exceptions=False)
+    document = json.loads(result.stdout)
+    shown = document["blocks"][0]
+    (original,) = [d for d in document["truncated"] if d["file"] == shown["file"]]
+    assert shown["kind"] == "truncated" and original["start_line"] < shown["start_line"]
+    lines = shown["content"].split("\n")
+    above = shown["start_line"] - original["start_line"]
+    below = original["end_line"] - shown["end_line"]
+    assert lines[0] == f"⋮ {above} lines above omitted"
+    assert lines[-1] == f"⋮ {below} lines below omitted"
+    source = (root / shown["file"]).read_text().splitlines()
+    assert lines[1:-1] == source[shown["start_line"] - 1:shown["end_line"]]
+    assert not any(re.match("⋮ \\d+ ", line) for line in lines[1:-1])
