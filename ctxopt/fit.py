@@ -26,7 +26,7 @@ from dataclasses import replace
 from .budget import distribute_budget
 from .model import Block, Dropped, Fidelity, Selection
 
-__all__ = ["fit_budget", "truncate_block", "TRUNCATE_SCORE", "SIGNATURE_SCORE", "CAP_FLOOR",
+__all__ = ["fit_budget", "truncate_block", "smallest_form", "TRUNCATE_SCORE", "SIGNATURE_SCORE", "CAP_FLOOR",
            "SHARE_FLOOR"]
 
 TRUNCATE_SCORE = 100.0
@@ -67,6 +67,20 @@ def _signature_block(block: Block, count: Callable[[str], int]) -> Block | None:
         return None
     return replace(block, content=block.signature, tokens=count(block.signature),
                    kind=Fidelity.SIGNATURE)
+
+
+def smallest_form(block: Block, *, cost: Callable[[Block], int],
+                  count: Callable[[str], int]) -> Block:
+    """``block`` in the fewest tokens the fitter may show it in: one line (truncated,
+    score >= ``TRUNCATE_SCORE``), its signature (score >= ``SIGNATURE_SCORE``) or whole."""
+    forms = [block]
+    if block.score >= TRUNCATE_SCORE and block.content.count("\n") > 0:
+        forms.append(truncate_block(block, 1, count))
+    if block.score >= SIGNATURE_SCORE:
+        signature = _signature_block(block, count)
+        if signature is not None:
+            forms.append(signature)
+    return min(forms, key=cost)
 
 
 def _largest_prefix(block: Block, room: int, cost: Callable[[Block], int],

@@ -60,7 +60,7 @@ def test_manifest_has_no_source(runner, fixture_repo) -> None:
     assert "def get" not in result.stdout
 
 
-@pytest.mark.parametrize("budget", [60, 100, 150, 250, 400, 800, 2000, 12000])
+@pytest.mark.parametrize("budget", [80, 100, 150, 250, 400, 800, 2000, 12000])
 @pytest.mark.parametrize("fixture", ["py_storage", "go_storage"])
 def test_text_never_exceeds_the_budget(runner, fixture_repo, fixture: str, budget: int) -> None:
     root = fixture_repo(fixture)
@@ -68,6 +68,40 @@ def test_text_never_exceeds_the_budget(runner, fixture_repo, fixture: str, budge
                                   "--budget", str(budget), "--max-ring", "4"], catch_exceptions=False)
     assert result.exit_code == 0
     assert count_tokens(result.stdout) <= budget
+
+
+def test_budget_that_holds_the_header_but_no_block_exits_2_issue_5(runner, fixture_repo) -> None:
+    # Budgets from the header check (37) to about 95 used to print the header alone, exit 0.
+    result = gather(runner, "fix Storage bug", "--root", str(fixture_repo("py_storage")),
+                    "--budget", "60")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == ("Error: budget of 60 tokens is too small: the header takes 39 "
+                             "tokens and the smallest block needs 34\n")
+
+
+@pytest.mark.parametrize("fixture", ["py_storage", "go_storage"])
+def test_small_budgets_show_a_block_or_exit_2_never_the_header_alone_issue_5(fixture) -> None:
+    from ctxopt.errors import BudgetTooSmall, BudgetTooSmallForContent
+    from ctxopt.index import build_index
+    from ctxopt.pipeline import GatherConfig, gather as gather_library
+    from ctxopt.render import render_text
+    root = Path(__file__).resolve().parent.parent / "fixtures" / fixture
+    index = build_index(root)
+    shown = []
+    for budget in range(30, 111):
+        try:
+            result = gather_library(root, "fix Storage bug", GatherConfig(budget=budget),
+                                    index=index)
+        except BudgetTooSmallForContent as exc:
+            assert exc.header + exc.smallest_block > budget
+            continue
+        except BudgetTooSmall:
+            continue
+        assert result.selection.blocks, f"budget {budget}: header alone"
+        assert count_tokens(render_text(result, count_tokens)) <= budget
+        shown.append(budget)
+    # from the first budget that shows a block on, every larger one does too
+    assert shown and shown == list(range(shown[0], 111)) and shown[0] < 80
 
 
 def test_small_budget_truncates_the_definition(runner, fixture_repo) -> None:
