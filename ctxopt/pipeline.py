@@ -141,7 +141,8 @@ def _smallest_result(empty: Result, blocks: list[Block], counter: TokenCounter
     """The cheapest block in its smallest form (``fit.smallest_form``), every other one
     excluded; with the tokens of the header (and separators) and of that block."""
     cost = _block_cost(counter)
-    forms = [(smallest_form(b, cost=cost, count=counter.count), b) for b in blocks]
+    ranked = sorted(blocks, key=lambda b: (-b.score, b.path, b.start_line))  # ties: best first
+    forms = [(smallest_form(b, cost=cost, count=counter.count), b) for b in ranked]
     form, original = min(forms, key=lambda pair: cost(pair[0]))
     needs = cost(form)
     if form is original:
@@ -152,10 +153,9 @@ def _smallest_result(empty: Result, blocks: list[Block], counter: TokenCounter
             f"{what}: needs {cost(original)} tokens, the budget has room for one small "
             "block")),)
     excluded = tuple(replace(_dropped(b), reason=f"needs {cost(b)} tokens, the budget has "
-                             "room for one small block") for b in blocks if b is not original)
-    ranked = sorted(excluded, key=lambda d: (-d.score, d.path, d.start_line))
+                             "room for one small block") for b in ranked if b is not original)
     result = replace(empty, selection=Selection(blocks=(form,), truncated=shortened,
-                                                excluded=tuple(ranked)))
+                                                excluded=excluded))
     _, used = text_and_used(result, counter.count)
     return result, used - needs, needs
 
