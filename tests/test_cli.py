@@ -276,3 +276,26 @@ def test_truncated_content_is_file_lines_between_markers_that_count_right_issue_
     source = (root / shown["file"]).read_text().splitlines()
     assert lines[1:-1] == source[shown["start_line"] - 1:shown["end_line"]]
     assert not any(re.match("⋮ \\d+ ", line) for line in lines[1:-1])
+
+
+def test_unreadable_file_is_reported_as_unreadable_not_binary_issue_7(runner, make_repo,
+                                                                      monkeypatch) -> None:
+    # Tests run as root, where mode 000 does not stop reads: refuse the open instead.
+    import builtins
+    import errno
+    import io
+    root = make_repo({"db.py": "class Storage:\n    pass\n", "locked.py": "x = 1\n"})
+    real_open = io.open
+
+    def refusing_open(file, *args, **kwargs):
+        if str(file).endswith("locked.py"):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(io, "open", refusing_open)
+    monkeypatch.setattr(builtins, "open", refusing_open)
+    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root), "--format",
+                                  "json"], catch_exceptions=False)
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["diagnostics"] == [
+        {"file": "locked.py", "reason": "unreadable", "detail": "Permission denied"}]
