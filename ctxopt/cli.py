@@ -21,7 +21,8 @@ from . import __version__
 from .budget import (BudgetError, Calibrated, CalibrationStore, EstimatingCounter, choose_budget,
                      config_dir)
 from .errors import CtxoptError, UsageError
-from .hygiene import DEFAULT_PARSE_TIMEOUT, HygieneConfig
+from .hygiene import DEFAULT_PARSE_TIMEOUT, REASON_BINARY, HygieneConfig
+from .model import Diagnostic
 from .pipeline import DEFAULT_BUDGET, GatherConfig, gather
 from .render import RENDERERS
 from .tokens import Cl100kCounter, TokenCounter
@@ -180,10 +181,9 @@ def gather_command(task: str, root: Path, budget: int, output_format: str, max_r
                    "(no definition, file or keyword matched)", err=True)
         sys.exit(ExitStatus.NOTHING_FOUND)
     text = RENDERERS[output_format](result, counter.count)
-    if output_format == "text" and result.diagnostics:
-        reasons = Counter(d.reason for d in result.diagnostics)
-        summary = ", ".join(f"{n} {reason}" for reason, n in sorted(reasons.items()))
-        click.echo(f"ctxopt: skipped or degraded files: {summary}", err=True)
+    summary = _diagnostic_summary(result.diagnostics)
+    if output_format == "text" and summary:
+        click.echo(summary, err=True)
     if target is None:
         click.echo(text, nl=False)
         return
@@ -196,6 +196,21 @@ def gather_command(task: str, root: Path, budget: int, output_format: str, max_r
 
 gather_command.name = "gather"
 main.add_command(gather_command, "gather")
+
+
+def _diagnostic_summary(diagnostics: tuple[Diagnostic, ...]) -> str | None:
+    """The stderr line counting skipped or degraded files by reason, or None.
+
+    Binary files (images, archives) are skipped on every run of most repositories, so
+    alone they say nothing worth a line; next to other reasons they get a short clause.
+    """
+    reasons = Counter(d.reason for d in diagnostics)
+    binary = reasons.pop(REASON_BINARY, 0)
+    if not reasons:
+        return None
+    summary = ", ".join(f"{n} {reason}" for reason, n in sorted(reasons.items()))
+    also = f" (and {binary} binary)" if binary else ""
+    return f"ctxopt: skipped or degraded files: {summary}{also}"
 
 
 def _calibration_store() -> CalibrationStore:

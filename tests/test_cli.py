@@ -299,3 +299,27 @@ def test_unreadable_file_is_reported_as_unreadable_not_binary_issue_7(runner, ma
     assert result.exit_code == 0
     assert json.loads(result.stdout)["diagnostics"] == [
         {"file": "locked.py", "reason": "unreadable", "detail": "Permission denied"}]
+
+
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
+
+
+def test_binary_files_alone_leave_stderr_quiet_but_stay_in_json_issue_8(runner, make_repo) -> None:
+    root = make_repo({"db.py": "class Storage:\n    pass\n", "docs/a.png": PNG,
+                      "docs/b.png": PNG})
+    text = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root)],
+                         catch_exceptions=False)
+    assert text.exit_code == 0 and text.stderr == ""
+    document = json.loads(runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root),
+                                               "--format", "json"]).stdout)
+    assert [(d["file"], d["reason"]) for d in document["diagnostics"]] == [
+        ("docs/a.png", "binary"), ("docs/b.png", "binary")]
+
+
+def test_binary_files_are_a_short_clause_next_to_other_reasons_issue_8(runner, make_repo) -> None:
+    root = make_repo({"db.py": "class Storage:\n    pass\n", "docs/a.png": PNG,
+                      "latin.py": b"# caf\xe9\n"})
+    text = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root)],
+                         catch_exceptions=False)
+    assert text.stderr == ("ctxopt: skipped or degraded files: 1 decoded with replacement "
+                           "(and 1 binary)\n")
