@@ -6,7 +6,8 @@ Library use::
     result = gather("path/to/repo", "fix Storage bug", GatherConfig(budget=8000))
     print(render_text(result, count_tokens))
 """
-from .errors import BudgetTooSmall, CtxoptError, GrammarError, UsageError
+from .errors import (BudgetTooSmall, BudgetTooSmallForContent, CtxoptError, GrammarError,
+                     UsageError)
 from .model import Block, Diagnostic, Fidelity, Intent, Result, Selection
 from .pipeline import GatherConfig, gather
 from .render import RENDERERS, render_json, render_manifest, render_text
@@ -14,8 +15,8 @@ from .task import ParsedTask, parse_task
 from .tokens import count_tokens
 
 __all__ = [
-    "Block", "BudgetTooSmall", "CtxoptError", "Diagnostic", "Fidelity", "GatherConfig",
-    "GrammarError", "Intent", "ParsedTask", "RENDERERS", "Result", "Selection", "UsageError",
+    "Block", "BudgetTooSmall", "BudgetTooSmallForContent", "CtxoptError", "Diagnostic",
+    "Fidelity", "GatherConfig", "GrammarError", "Intent", "ParsedTask", "RENDERERS", "Result", "Selection", "UsageError",
     "count_tokens", "gather", "parse_task", "render_json", "render_manifest", "render_text",
 ]
 __version__ = "0.1.0"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import enum
 import os
+import stat
 import sys
 import tempfile
 from collections import Counter
@@ -19,8 +20,9 @@ from click.core import ParameterSource
 from . import __version__
 from .budget import (BudgetError, Calibrated, CalibrationStore, EstimatingCounter, choose_budget,
                      config_dir)
-from .errors import CtxoptError
-from .hygiene import DEFAULT_PARSE_TIMEOUT, HygieneConfig
+from .errors import CtxoptError, UsageError
+from .hygiene import DEFAULT_PARSE_TIMEOUT, REASON_BINARY, HygieneConfig
+from .model import Diagnostic
 from .pipeline import DEFAULT_BUDGET, GatherConfig, gather
 from .render import RENDERERS
 from .tokens import Cl100kCounter, TokenCounter
@@ -31,16 +33,87 @@ class ExitStatus(enum.IntEnum):
 
     OK = 0
     NOTHING_FOUND = 1
+    FAILURE = 1  # a runtime failure, such as a write that failed
     USAGE = 2
 
 
-def _write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file, so a failure leaves the old file."""
-    directory = path.resolve().parent
-    fd, temporary = tempfile.mkstemp(dir=directory, prefix=f".{path.name}.", suffix=".tmp")
+def _output_target(output: str | None) -> Path | None:
+    """The file ``-o`` writes to, or None for standard output (no ``-o``, or ``-o -``).
+
+    A symbolic link is resolved, so the write goes to its target and the link stays.
+    A device or pipe (``/dev/null``) is returned as given: it is written in place.
+    Checked before any work is done: the directory must exist and be writable.
+
+    Raises
+    ------
+    UsageError
+        When the target is a directory, or its directory does not exist or cannot be
+        written.
+    """
+    if output is None or output == "-":
+        return None
+    path = Path(output)
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise UsageError(f"cannot write {output!r}: {exc.strerror or exc}") from exc
+    if mode is not None and stat.S_ISDIR(mode):
+        raise UsageError(f"cannot write {output!r}: it is a directory")
+    if mode is not None and not stat.S_ISREG(mode):
+        return path
+    target = path.resolve()
+    if not target.parent.is_dir():
+        raise UsageError(f"cannot write {output!r}: directory {str(target.parent)!r} "
+                         "does not exist")
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        raise UsageError(f"cannot write {output!r}: directory {str(target.parent)!r} "
+                         "is not writable")
+    return target
+
+
+def _new_file_mode() -> int:
+    """The mode ``open()`` gives a new file: 0666 less the umask."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def _keep_owner(path: str, previous: os.stat_result) -> None:
+    """Give ``path`` the owner and group of the file it replaces, where allowed."""
+    if (previous.st_uid, previous.st_gid) == (os.getuid(), os.getgid()):
+        return
+    try:
+        os.chown(path, previous.st_uid, previous.st_gid)
+    except PermissionError:
+        pass  # only root may give a file away; the mode is kept anyway
+
+
+def _write_output(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` (from ``_output_target``), replacing a regular file
+    atomically through a temporary file, so a failure leaves the old file.
+
+    An existing file keeps its mode (and, where allowed, its owner); a new one gets the
+    mode ``open()`` would give it (0666 less the umask), not mkstemp's 0600. A device or
+    pipe is written in place.
+    """
+    try:
+        existing: os.stat_result | None = path.stat()
+    except FileNotFoundError:
+        existing = None
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        with open(path, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+        return
+    mode = _new_file_mode() if existing is None else stat.S_IMODE(existing.st_mode)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
+        os.chmod(temporary, mode)
+        if existing is not None:
+            _keep_owner(temporary, existing)
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
@@ -67,8 +140,9 @@ def main() -> None:
               help="Include test files.")
 @click.option("--scope", type=str, default=None,
               help="Keep only code under this path (relative to the root).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write to FILE instead of standard output.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+              default=None, help="Write to FILE instead of standard output (- is standard "
+                                 "output; a link is written through).")
 @click.option("--window", type=int, default=None,
               help="The model's context window in tokens: budget = window - reserve "
                    "(instead of --budget).")
@@ -84,12 +158,13 @@ def main() -> None:
               default=DEFAULT_PARSE_TIMEOUT, show_default=True,
               help="Seconds one file may take to parse before it is skipped.")
 def gather_command(task: str, root: Path, budget: int, output_format: str, max_ring: int,
-                   tests: bool, scope: str | None, output: Path | None, window: int | None,
+                   tests: bool, scope: str | None, output: str | None, window: int | None,
                    reserve: int | None, model: str | None, allow_secrets: bool,
                    submodules: bool, parse_timeout: float) -> None:
     """Print the code most relevant to TASK, fitted to the token budget."""
     given = click.get_current_context().get_parameter_source("budget")
     try:
+        target = _output_target(output)
         budget = choose_budget(budget=None if given is ParameterSource.DEFAULT else budget,
                                window=window, reserve=reserve, default=budget)
         counter = _model_counter(Cl100kCounter(), model)
@@ -106,18 +181,36 @@ def gather_command(task: str, root: Path, budget: int, output_format: str, max_r
                    "(no definition, file or keyword matched)", err=True)
         sys.exit(ExitStatus.NOTHING_FOUND)
     text = RENDERERS[output_format](result, counter.count)
-    if output_format == "text" and result.diagnostics:
-        reasons = Counter(d.reason for d in result.diagnostics)
-        summary = ", ".join(f"{n} {reason}" for reason, n in sorted(reasons.items()))
-        click.echo(f"ctxopt: skipped or degraded files: {summary}", err=True)
-    if output is None:
+    summary = _diagnostic_summary(result.diagnostics)
+    if output_format == "text" and summary:
+        click.echo(summary, err=True)
+    if target is None:
         click.echo(text, nl=False)
-    else:
-        _write_atomically(output, text)
+        return
+    try:
+        _write_output(target, text)
+    except OSError as exc:
+        click.echo(f"Error: cannot write {output!r}: {exc.strerror or exc}", err=True)
+        sys.exit(ExitStatus.FAILURE)
 
 
 gather_command.name = "gather"
 main.add_command(gather_command, "gather")
+
+
+def _diagnostic_summary(diagnostics: tuple[Diagnostic, ...]) -> str | None:
+    """The stderr line counting skipped or degraded files by reason, or None.
+
+    Binary files (images, archives) are skipped on every run of most repositories, so
+    alone they say nothing worth a line; next to other reasons they get a short clause.
+    """
+    reasons = Counter(d.reason for d in diagnostics)
+    binary = reasons.pop(REASON_BINARY, 0)
+    if not reasons:
+        return None
+    summary = ", ".join(f"{n} {reason}" for reason, n in sorted(reasons.items()))
+    also = f" (and {binary} binary)" if binary else ""
+    return f"ctxopt: skipped or degraded files: {summary}{also}"
 
 
 def _calibration_store() -> CalibrationStore:

@@ -40,5 +40,33 @@ class BudgetTooSmall(UsageError):
         self.minimum = minimum
 
 
+class BudgetTooSmallForContent(BudgetTooSmall):
+    """The token budget holds the output header but no block, in any form.
+
+    Attributes
+    ----------
+    budget : int
+        The budget asked for, in tokens.
+    header : int
+        Tokens the header takes (with every candidate excluded).
+    smallest_block : int
+        Tokens the smallest form of the cheapest candidate needs (one line of a truncated
+        block, a signature, or the whole block).
+    minimum : int
+        ``header + smallest_block``: about the smallest budget that shows something.
+    """
+
+    def __init__(self, budget: int, header: int, smallest_block: int) -> None:
+        UsageError.__init__(
+            self,
+            f"budget of {budget} tokens is too small: the header takes {header} tokens and "
+            f"the smallest block needs {smallest_block}"
+        )
+        self.budget = budget
+        self.header = header
+        self.smallest_block = smallest_block
+        self.minimum = header + smallest_block
+
+
 class GrammarError(CtxoptError):
     """A tag query in ``grammars/`` is missing or does not compile."""

@@ -6,7 +6,7 @@ before it left. When a tier does not fit whole, its blocks share the room fairly
 
 - score >= ``TRUNCATE_SCORE`` (ring-0 definitions): each block gets a fair share and is
   truncated to the most lines that fit it, read from where the block's best item starts,
-  with a marker line saying how many lines were omitted;
+  with a marker line above and/or below saying how many lines were omitted there;
 - score >= ``SIGNATURE_SCORE`` (rings 1-2): blocks larger than their fair share are
   reduced to their signature (the tree-sitter header of each definition, body replaced
   by a placeholder); the room this frees turns them back into whole blocks in rank order;
@@ -26,7 +26,7 @@ from dataclasses import replace
 from .budget import distribute_budget
 from .model import Block, Dropped, Fidelity, Selection
 
-__all__ = ["fit_budget", "truncate_block", "TRUNCATE_SCORE", "SIGNATURE_SCORE", "CAP_FLOOR",
+__all__ = ["fit_budget", "truncate_block", "smallest_form", "TRUNCATE_SCORE", "SIGNATURE_SCORE", "CAP_FLOOR",
            "SHARE_FLOOR"]
 
 TRUNCATE_SCORE = 100.0
@@ -41,15 +41,24 @@ _UNCAPPED = 1 << 62
 
 
 def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
-    """``keep`` lines from the block's focus line (where its best item starts) plus a
-    marker line naming how many of the block's lines were omitted."""
+    """``keep`` lines from the block's focus line (where its best item starts), or fewer
+    lines above it when the block ends first, with a marker line for each side where
+    lines were dropped: ``⋮ N lines above omitted`` first, ``⋮ N lines below omitted``
+    last. ``start_line``/``end_line`` are the file lines shown; every other line of the
+    content is a marker."""
     lines = block.content.split("\n")
+    keep = max(1, min(keep, len(lines)))
     first = max(0, min(block.focus_line - block.start_line, len(lines) - keep))
-    omitted = len(lines) - keep
-    content = "\n".join(lines[first:first + keep] + [f"⋮ {omitted} more lines omitted"])
+    above, below = first, len(lines) - first - keep
+    shown = lines[first:first + keep]
+    if above:
+        shown.insert(0, f"⋮ {above} lines above omitted")
+    if below:
+        shown.append(f"⋮ {below} lines below omitted")
+    content = "\n".join(shown)
     return replace(block, content=content, tokens=count(content), kind=Fidelity.TRUNCATED,
                    start_line=block.start_line + first,
-                   end_line=block.start_line + first + keep - 1, omitted_lines=omitted,
+                   end_line=block.start_line + first + keep - 1, omitted_lines=above + below,
                    focus_line=block.start_line + first)
 
 
@@ -60,9 +69,24 @@ def _signature_block(block: Block, count: Callable[[str], int]) -> Block | None:
                    kind=Fidelity.SIGNATURE)
 
 
+def smallest_form(block: Block, *, cost: Callable[[Block], int],
+                  count: Callable[[str], int]) -> Block:
+    """``block`` in the fewest tokens the fitter may show it in: one line (truncated,
+    score >= ``TRUNCATE_SCORE``), its signature (score >= ``SIGNATURE_SCORE``) or whole."""
+    forms = [block]
+    if block.score >= TRUNCATE_SCORE and block.content.count("\n") > 0:
+        forms.append(truncate_block(block, 1, count))
+    if block.score >= SIGNATURE_SCORE:
+        signature = _signature_block(block, count)
+        if signature is not None:
+            forms.append(signature)
+    return min(forms, key=cost)
+
+
 def _largest_prefix(block: Block, room: int, cost: Callable[[Block], int],
                     count: Callable[[str], int]) -> Block | None:
-    """Binary search for the most leading lines whose truncated block costs <= room."""
+    """Binary search for the most lines (from the focus line) whose truncated block costs
+    <= room."""
     total = block.content.count("\n") + 1
     low, high, best = 1, total - 1, None
     while low <= high:

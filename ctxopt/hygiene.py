@@ -250,7 +250,7 @@ def inspect_file(path: Path, rel: str, config: HygieneConfig) -> tuple[bool, lis
     try:
         data = path.read_bytes()
     except OSError as exc:
-        return False, [Diagnostic(rel, REASON_UNREADABLE, exc.strerror or "")]
+        return False, [Diagnostic(rel, REASON_UNREADABLE, exc.strerror or str(exc))]
     if looks_binary(data):
         return False, [Diagnostic(rel, REASON_BINARY)]
     decoded = decode_text(data)

@@ -4,14 +4,15 @@ task parser -> indexer -> ring walker -> source reader -> budget fitter -> (rend
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .errors import BudgetTooSmall, UsageError
-from .fit import fit_budget
+from .errors import BudgetTooSmall, BudgetTooSmallForContent, UsageError
+from .fit import fit_budget, smallest_form
 from .hygiene import HygieneConfig, clean_blocks, display_text
 from .index import Index, build_index
-from .model import Block, Dropped, Result, Selection
+from .model import Block, Dropped, Fidelity, Result, Selection
 from .render import render_block, render_header, text_and_used
 from .source import read_blocks
 from .task import parse_task
@@ -21,9 +22,9 @@ from .walk import WalkConfig, walk_rings
 __all__ = ["GatherConfig", "gather", "resolve_scope", "DEFAULT_BUDGET"]
 
 DEFAULT_BUDGET = 12000
-# Header lines can come out a few tokens longer than estimated (other symbols, larger
-# counts); the final text is measured and trimmed anyway, this only saves a second pass.
-_HEADER_SLACK = 8
+# Most rounds of fit-measure-refit to reserve exactly what the header takes; usually one
+# or two do (the header only grows with what is selected at small budgets).
+_FIT_ROUNDS = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,7 +94,8 @@ def gather(root: Path | str, task: str, config: GatherConfig | None = None, *,
     UsageError
         Empty task, missing root, bad scope.
     BudgetTooSmall
-        The budget cannot hold the output header.
+        The budget cannot hold the output header; ``BudgetTooSmallForContent`` when it
+        holds the header but not even the smallest form of any candidate block.
     """
     config = config or GatherConfig()
     counter = counter or Cl100kCounter()
@@ -123,14 +125,95 @@ def gather(root: Path | str, task: str, config: GatherConfig | None = None, *,
     if not blocks:
         return replace(empty, diagnostics=diagnostics)
 
-    provisional = replace(empty, selection=Selection(
-        blocks=tuple(blocks[:5]), truncated=tuple(_dropped(b) for b in blocks),
+    result = _fit_exactly(replace(empty, diagnostics=diagnostics), blocks, counter)
+    if result.selection.blocks:
+        return result
+    # The fitter's rounds can miss a budget that holds one small block and the header
+    # that block brings (its symbols): show the cheapest block in its smallest form.
+    smallest, header, needs = _smallest_result(result, blocks, counter)
+    if header + needs > config.budget:
+        raise BudgetTooSmallForContent(config.budget, header, needs)
+    return smallest
+
+
+def _smallest_result(empty: Result, blocks: list[Block], counter: TokenCounter
+                     ) -> tuple[Result, int, int]:
+    """The cheapest block in its smallest form (``fit.smallest_form``), every other one
+    excluded; with the tokens of the header (and separators) and of that block."""
+    cost = _block_cost(counter)
+    ranked = sorted(blocks, key=lambda b: (-b.score, b.path, b.start_line))  # ties: best first
+    forms = [(smallest_form(b, cost=cost, count=counter.count), b) for b in ranked]
+    form, original = min(forms, key=lambda pair: cost(pair[0]))
+    needs = cost(form)
+    if form is original:
+        shortened: tuple[Dropped, ...] = ()
+    else:
+        what = "kept 1 line" if form.kind is Fidelity.TRUNCATED else "reduced to its signature"
+        shortened = (replace(_dropped(original), action=form.kind.value, reason=(
+            f"{what}: needs {cost(original)} tokens, the budget has room for one small "
+            "block")),)
+    excluded = tuple(replace(_dropped(b), reason=f"needs {cost(b)} tokens, the budget has "
+                             "room for one small block") for b in ranked if b is not original)
+    result = replace(empty, selection=Selection(blocks=(form,), truncated=shortened,
+                                                excluded=excluded))
+    _, used = text_and_used(result, counter.count)
+    return result, used - needs, needs
+
+
+def _block_cost(counter: TokenCounter) -> Callable[[Block], int]:
+    """Block -> tokens of its rendering, remembered (the fitter asks again and again)."""
+    known: dict[str, int] = {}
+
+    def cost(block: Block) -> int:
+        text = render_block(block)
+        if text not in known:
+            known[text] = counter.count(text)
+        return known[text]
+
+    return cost
+
+
+def _fit_exactly(empty: Result, blocks: list[Block], counter: TokenCounter) -> Result:
+    """Fit ``blocks`` into the budget less exactly what the header takes.
+
+    The header's size depends on what is selected (symbols, counts, the ``used`` figure),
+    so the room for blocks starts at the budget less a pessimistic header and is then
+    set to the budget less the header (and separators) measured on the rendered text:
+    room the header did not need is given back to the fitter, an overflow is taken away,
+    and once both a room that holds and one that overflows are known, the room between
+    them is bisected. The fit with the most room
+    that holds is kept; the last resort drops blocks until the exact text fits (the hard
+    guarantee).
+    """
+    budget = empty.budget
+    cost = _block_cost(counter)
+    ranked = sorted(blocks, key=lambda b: (-b.score, b.path, b.start_line))
+    pessimistic = replace(empty, selection=Selection(
+        blocks=tuple(ranked[:5]), truncated=tuple(_dropped(b) for b in blocks),
         excluded=tuple(_dropped(b) for b in blocks)))
-    header = counter.count(render_header(provisional, config.budget)) + _HEADER_SLACK
-    selection = fit_budget(blocks, max(0, config.budget - header),
-                           cost=lambda b: counter.count(render_block(b)), count=counter.count)
-    result = replace(empty, selection=selection, diagnostics=diagnostics)
-    return _trim_to_budget(result, counter)
+    room = max(0, budget - counter.count(render_header(pessimistic, budget)))
+    best: Result | None = None
+    best_room, overflow_room = -1, None
+    result = empty
+    for _ in range(_FIT_ROUNDS):
+        selection = fit_budget(blocks, room, cost=cost, count=counter.count)
+        result = replace(empty, selection=selection)
+        _, used = text_and_used(result, counter.count)
+        exact = budget - (used - sum(cost(b) for b in selection.blocks))  # room the header leaves
+        if used <= budget:
+            if room > best_room:
+                best, best_room = result, room
+            if exact <= room or not (selection.truncated or selection.excluded):
+                break
+            room = exact
+        else:
+            overflow_room = room if overflow_room is None else min(overflow_room, room)
+            room = max(0, min(exact, room - (used - budget)))
+        if overflow_room is not None and not best_room < room < overflow_room:
+            room = (best_room + overflow_room) // 2  # bisect between holds and overflows
+        if room <= best_room:
+            break
+    return best if best is not None else _trim_to_budget(result, counter)
 
 
 def _dropped(block: Block) -> Dropped:

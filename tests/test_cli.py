@@ -60,7 +60,7 @@ def test_manifest_has_no_source(runner, fixture_repo) -> None:
     assert "def get" not in result.stdout
 
 
-@pytest.mark.parametrize("budget", [60, 100, 150, 250, 400, 800, 2000, 12000])
+@pytest.mark.parametrize("budget", [80, 100, 150, 250, 400, 800, 2000, 12000])
 @pytest.mark.parametrize("fixture", ["py_storage", "go_storage"])
 def test_text_never_exceeds_the_budget(runner, fixture_repo, fixture: str, budget: int) -> None:
     root = fixture_repo(fixture)
@@ -70,13 +70,47 @@ def test_text_never_exceeds_the_budget(runner, fixture_repo, fixture: str, budge
     assert count_tokens(result.stdout) <= budget
 
 
+def test_budget_that_holds_the_header_but_no_block_exits_2_issue_5(runner, fixture_repo) -> None:
+    # Budgets from the header check (37) to about 95 used to print the header alone, exit 0.
+    result = gather(runner, "fix Storage bug", "--root", str(fixture_repo("py_storage")),
+                    "--budget", "60")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == ("Error: budget of 60 tokens is too small: the header takes 39 "
+                             "tokens and the smallest block needs 34\n")
+
+
+@pytest.mark.parametrize("fixture", ["py_storage", "go_storage"])
+def test_small_budgets_show_a_block_or_exit_2_never_the_header_alone_issue_5(fixture) -> None:
+    from ctxopt.errors import BudgetTooSmall, BudgetTooSmallForContent
+    from ctxopt.index import build_index
+    from ctxopt.pipeline import GatherConfig, gather as gather_library
+    from ctxopt.render import render_text
+    root = Path(__file__).resolve().parent.parent / "fixtures" / fixture
+    index = build_index(root)
+    shown = []
+    for budget in range(30, 111):
+        try:
+            result = gather_library(root, "fix Storage bug", GatherConfig(budget=budget),
+                                    index=index)
+        except BudgetTooSmallForContent as exc:
+            assert exc.header + exc.smallest_block > budget
+            continue
+        except BudgetTooSmall:
+            continue
+        assert result.selection.blocks, f"budget {budget}: header alone"
+        assert count_tokens(render_text(result, count_tokens)) <= budget
+        shown.append(budget)
+    # from the first budget that shows a block on, every larger one does too
+    assert shown and shown == list(range(shown[0], 111)) and shown[0] < 80
+
+
 def test_small_budget_truncates_the_definition(runner, fixture_repo) -> None:
     root = fixture_repo("py_storage")
     result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root), "--budget", "200",
                                   "--format", "json"], catch_exceptions=False)
     document = json.loads(result.stdout)
     assert document["blocks"][0]["kind"] == "truncated"
-    assert "more lines omitted" in document["blocks"][0]["content"]
+    assert "lines below omitted" in document["blocks"][0]["content"]
     assert document["summary"]["truncated"] >= 1 and document["summary"]["excluded"] >= 1
 
 
@@ -158,3 +192,134 @@ def test_library_use_without_click(fixture_repo) -> None:
     done = subprocess.run([sys.executable, "-c", code, str(fixture_repo("py_storage"))],
                           capture_output=True, text=True, check=True)
     assert done.stdout.split() == ["#", "ctxopt", "False"]
+
+
+# -- -o: the output file ------------------------------------------------------------
+
+def test_output_into_a_missing_directory_exits_2_before_any_work(runner, fixture_repo, tmp_path,
+                                                                  monkeypatch) -> None:
+    def no_work(*args, **kwargs):
+        raise AssertionError("gather ran although the output cannot be written")
+
+    monkeypatch.setattr("ctxopt.cli.gather", no_work)
+    target = tmp_path / "missing" / "context.md"
+    result = gather(runner, "fix Storage bug", "--root", str(fixture_repo("py_storage")),
+                    "-o", str(target))
+    assert result.exit_code == 2
+    assert result.stderr == (f"Error: cannot write {str(target)!r}: directory "
+                             f"{str(target.parent)!r} does not exist\n")
+    assert not target.parent.exists()
+
+
+def test_output_keeps_the_mode_of_an_existing_file(runner, fixture_repo, tmp_path) -> None:
+    target = tmp_path / "context.md"
+    target.write_text("old")
+    target.chmod(0o640)
+    result = gather(runner, "fix Storage bug", "--root", str(fixture_repo("py_storage")),
+                    "-o", str(target))
+    assert result.exit_code == 0
+    assert target.read_text().startswith("# ctxopt context for")
+    assert target.stat().st_mode & 0o777 == 0o640
+
+
+def test_a_new_output_file_follows_the_umask(runner, fixture_repo, tmp_path) -> None:
+    target = tmp_path / "context.md"
+    previous = os.umask(0o027)
+    try:
+        result = gather(runner, "fix Storage bug", "--root", str(fixture_repo("py_storage")),
+                        "-o", str(target))
+    finally:
+        os.umask(previous)
+    assert result.exit_code == 0
+    assert target.stat().st_mode & 0o777 == 0o640  # 0666 & ~027, not mkstemp's 0600
+
+
+def test_output_through_a_link_writes_its_target_and_keeps_the_link(runner, fixture_repo,
+                                                                     tmp_path) -> None:
+    (tmp_path / "real").mkdir()
+    real = tmp_path / "real" / "context.md"
+    real.write_text("old")
+    link = tmp_path / "context.md"
+    link.symlink_to(Path("real") / "context.md")
+    result = gather(runner, "fix Storage bug", "--root", str(fixture_repo("py_storage")),
+                    "-o", str(link))
+    assert result.exit_code == 0
+    assert link.is_symlink() and os.readlink(link) == str(Path("real") / "context.md")
+    assert real.read_text().startswith("# ctxopt context for")
+    assert sorted(p.name for p in (tmp_path / "real").iterdir()) == ["context.md"]  # no temp left
+
+
+def test_output_dash_is_standard_output(runner, fixture_repo) -> None:
+    assert not (Path.cwd() / "-").exists()
+    result = gather(runner, "fix Storage bug", "--root", str(fixture_repo("py_storage")),
+                    "-o", "-")
+    assert result.exit_code == 0
+    assert result.stdout.startswith("# ctxopt context for: fix Storage bug")
+    assert not (Path.cwd() / "-").exists()  # not a file named "-"
+
+
+def test_truncated_content_is_file_lines_between_markers_that_count_right_issue_6(
+        runner, fixture_repo) -> None:
+    import re
+    root = fixture_repo("py_storage")
+    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root), "--budget",
+                                  "120", "--format", "json"], catch_exceptions=False)
+    document = json.loads(result.stdout)
+    shown = document["blocks"][0]
+    (original,) = [d for d in document["truncated"] if d["file"] == shown["file"]]
+    assert shown["kind"] == "truncated" and original["start_line"] < shown["start_line"]
+    lines = shown["content"].split("\n")
+    above = shown["start_line"] - original["start_line"]
+    below = original["end_line"] - shown["end_line"]
+    assert lines[0] == f"⋮ {above} lines above omitted"
+    assert lines[-1] == f"⋮ {below} lines below omitted"
+    source = (root / shown["file"]).read_text().splitlines()
+    assert lines[1:-1] == source[shown["start_line"] - 1:shown["end_line"]]
+    assert not any(re.match("⋮ \\d+ ", line) for line in lines[1:-1])
+
+
+def test_unreadable_file_is_reported_as_unreadable_not_binary_issue_7(runner, make_repo,
+                                                                      monkeypatch) -> None:
+    # Tests run as root, where mode 000 does not stop reads: refuse the open instead.
+    import builtins
+    import errno
+    import io
+    root = make_repo({"db.py": "class Storage:\n    pass\n", "locked.py": "x = 1\n"})
+    real_open = io.open
+
+    def refusing_open(file, *args, **kwargs):
+        if str(file).endswith("locked.py"):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(io, "open", refusing_open)
+    monkeypatch.setattr(builtins, "open", refusing_open)
+    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root), "--format",
+                                  "json"], catch_exceptions=False)
+    assert result.exit_code == 0
+    assert json.loads(result.stdout)["diagnostics"] == [
+        {"file": "locked.py", "reason": "unreadable", "detail": "Permission denied"}]
+
+
+PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
+
+
+def test_binary_files_alone_leave_stderr_quiet_but_stay_in_json_issue_8(runner, make_repo) -> None:
+    root = make_repo({"db.py": "class Storage:\n    pass\n", "docs/a.png": PNG,
+                      "docs/b.png": PNG})
+    text = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root)],
+                         catch_exceptions=False)
+    assert text.exit_code == 0 and text.stderr == ""
+    document = json.loads(runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root),
+                                               "--format", "json"]).stdout)
+    assert [(d["file"], d["reason"]) for d in document["diagnostics"]] == [
+        ("docs/a.png", "binary"), ("docs/b.png", "binary")]
+
+
+def test_binary_files_are_a_short_clause_next_to_other_reasons_issue_8(runner, make_repo) -> None:
+    root = make_repo({"db.py": "class Storage:\n    pass\n", "docs/a.png": PNG,
+                      "latin.py": b"# caf\xe9\n"})
+    text = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root)],
+                         catch_exceptions=False)
+    assert text.stderr == ("ctxopt: skipped or degraded files: 1 decoded with replacement "
+                           "(and 1 binary)\n")

@@ -32,7 +32,8 @@ def test_ring0_block_is_truncated_with_a_marker() -> None:
     (kept,) = selection.blocks
     assert kept.kind is Fidelity.TRUNCATED
     omitted = 200 - (kept.end_line - kept.start_line + 1)
-    assert kept.content.endswith(f"⋮ {omitted} more lines omitted")
+    assert kept.content.endswith(f"⋮ {omitted} lines below omitted")
+    assert "above omitted" not in kept.content  # the block starts at its focus line
     assert cost(kept) <= 300
     assert selection.truncated[0].action == "truncated"
     assert selection.truncated[0].reason.startswith(f"kept {200 - omitted} of 200 lines")
@@ -79,7 +80,31 @@ def test_truncation_starts_at_the_best_item_not_at_merged_neighbours() -> None:
     selection = fit_budget([big], 200, cost=cost, count=count_tokens)
     (kept,) = selection.blocks
     assert kept.start_line == 61
-    assert kept.content.startswith("    value_50 = compute(50)")
+    assert kept.content.startswith("⋮ 50 lines above omitted\n    value_50 = compute(50)")
+
+
+def test_truncation_marks_the_lines_dropped_above_and_below_issue_6() -> None:
+    # A 42-line block at lines 3-44 whose best item starts at line 16, cut to 8 lines:
+    # 13 lines above the kept ones and 21 below, each said where they were dropped.
+    from dataclasses import replace
+    from ctxopt.fit import truncate_block
+    source = [f"line_{n} = {n}" for n in range(1, 45)]
+    whole = replace(block("a.py", 120, 1), content="\n".join(source[2:44]), start_line=3,
+                    end_line=44, focus_line=16)
+    kept = truncate_block(whole, 8, count_tokens)
+    assert (kept.start_line, kept.end_line, kept.omitted_lines) == (16, 23, 34)
+    assert kept.content.split("\n") == ["⋮ 13 lines above omitted", *source[15:23],
+                                        "⋮ 21 lines below omitted"]
+
+
+def test_truncation_near_the_end_keeps_lines_above_the_focus_and_one_marker() -> None:
+    from dataclasses import replace
+    from ctxopt.fit import truncate_block
+    whole = replace(block("a.py", 120, 10), focus_line=9)
+    kept = truncate_block(whole, 4, count_tokens)
+    assert (kept.start_line, kept.end_line) == (7, 10)
+    assert kept.content.split("\n")[0] == "⋮ 6 lines above omitted"
+    assert "below omitted" not in kept.content
 
 
 # -- fair shares and the cap (issue 5) ------------------------------------------------
