@@ -148,11 +148,12 @@ def test_uninitialised_submodule_costs_nothing(super_repo, tmp_path) -> None:
 
 
 def test_nested_clone_is_skipped_like_a_submodule(make_repo) -> None:
-    root = make_repo({"app.py": STORAGE, "third_party/dep/.git/HEAD": "ref: refs/heads/main\n",
-                      "third_party/dep/dep.py": "def dep():\n    pass\n"})
+    # (not under third_party/: that is skipped whole as vendored code)
+    root = make_repo({"app.py": STORAGE, "deps/dep/.git/HEAD": "ref: refs/heads/main\n",
+                      "deps/dep/dep.py": "def dep():\n    pass\n"})
     files, diagnostics = discover_sources(root)
     assert files == ["app.py"]
-    assert [(d.path, d.reason) for d in diagnostics] == [("third_party/dep", "submodule")]
+    assert [(d.path, d.reason) for d in diagnostics] == [("deps/dep", "submodule")]
 
 
 # --- encodings and line endings ----------------------------------------------------------

@@ -82,7 +82,8 @@ def test_gitignore_is_honoured_at_every_level(make_repo) -> None:
     })
     files, diagnostics = discover_sources(root)
     assert files == [".gitignore", "a.py", "pkg/.gitignore", "pkg/keep.log", "pkg/mod.py"]
-    assert [(d.path, d.reason) for d in diagnostics] == [("logo.png", "binary")]
+    assert [(d.path, d.reason) for d in diagnostics] == [
+        ("logo.png", "binary"), ("node_modules/", "vendored")]
 
 
 def test_oversized_file_is_reported(make_repo) -> None:
