@@ -6,6 +6,7 @@ input (click's usage errors and ``UsageError``).
 from __future__ import annotations
 
 import enum
+import json
 import os
 import stat
 import sys
@@ -20,11 +21,13 @@ from click.core import ParameterSource
 from . import __version__
 from .budget import (BudgetError, Calibrated, CalibrationStore, EstimatingCounter, choose_budget,
                      config_dir)
+from .discover import MAX_FILE_BYTES
 from .errors import CtxoptError, UsageError
 from .hygiene import DEFAULT_PARSE_TIMEOUT, REASON_BINARY, HygieneConfig
 from .model import Diagnostic
 from .pipeline import DEFAULT_BUDGET, GatherConfig, gather
 from .render import RENDERERS
+from .store import INDEX_ENV, IndexOptions, StoredIndex, UpdateReport, open_index
 from .tokens import Cl100kCounter, TokenCounter
 
 
@@ -126,6 +129,58 @@ def main() -> None:
     """ctxopt: the most relevant code for a task, fitted to a token budget."""
 
 
+def _index_options(function):  # type: ignore[no-untyped-def]
+    """The options that say where and how the persistent index is kept."""
+    function = click.option(
+        "--index", "index_path", type=click.Path(dir_okay=False, path_type=Path),
+        envvar=INDEX_ENV, default=None,
+        help=f"Index database [default: ROOT/.ctxopt/index.db; env: {INDEX_ENV}].")(function)
+    function = click.option(
+        "--jobs", type=click.IntRange(min=1), default=None,
+        help="Worker processes for parsing [default: all cores].")(function)
+    function = click.option(
+        "--max-file-size", type=click.IntRange(min=1), default=MAX_FILE_BYTES,
+        show_default=True, help="Skip files larger than this many bytes.")(function)
+    return function
+
+
+class _ProgressBar:
+    """A tqdm bar on stderr, created on the first report of progress."""
+
+    def __init__(self) -> None:
+        self.bar = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, unit="file", desc="indexing", file=sys.stderr,
+                            leave=False, dynamic_ncols=True)
+        self.bar.update(done - self.bar.n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _note(text: str) -> None:
+    click.echo(f"ctxopt: {text}", err=True)
+
+
+def _open_index(root: Path, index_path: Path | None, jobs: int | None,
+                max_file_size: int) -> tuple[StoredIndex, UpdateReport]:
+    """Update and open the persistent index, with a progress bar when stderr is a terminal,
+    and print the index's note (e.g. a read-only root) on stderr."""
+    progress = _ProgressBar() if sys.stderr.isatty() else None
+    try:
+        options = IndexOptions(path=index_path, jobs=jobs, max_file_bytes=max_file_size,
+                               progress=progress, notify=_note)
+        return open_index(root, options)
+    finally:
+        if progress is not None:
+            progress.close()
+
+
 @main.command()
 @click.argument("task")
 @click.option("--root", type=click.Path(exists=True, file_okay=False, path_type=Path),
@@ -157,10 +212,12 @@ def main() -> None:
 @click.option("--parse-timeout", type=click.FloatRange(min=0, min_open=True),
               default=DEFAULT_PARSE_TIMEOUT, show_default=True,
               help="Seconds one file may take to parse before it is skipped.")
+@_index_options
 def gather_command(task: str, root: Path, budget: int, output_format: str, max_ring: int,
                    tests: bool, scope: str | None, output: str | None, window: int | None,
                    reserve: int | None, model: str | None, allow_secrets: bool,
-                   submodules: bool, parse_timeout: float) -> None:
+                   submodules: bool, parse_timeout: float, index_path: Path | None,
+                   jobs: int | None, max_file_size: int) -> None:
     """Print the code most relevant to TASK, fitted to the token budget."""
     given = click.get_current_context().get_parameter_source("budget")
     try:
@@ -172,7 +229,14 @@ def gather_command(task: str, root: Path, budget: int, output_format: str, max_r
                               scope=scope, hygiene=HygieneConfig(
                                   allow_secrets=allow_secrets, submodules=submodules,
                                   parse_timeout=parse_timeout))
-        result = gather(root, task, config, counter=counter)
+        progress = _ProgressBar() if sys.stderr.isatty() else None
+        try:
+            options = IndexOptions(path=index_path, jobs=jobs, max_file_bytes=max_file_size,
+                                   progress=progress, notify=_note)
+            result = gather(root, task, config, counter=counter, index_options=options)
+        finally:
+            if progress is not None:
+                progress.close()
     except CtxoptError as exc:
         click.echo(f"Error: {exc}", err=True)
         sys.exit(exc.exit_code)
@@ -308,3 +372,39 @@ def tags_command(paths: tuple[Path, ...], output_format: str) -> None:
         click.echo(f"Error: {exc}", err=True)
         sys.exit(exc.exit_code)
     click.echo(TAG_RENDERERS[output_format](records), nl=False)
+
+
+@main.command("index")
+@click.option("--root", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=".", show_default=True, help="Repository root.")
+@click.option("--format", "output_format", type=click.Choice(["text", "json"]),
+              default="text", show_default=True, help="Output format.")
+@_index_options
+def index_command(root: Path, output_format: str, index_path: Path | None, jobs: int | None,
+                  max_file_size: int) -> None:
+    """Build or update the persistent index of ROOT and print what it holds."""
+    try:
+        index, report = _open_index(root, index_path, jobs, max_file_size)
+        with index:
+            summary = {"index": report.path, **index.summary(),
+                       "skipped": report.skipped, "scanned": report.scanned,
+                       "parsed": report.parsed, "removed": report.removed,
+                       "rebuilt": report.rebuilt, "seconds": round(report.seconds, 3)}
+    except CtxoptError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    if output_format == "json":
+        click.echo(json.dumps(summary, indent=2, sort_keys=True))
+        return
+    languages = ", ".join(f"{n} {lang}" for lang, n in summary["languages"].items())
+    skipped = ", ".join(f"{n} {reason}" for reason, n in summary["skipped"].items()) or "none"
+    edges = ", ".join(f"{n} {kind}" for kind, n in summary["edges"].items())
+    click.echo(f"index: {summary['index']}\n"
+               f"files: {summary['files']} ({languages or 'none parsed'})\n"
+               f"definitions: {summary['definitions']}\n"
+               f"references: {summary['references']} (resolved to edges when queried)\n"
+               f"edges: {edges}\n"
+               f"skipped: {skipped}\n"
+               f"updated: {report.scanned} read, {report.parsed} parsed, "
+               f"{report.removed} removed{' (rebuilt)' if report.rebuilt else ''} "
+               f"in {report.seconds:.2f} s")

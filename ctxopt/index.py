@@ -24,7 +24,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import networkx as nx
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # networkx loads only when a graph is built in memory (start-up time)
+    import networkx as nx
 
 from . import hygiene
 from .discover import discover_sources
@@ -144,7 +147,8 @@ def build_index(root: Path, *, config: hygiene.HygieneConfig | None = None) -> I
     """Discover, read and parse every file under ``root`` and build the graph.
 
     Files that cannot be read or parsed become diagnostics; this never raises for a
-    single bad file. ``config`` sets the input hygiene (secrets, submodules, parse time
+    single bad file. This is the in-memory build; ``store.open_index`` keeps the same
+    index on disk and updates it incrementally. ``config`` sets the input hygiene (secrets, submodules, parse time
     limit); a file whose parse times out is dropped from ``files``.
     """
     config = config or hygiene.HygieneConfig()
@@ -180,6 +184,8 @@ def build_graph(files: list[str], tags: dict[str, FileTags], resolver: ImportRes
 
     Returns the graph and the name -> node ids table used to resolve references.
     """
+    import networkx as nx
+
     graph = nx.MultiDiGraph()
     by_name: dict[str, list[str]] = defaultdict(list)
     for path in files:

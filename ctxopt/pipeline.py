@@ -11,11 +11,12 @@ from pathlib import Path
 from .errors import BudgetTooSmall, BudgetTooSmallForContent, UsageError
 from .fit import fit_budget, smallest_form
 from .hygiene import HygieneConfig, clean_blocks, display_text
-from .index import Index, build_index
+from .index import Index
 from .model import Block, Dropped, Fidelity, Result, Selection
 from .render import render_block, render_header, text_and_used
 from .source import read_blocks
-from .task import parse_task
+from .store import IndexOptions, StoredIndex, open_index
+from .task import ParsedTask, parse_task
 from .tokens import Cl100kCounter, TokenCounter
 from .walk import WalkConfig, walk_rings
 
@@ -66,7 +67,8 @@ def resolve_scope(root: Path, scope: str) -> str:
 
 
 def gather(root: Path | str, task: str, config: GatherConfig | None = None, *,
-           counter: TokenCounter | None = None, index: Index | None = None) -> Result:
+           counter: TokenCounter | None = None, index: Index | StoredIndex | None = None,
+           index_options: IndexOptions | None = None) -> Result:
     """Answer "which code should the model see for this task, within the budget?".
 
     Parameters
@@ -79,8 +81,12 @@ def gather(root: Path | str, task: str, config: GatherConfig | None = None, *,
         Budget (tokens), ring limit, test and scope filters.
     counter : TokenCounter, optional
         Defaults to exact cl100k_base counts.
-    index : Index, optional
-        A prebuilt index of ``root`` (built here when omitted).
+    index : Index or StoredIndex, optional
+        An index of ``root``. When omitted, the persistent index (``store.open_index``)
+        is brought up to date and used.
+    index_options : IndexOptions, optional
+        Where and how to keep that persistent index (its ``hygiene`` is replaced by
+        ``config.hygiene``).
 
     Returns
     -------
@@ -113,7 +119,16 @@ def gather(root: Path | str, task: str, config: GatherConfig | None = None, *,
     if minimum > config.budget:
         raise BudgetTooSmall(config.budget, minimum)
 
-    index = index or build_index(root, config=config.hygiene)
+    if index is None:
+        options = replace(index_options or IndexOptions(), hygiene=config.hygiene)
+        stored, _ = open_index(root, options)
+        with stored:
+            return _gather_with(root, parsed, empty, config, scope, counter, stored)
+    return _gather_with(root, parsed, empty, config, scope, counter, index)
+
+
+def _gather_with(root: Path, parsed: ParsedTask, empty: Result, config: GatherConfig,
+                 scope: str | None, counter: TokenCounter, index: Index | StoredIndex) -> Result:
     walk_config = WalkConfig(max_ring=config.max_ring, include_tests=config.include_tests,
                              scope=scope or None)
     items = walk_rings(index, parsed, walk_config)

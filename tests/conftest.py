@@ -22,7 +22,7 @@ def fixture_repo(tmp_path: Path) -> Callable[[str], Path]:
 
     def copy(name: str) -> Path:
         destination = tmp_path / name
-        shutil.copytree(FIXTURES / name, destination)
+        shutil.copytree(FIXTURES / name, destination, ignore=shutil.ignore_patterns(".ctxopt"))
         return destination
 
     return copy

@@ -12,6 +12,12 @@ from ctxopt.tokens import count_tokens
 ROOT = Path(__file__).resolve().parent.parent / "fixtures" / "py_storage"
 
 
+@pytest.fixture(autouse=True)
+def _index_outside_the_checkout(tmp_path, monkeypatch) -> None:
+    """These tests read the fixture in place: keep its persistent index in tmp_path."""
+    monkeypatch.setenv("CTXOPT_INDEX", str(tmp_path / "index.db"))
+
+
 def test_when_the_fitter_shows_nothing_the_cheapest_block_is_shown_if_it_fits(monkeypatch) -> None:
     # A fitter that excludes everything stands for rounds that miss the one room that
     # holds a block and the header it brings: the run still shows the cheapest block.

@@ -1,0 +1,83 @@
+"""The command line of the persistent index: `ctxopt index` and the index options of gather."""
+import json
+
+import pytest
+
+from ctxopt.cli import main
+
+
+def test_index_command_prints_what_it_holds(runner, fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    (root / "logo.png").write_bytes(b"\x89PNG\x00\x00")
+    result = runner.invoke(main, ["index", "--root", str(root)], catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"index: {root / '.ctxopt' / 'index.db'}"
+    assert lines[1] == "files: 9 (7 python)"
+    assert lines[2] == "definitions: 20"
+    assert lines[3].startswith("references: ")
+    assert lines[4] == "edges: 20 contains, 5 imports"
+    assert lines[5] == "skipped: 1 binary"
+    assert lines[6].startswith("updated: 10 read, 7 parsed, 0 removed (rebuilt) in ")
+    assert result.stderr == ""  # no progress bar when stderr is not a terminal
+
+
+def test_index_command_json(runner, fixture_repo) -> None:
+    root = fixture_repo("go_storage")
+    runner.invoke(main, ["index", "--root", str(root)], catch_exceptions=False)
+    result = runner.invoke(main, ["index", "--root", str(root), "--format", "json"],
+                           catch_exceptions=False)
+    document = json.loads(result.stdout)
+    assert document["languages"] == {"go": 4}
+    assert document["rebuilt"] is False and document["parsed"] == 0
+    assert set(document) == {"index", "files", "languages", "definitions", "references", "edges",
+                             "skipped", "scanned", "parsed", "removed", "rebuilt", "seconds"}
+
+
+def test_gather_uses_the_index_option_and_environment(runner, fixture_repo, tmp_path, monkeypatch) -> None:
+    root = fixture_repo("py_storage")
+    database = tmp_path / "a" / "index.db"
+    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root),
+                                  "--index", str(database)], catch_exceptions=False)
+    assert result.exit_code == 0 and database.is_file()
+    monkeypatch.setenv("CTXOPT_INDEX", str(tmp_path / "b.db"))
+    result = runner.invoke(main, ["index", "--root", str(root)], catch_exceptions=False)
+    assert result.stdout.splitlines()[0] == f"index: {tmp_path / 'b.db'}"
+    assert not (root / ".ctxopt").exists()
+
+
+def test_unwritable_root_gets_a_one_line_note(runner, fixture_repo, tmp_path, monkeypatch) -> None:
+    root = fixture_repo("py_storage")
+    (root / ".ctxopt").write_text("in the way\n")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root)],
+                           catch_exceptions=False)
+    assert result.exit_code == 0
+    assert result.stderr.startswith(f"ctxopt: {root} is not writable; the index is kept in ")
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_an_index_path_that_is_not_an_index_is_an_error(runner, fixture_repo, tmp_path) -> None:
+    root = fixture_repo("py_storage")
+    precious = tmp_path / "thesis.txt"
+    precious.write_text("years of work\n")
+    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root),
+                                  "--index", str(precious)])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("Error: ") and len(result.stderr.splitlines()) == 1
+    assert precious.read_text() == "years of work\n"
+
+
+@pytest.mark.parametrize("args", [["--jobs", "0"], ["--max-file-size", "0"], ["--jobs", "x"]])
+def test_bad_index_options_exit_2(runner, fixture_repo, args) -> None:
+    root = fixture_repo("py_storage")
+    result = runner.invoke(main, ["index", "--root", str(root), *args])
+    assert result.exit_code == 2
+    assert "Traceback" not in result.output
+
+
+def test_max_file_size_skips_larger_files(runner, fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    result = runner.invoke(main, ["index", "--root", str(root), "--max-file-size", "300",
+                                  "--format", "json"], catch_exceptions=False)
+    assert json.loads(result.stdout)["skipped"]["too large"] >= 1

@@ -1,0 +1,382 @@
+"""The persistent index: it answers like a fresh in-memory build, after any sequence of edits."""
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from ctxopt import store
+from ctxopt.errors import UsageError
+from ctxopt.index import build_index
+from ctxopt.store import IndexOptions, IndexStoreError, open_index
+
+KINDS = ("contains", "references", "inherits", "imports", "tests")
+
+
+def _snapshot(index) -> dict:
+    """Every answer of the query surface, in a canonical form."""
+    names = index.name_counts()
+    nodes = list(index.files) + sorted({n for name in names for n in index.definitions_named(name)})
+    answer: dict = {"files": list(index.files), "names": dict(sorted(names.items()))}
+    for name in names:
+        answer[f"named {name}"] = index.definitions_named(name)
+    for node in nodes:
+        answer[node] = {
+            "path": index.path_of(node), "file": index.is_file(node), "test": index.is_test(node),
+            "definition": None if index.is_file(node) else index.definition(node),
+            "in": sorted((s, k, tuple(sorted(d.items()))) for s, k, d in index.edges_in(node, KINDS)),
+            "out": sorted((t, k, tuple(sorted(d.items()))) for t, k, d in index.edges_out(node, KINDS)),
+        }
+    for path in index.files:
+        answer[f"tags {path}"] = index.file_tags(path)
+    answer["diagnostics"] = sorted((d.path, d.reason) for d in index.diagnostics)
+    return answer
+
+
+def _stored(root: Path, **options) -> tuple[dict, store.UpdateReport]:
+    index, report = open_index(root, IndexOptions(**options))
+    with index:
+        return _snapshot(index), report
+
+
+def _assert_matches_oracle(root: Path, **options) -> store.UpdateReport:
+    snapshot, report = _stored(root, **options)
+    expected = _snapshot(build_index(root))
+    assert snapshot.keys() == expected.keys()
+    for key in expected:
+        assert snapshot[key] == expected[key], key
+    return report
+
+
+def _age(root: Path, seconds: float = 3600) -> None:
+    """Make every file look old, so the stat check (not the hash) decides."""
+    past = time.time() - seconds
+    for path in root.rglob("*"):
+        if path.is_file():
+            os.utime(path, (past, past))
+
+
+@pytest.mark.parametrize("name", ["py_storage", "go_storage", "web_ts"])
+def test_cold_index_answers_like_the_in_memory_build(fixture_repo, name: str) -> None:
+    report = _assert_matches_oracle(fixture_repo(name))
+    assert report.rebuilt and report.parsed > 0
+
+
+def test_parallel_workers_answer_like_the_in_memory_build(make_repo) -> None:
+    files = {f"pkg/mod{i}.py": f"from pkg.mod{i - 1} import f{i - 1}\n\n"
+             f"def f{i}(x):\n    return f{i - 1}(x) + {i}\n" for i in range(1, 80)}
+    files["pkg/mod0.py"] = "def f0(x):\n    return x\n"
+    report = _assert_matches_oracle(make_repo(files), jobs=2)
+    assert report.parsed == 80
+
+
+def test_unchanged_tree_reads_no_file(fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    _age(root)
+    open_index(root)[0].close()
+    index, report = open_index(root)
+    index.close()
+    assert (report.scanned, report.parsed, report.removed, report.rebuilt) == (0, 0, 0, False)
+
+
+def test_touched_but_unchanged_file_is_hashed_not_parsed(fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    _age(root)
+    open_index(root)[0].close()
+    os.utime(root / "storage/db.py")  # mtime now, same content
+    index, report = open_index(root)
+    index.close()
+    assert (report.scanned, report.parsed) == (1, 0)
+
+
+def test_same_size_edit_within_the_racy_window_is_seen(fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    target = root / "storage/db.py"
+    os.utime(target)  # written just now: its mtime cannot prove it unchanged
+    open_index(root)[0].close()
+    stat = target.stat()
+    text = target.read_text()
+    target.write_text(text.replace("def delete(", "def remove("))
+    os.utime(target, ns=(stat.st_atime_ns, stat.st_mtime_ns))  # same size, same mtime
+    snapshot, _ = _stored(root)
+    assert "storage/db.py#" in "".join(snapshot["named remove"])
+
+
+def _edit(root: Path, path: str, old: str, new: str) -> None:
+    target = root / path
+    text = target.read_text()
+    assert old in text
+    target.write_text(text.replace(old, new))
+
+
+EDITS = {
+    "file added": lambda root: (root / "storage/extra.py").write_text(
+        "from storage.db import Storage\n\n\nclass ExtraStorage(Storage):\n"
+        "    def get(self, key):\n        return Storage.get(self, key)\n"),
+    "file changed": lambda root: _edit(root, "app/service.py", "Storage(", "StorageFactory("),
+    "file renamed": lambda root: (root / "storage/db.py").rename(root / "storage/database.py"),
+    "file deleted": lambda root: (root / "storage/cache.py").unlink(),
+    "symbol moved": lambda root: (
+        _edit(root, "storage/db.py", "class StorageError(Exception):", "class _Unused:"),
+        (root / "app/errors.py").write_text("class StorageError(Exception):\n    pass\n")),
+    "file stops parsing": lambda root: _edit(root, "storage/db.py", "def get(", "def get(((:"),
+    "file becomes binary": lambda root: (root / "storage/cache.py").write_bytes(b"\x00\x01" * 50),
+    "import added": lambda root: _edit(root, "app/cli.py", "\n", "\nimport storage.cache\n"),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(EDITS))
+def test_incremental_update_answers_like_a_fresh_build(fixture_repo, edit: str) -> None:
+    root = fixture_repo("py_storage")
+    open_index(root)[0].close()
+    EDITS[edit](root)
+    report = _assert_matches_oracle(root)
+    assert not report.rebuilt
+
+
+def test_a_sequence_of_edits_stays_equal_to_a_fresh_build(fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    order = ["file added", "file changed", "symbol moved", "import added", "file stops parsing",
+             "file deleted", "file becomes binary", "file renamed"]
+    assert sorted(order) == sorted(EDITS)
+    for edit in order:
+        EDITS[edit](root)
+        _assert_matches_oracle(root)
+
+
+def test_only_changed_files_are_parsed_again(fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    _age(root)
+    open_index(root)[0].close()
+    _edit(root, "app/service.py", "Storage(", "StorageFactory(")
+    index, report = open_index(root)
+    index.close()
+    assert (report.scanned, report.parsed) == (1, 1)
+
+
+def test_go_method_moved_to_another_file_of_the_package(fixture_repo) -> None:
+    root = fixture_repo("go_storage")
+    open_index(root)[0].close()
+    source = (root / "storage/db.go").read_text()
+    start = source.index("func (s *Storage) Get(")
+    end = source.index("\n}\n", start) + 3
+    (root / "storage/db.go").write_text(source[:start] + source[end:])
+    (root / "storage/get.go").write_text("package storage\n\n" + source[start:end])
+    _assert_matches_oracle(root)
+
+
+def test_a_file_whose_parser_fails_is_skipped_then_recovered(fixture_repo, monkeypatch) -> None:
+    root = fixture_repo("py_storage")
+    open_index(root)[0].close()
+    from ctxopt import hygiene
+
+    real = hygiene.extract_tags
+
+    def failing(path, language, source, **options):
+        if path == "storage/db.py":
+            raise RecursionError("maximum recursion depth exceeded")
+        return real(path, language, source, **options)
+
+    monkeypatch.setattr(hygiene, "extract_tags", failing)
+    _edit(root, "storage/db.py", "def get(", "def get_item(")
+    index, _ = open_index(root, IndexOptions(jobs=1))
+    with index:
+        assert ("storage/db.py", "unparsable") in {(d.path, d.reason) for d in index.diagnostics}
+        assert index.definitions_named("Storage") == []
+        assert "storage/db.py" not in index.files
+    monkeypatch.setattr(hygiene, "extract_tags", real)
+    _edit(root, "storage/db.py", "def get_item(", "def get_value(")
+    _assert_matches_oracle(root)
+
+
+def test_schema_version_mismatch_rebuilds(fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    open_index(root)[0].close()
+    database = root / ".ctxopt" / "index.db"
+    with sqlite3.connect(database) as conn:
+        conn.execute("UPDATE meta SET value = '0' WHERE key = 'schema_version'")
+        conn.execute("DELETE FROM defs")  # what an old reader would misread
+    report = _assert_matches_oracle(root)
+    assert report.rebuilt
+
+
+def test_parser_fingerprint_mismatch_rebuilds(fixture_repo, monkeypatch) -> None:
+    root = fixture_repo("py_storage")
+    open_index(root)[0].close()
+    monkeypatch.setattr(store, "_fingerprint", lambda config: "another grammar")
+    index, report = open_index(root)
+    index.close()
+    assert report.rebuilt and report.parsed == 7
+
+
+def test_a_file_that_is_not_an_index_is_never_overwritten(fixture_repo, tmp_path) -> None:
+    root = fixture_repo("py_storage")
+    precious = tmp_path / "notes.db"
+    precious.write_text("my notes\n")
+    with pytest.raises(IndexStoreError, match="not a ctxopt index"):
+        open_index(root, IndexOptions(path=precious))
+    assert precious.read_text() == "my notes\n"
+
+
+def test_another_sqlite_database_is_never_overwritten(fixture_repo, tmp_path) -> None:
+    root = fixture_repo("py_storage")
+    other = tmp_path / "other.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("PRAGMA application_id = 42")
+        conn.execute("CREATE TABLE t(x)")
+    with pytest.raises(IndexStoreError, match="not a ctxopt index"):
+        open_index(root, IndexOptions(path=other))
+    with sqlite3.connect(other) as conn:
+        assert conn.execute("SELECT name FROM sqlite_master").fetchall() == [("t",)]
+
+
+def test_index_path_from_the_environment(fixture_repo, tmp_path, monkeypatch) -> None:
+    root = fixture_repo("py_storage")
+    monkeypatch.setenv("CTXOPT_INDEX", str(tmp_path / "elsewhere" / "i.db"))
+    index, report = open_index(root)
+    index.close()
+    assert report.path == str(tmp_path / "elsewhere" / "i.db")
+    assert not (root / ".ctxopt").exists()
+
+
+def test_default_index_has_its_own_gitignore(fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    before = (root / ".gitignore").read_bytes()
+    open_index(root)[0].close()
+    assert (root / ".ctxopt" / "index.db").is_file()
+    assert (root / ".ctxopt" / ".gitignore").read_text().splitlines()[-1] == "*"
+    assert (root / ".gitignore").read_bytes() == before
+
+
+def test_unwritable_root_falls_back_to_the_cache_dir(fixture_repo, tmp_path, monkeypatch) -> None:
+    root = fixture_repo("py_storage")
+    (root / ".ctxopt").write_text("a file of the user's, in the way\n")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    notes: list[str] = []
+    index, report = open_index(root, IndexOptions(notify=notes.append))
+    with index:
+        assert index.definitions_named("Storage")
+    assert report.path.startswith(str(tmp_path / "cache" / "ctxopt"))
+    assert len(notes) == 1 and "not writable" in notes[0]
+    assert (root / ".ctxopt").read_text() == "a file of the user's, in the way\n"
+
+
+def test_bad_options_are_usage_errors() -> None:
+    with pytest.raises(UsageError):
+        IndexOptions(jobs=0)
+    with pytest.raises(UsageError):
+        IndexOptions(max_file_bytes=0)
+
+
+def test_progress_reports_every_file_read(fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    calls: list[tuple[int, int]] = []
+    open_index(root, IndexOptions(progress=lambda done, total: calls.append((done, total))))[0].close()
+    assert calls[-1] == (9, 9) and len(calls) == 9
+
+
+def test_interrupted_index_keeps_committed_batches(fixture_repo, monkeypatch) -> None:
+    root = fixture_repo("py_storage")
+    monkeypatch.setattr(store, "_COMMIT_EVERY", 2)
+
+    def interrupt(done: int, total: int) -> None:
+        if done == 5:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        open_index(root, IndexOptions(jobs=1, progress=interrupt))
+    with sqlite3.connect(root / ".ctxopt" / "index.db") as conn:
+        assert 0 < conn.execute("SELECT COUNT(*) FROM files").fetchone()[0] < 9
+    report = _assert_matches_oracle(root)
+    assert not report.rebuilt and report.scanned < 9
+
+
+_KILL_SCRIPT = textwrap.dedent("""
+    import os, signal, sys
+    from ctxopt import store
+    store._COMMIT_EVERY = 2
+    store._BULK_LOAD = 1  # load without secondary indexes, as a cold index of a big tree does
+    def die(done, total):
+        if done == 5:
+            os.kill(os.getpid(), signal.SIGKILL)
+    store.open_index(sys.argv[1], store.IndexOptions(jobs=1, progress=die))
+""")
+
+
+def test_index_killed_halfway_is_repaired_by_the_next_run(fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    killed = subprocess.run([sys.executable, "-c", _KILL_SCRIPT, str(root)])
+    assert killed.returncode == -9
+    with sqlite3.connect(root / ".ctxopt" / "index.db") as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert conn.execute("SELECT value FROM meta WHERE key='imports_dirty'").fetchone() == ("1",)
+    _assert_matches_oracle(root)
+    with sqlite3.connect(root / ".ctxopt" / "index.db") as conn:
+        indexes = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    assert set(store._INDEXES) <= indexes
+
+
+def test_two_concurrent_gathers_both_succeed(fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    command = [sys.executable, "-m", "ctxopt", "gather", "fix Storage bug", "--root", str(root),
+               "--budget", "2000", "--format", "manifest"]
+    processes = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                 for _ in range(2)]
+    outputs = [p.communicate(timeout=120) for p in processes]
+    assert [p.returncode for p in processes] == [0, 0], [err for _, err in outputs]
+    assert outputs[0][0] == outputs[1][0] and b"storage/db.py" in outputs[0][0]
+    _assert_matches_oracle(root)
+
+
+def test_concurrent_update_does_not_disturb_an_open_snapshot(fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    index, _ = open_index(root)
+    with index:
+        before = index.definitions_named("Storage")
+        (root / "storage/db.py").unlink()
+        open_index(root)[0].close()  # another process updates meanwhile
+        assert index.definitions_named("Storage") == before
+        assert index.definition(before[0]).name == "Storage"
+
+
+def test_git_checkout_index_uses_ls_files(make_repo) -> None:
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    root = make_repo({".gitignore": "ignored.py\n", "tracked.py": "def tracked(): pass\n",
+                      "untracked.py": "def untracked(): pass\n", "ignored.py": "def ignored(): pass\n"})
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@t"}
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True, env=env)
+    subprocess.run(["git", "add", "tracked.py", ".gitignore"], cwd=root, check=True, env=env)
+    index, _ = open_index(root)
+    with index:
+        assert index.files == [".gitignore", "tracked.py", "untracked.py"]
+    subprocess.run(["git", "status", "--porcelain"], cwd=root, check=True, env=env,
+                   capture_output=True)
+    status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=root,
+                            env=env, capture_output=True, text=True).stdout
+    assert ".ctxopt" not in status  # the index's own .gitignore hides it
+
+
+def test_rewriting_content_another_process_stored_keeps_its_edges(fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    open_index(root)[0].close()
+    database = root / ".ctxopt" / "index.db"
+    with sqlite3.connect(database) as conn:
+        query = ("SELECT COUNT(*) FROM imports i JOIN files f ON f.id = i.src"
+                 " WHERE f.path = CAST('app/service.py' AS BLOB)")
+        before = conn.execute(query).fetchone()[0]
+    # a second updater that read the table before the first one committed re-scans the file
+    stale = store._scan_one(str(root), "app/service.py", None)
+    conn = store._connect(str(database))
+    with store._Transaction(conn):
+        store._write_file(conn, stale)
+    assert conn.execute(query).fetchone()[0] == before > 0
+    conn.close()
