@@ -1,0 +1,225 @@
+#!/usr/bin/env python3
+"""Benchmark the persistent index: whole-process wall seconds and peak resident memory.
+
+For each repository (copied to a temporary directory first, so the original is never
+touched and every run starts cold):
+
+1. cold ``ctxopt index`` (no index yet);
+2. warm ``ctxopt gather`` on the unchanged tree (median of ``--runs``);
+3. ``ctxopt gather`` right after one file was edited (median of ``--runs`` edits);
+4. where an aider-chat venv is given, Aider's repository map on the same tree, cold
+   (in-memory tags cache), through the shared benchmark's helper
+   (``$CTXOPT_BENCH_AIDER_HELPER``, default ``/work/shared/bench/tools/aider_map_helper.py``),
+   and the ratio.
+
+Memory is the peak of the summed resident set of the process and its workers, sampled
+every 10 ms from /proc (Linux), and at least the largest process's ``ru_maxrss``.
+
+Usage::
+
+    python benchmarks/bench_index.py --repo /path/to/sympy-1.13.3 --repo /path/to/networkx-3.3 \\
+        [--aider-python /tmp/aider-venv/bin/python] [--runs 5] [--json results.json]
+
+Targets (checked for a repository whose name starts with ``sympy``): cold index <= 6 s
+and >= 3x faster than Aider's cold map; warm gather <= 0.8 s; an edit adds <= 0.3 s;
+peak memory <= 400 MB everywhere.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+AIDER_HELPER = Path(os.environ.get("CTXOPT_BENCH_AIDER_HELPER",
+                                   "/work/shared/bench/tools/aider_map_helper.py"))
+TARGETS = {"cold_s": 6.0, "warm_s": 0.8, "edit_extra_s": 0.3, "rss_mb": 400.0, "aider_ratio": 3.0}
+
+
+def _tree_rss_kb(pid: int) -> int:
+    """Summed VmRSS (KiB) of ``pid`` and its descendants, from /proc."""
+    children: dict[int, list[int]] = {}
+    rss: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{entry}/status") as handle:
+                for line in handle:
+                    if line.startswith("VmRSS:"):
+                        rss[int(entry)] = int(line.split()[1])
+                        break
+        except (OSError, IndexError, ValueError):
+            continue
+        children.setdefault(int(fields[1]), []).append(int(entry))
+    total, stack = 0, [pid]
+    while stack:
+        current = stack.pop()
+        total += rss.get(current, 0)
+        stack.extend(children.get(current, []))
+    return total
+
+
+def measure(command: list[str], *, stdin: bytes | None = None, env: dict | None = None,
+            cwd: str | None = None) -> dict:
+    """Run ``command``; return wall seconds, peak RSS (MB), exit code and output."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, env=env, cwd=cwd)
+    peak = [0]
+    done = threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            peak[0] = max(peak[0], _tree_rss_kb(process.pid))
+            done.wait(0.01)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    stdout, stderr = process.communicate(stdin)
+    wall = time.perf_counter() - started
+    done.set()
+    sampler.join()
+    return {"wall_s": wall, "rss_mb": peak[0] / 1024, "code": process.returncode,
+            "stdout": stdout, "stderr": stderr}
+
+
+def _edit_target(root: Path) -> Path:
+    """A mid-sized Python file to edit (deterministic choice)."""
+    files = sorted((p for p in root.rglob("*.py") if ".ctxopt" not in p.parts
+                    and 5_000 < p.stat().st_size < 40_000), key=lambda p: str(p))
+    if not files:
+        files = sorted(root.rglob("*.py"))
+    return files[len(files) // 2]
+
+
+def bench_repo(source: Path, task: str, ctxopt: list[str], runs: int, jobs: int | None,
+               aider_python: str | None, budget: int) -> dict:
+    work = Path(tempfile.mkdtemp(prefix="ctxopt-bench-"))
+    root = work / source.name
+    shutil.copytree(source, root, symlinks=True, ignore=shutil.ignore_patterns(".ctxopt"))
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    env.pop("CTXOPT_INDEX", None)
+    jobs_args = ["--jobs", str(jobs)] if jobs else []
+    result: dict = {"repo": source.name, "task": task}
+    try:
+        cold = measure([*ctxopt, "index", "--root", str(root), "--format", "json", *jobs_args],
+                       env=env)
+        if cold["code"] != 0:
+            raise SystemExit(f"ctxopt index failed: {cold['stderr'].decode()[-500:]}")
+        summary = json.loads(cold["stdout"])
+        result["files"] = summary["files"]
+        result["languages"] = summary["languages"]
+        result["cold"] = {"wall_s": cold["wall_s"], "rss_mb": cold["rss_mb"]}
+        gather = [*ctxopt, "gather", task, "--root", str(root), "--budget", str(budget),
+                  "--format", "json", *jobs_args]
+        measure(gather, env=env)  # first gather: page cache, the token table cache
+        warm = [measure(gather, env=env) for _ in range(runs)]
+        if any(w["code"] != 0 for w in warm):
+            raise SystemExit(f"ctxopt gather failed: {warm[0]['stderr'].decode()[-500:]}")
+        result["warm"] = {"wall_s": statistics.median(w["wall_s"] for w in warm),
+                          "rss_mb": max(w["rss_mb"] for w in warm)}
+        target = _edit_target(root)
+        original = target.read_bytes()
+        edited = []
+        for i in range(runs):
+            target.write_bytes(original + f"\n\ndef _bench_edit_{i}(x):\n    return x\n".encode())
+            edited.append(measure(gather, env=env))
+        target.write_bytes(original)
+        result["edited_file"] = str(target.relative_to(root))
+        result["edit"] = {"wall_s": statistics.median(e["wall_s"] for e in edited),
+                          "rss_mb": max(e["rss_mb"] for e in edited)}
+        result["edit"]["extra_s"] = result["edit"]["wall_s"] - result["warm"]["wall_s"]
+        if aider_python and Path(aider_python).exists() and AIDER_HELPER.exists():
+            result["aider"] = bench_aider(aider_python, root, task, budget)
+            if result["aider"].get("wall_s"):
+                result["aider"]["ratio"] = result["aider"]["wall_s"] / result["cold"]["wall_s"]
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return result
+
+
+def bench_aider(python: str, root: Path, task: str, budget: int) -> dict:
+    """Aider's repository map, cold (in-memory tags cache), offline."""
+    command = [python, str(AIDER_HELPER)]
+    if shutil.which("unshare") and subprocess.run(["unshare", "-n", "true"],
+                                                  capture_output=True).returncode == 0:
+        command = ["unshare", "-n", *command]
+    env = {**os.environ, "TOKENIZERS_PARALLELISM": "false", "PYTHONDONTWRITEBYTECODE": "1",
+           "PYTHONHASHSEED": "0"}
+    request = json.dumps({"root": str(root), "task": task, "budget": budget}).encode()
+    run = measure(command, stdin=request, env=env)
+    if run["code"] != 0:
+        return {"error": run["stderr"].decode("utf-8", "replace")[-300:]}
+    return {"wall_s": run["wall_s"], "rss_mb": run["rss_mb"]}
+
+
+def verdicts(result: dict) -> list[str]:
+    """Target checks for the large repository (sympy)."""
+    checks = [
+        ("cold index <= 6 s", result["cold"]["wall_s"] <= TARGETS["cold_s"]),
+        ("warm gather <= 0.8 s", result["warm"]["wall_s"] <= TARGETS["warm_s"]),
+        ("edit adds <= 0.3 s", result["edit"]["extra_s"] <= TARGETS["edit_extra_s"]),
+        ("peak memory <= 400 MB", max(result[k]["rss_mb"] for k in ("cold", "warm", "edit"))
+         <= TARGETS["rss_mb"]),
+    ]
+    if "ratio" in result.get("aider", {}):
+        checks.append(("cold index >= 3x faster than Aider", result["aider"]["ratio"] >= 3.0))
+    return [f"  {'MET   ' if ok else 'MISSED'} {name}" for name, ok in checks]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repo", action="append", required=True, type=Path,
+                        help="a repository tree (repeatable)")
+    parser.add_argument("--task", action="append", default=None,
+                        help="gather task per --repo (default: a generic one)")
+    parser.add_argument("--ctxopt", default=str(Path(sys.executable).with_name("ctxopt")),
+                        help="the ctxopt command (default: next to this python)")
+    parser.add_argument("--aider-python", default=os.environ.get(
+        "CTXOPT_BENCH_AIDER_PYTHON", "/tmp/aider-venv/bin/python"))
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--jobs", type=int, default=None)
+    parser.add_argument("--budget", type=int, default=8000)
+    parser.add_argument("--json", type=Path, default=None, help="also write the figures here")
+    args = parser.parse_args()
+    tasks = args.task or []
+    results = []
+    print(f"machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} at start")
+    for i, repo in enumerate(args.repo):
+        task = tasks[i] if i < len(tasks) else "fix the bug in the main entry point"
+        result = bench_repo(repo.resolve(), task, args.ctxopt.split(), args.runs, args.jobs,
+                            args.aider_python, args.budget)
+        results.append(result)
+        print(f"\n{result['repo']}: {result['files']} files {result['languages']}; task {task!r}")
+        print(f"  cold ctxopt index        {result['cold']['wall_s']:7.2f} s  {result['cold']['rss_mb']:6.0f} MB")
+        print(f"  warm ctxopt gather       {result['warm']['wall_s']:7.2f} s  {result['warm']['rss_mb']:6.0f} MB  (median of {args.runs})")
+        print(f"  gather after one edit    {result['edit']['wall_s']:7.2f} s  {result['edit']['rss_mb']:6.0f} MB  "
+              f"(+{result['edit']['extra_s']:.2f} s; edited {result['edited_file']})")
+        aider = result.get("aider")
+        if aider is None:
+            print("  aider repo map           not run (no aider-chat venv)")
+        elif "error" in aider:
+            print(f"  aider repo map           failed: {aider['error']}")
+        else:
+            print(f"  aider repo map, cold     {aider['wall_s']:7.2f} s  {aider['rss_mb']:6.0f} MB  "
+                  f"(ctxopt cold index is {aider['ratio']:.1f}x faster)")
+        if result["repo"].startswith("sympy"):
+            print("\n".join(verdicts(result)))
+    print(f"\nload average {os.getloadavg()[0]:.2f} at end")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2, sort_keys=True))
+
+
+if __name__ == "__main__":
+    main()
