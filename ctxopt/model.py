@@ -99,6 +99,9 @@ class Item:
     ring: int
     reason: str
     symbol: str | None = None
+    # The most detail worth showing: SIGNATURE for items that only name a relevant file
+    # or definition ("detail by distance"); the fitter may still reduce FULL items.
+    fidelity: Fidelity = Fidelity.FULL
 
 
 @dataclass(frozen=True, slots=True)

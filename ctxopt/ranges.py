@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-__all__ = ["clamp_range", "merge_ranges"]
+__all__ = ["clamp_range", "merge_ranges", "subtract_ranges"]
 
 
 def clamp_range(start: int, end: int, line_count: int) -> tuple[int, int] | None:
@@ -42,3 +42,27 @@ def merge_ranges(ranges: Iterable[tuple[int, int]], gap: int = 0) -> list[tuple[
         else:
             merged.append((start, end))
     return merged
+
+
+def subtract_ranges(ranges: Iterable[tuple[int, int]], taken: Iterable[tuple[int, int]]
+                    ) -> list[tuple[int, int]]:
+    """The lines of ``ranges`` that are not in ``taken``, as sorted ranges.
+
+    Both inputs are 1-indexed inclusive ranges in any order.
+
+    >>> subtract_ranges([(1, 10)], [(3, 4), (8, 12)])
+    [(1, 2), (5, 7)]
+    """
+    blocked = merge_ranges(taken)
+    result: list[tuple[int, int]] = []
+    for start, end in merge_ranges(ranges):
+        cursor = start
+        for low, high in blocked:
+            if high < cursor or low > end:
+                continue
+            if low > cursor:
+                result.append((cursor, low - 1))
+            cursor = max(cursor, high + 1)
+        if cursor <= end:
+            result.append((cursor, end))
+    return result

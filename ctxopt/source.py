@@ -14,8 +14,8 @@ from pathlib import Path
 from .hygiene import decode_text, split_lines
 from .index import Index
 from .languages import fence_tag
-from .model import Block, Item
-from .ranges import clamp_range, merge_ranges
+from .model import Block, Fidelity, Item
+from .ranges import clamp_range, merge_ranges, subtract_ranges
 from .tokens import TokenCounter
 
 __all__ = ["read_lines", "read_blocks", "CONTEXT_LINES", "MERGE_GAP"]
@@ -33,7 +33,36 @@ def read_lines(path: Path) -> list[str]:
     return split_lines(decode_text(path.read_bytes()).text)
 
 
+_CONTAINER_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "namespace",
+                              "module", "type"})
+# A skeleton lists at most this many members of a class before eliding the rest.
+SKELETON_MEMBERS = 40
+
+
+def _skeleton(definitions: tuple, i: int) -> str:
+    """A class-like definition's signature with its members' signatures as its body."""
+    definition = definitions[i]
+    children = [d for d in definitions if d.parent == i]
+    signature = definition.signature
+    if definition.kind not in _CONTAINER_KINDS or not children:
+        return signature
+    lines = signature.split("\n")
+    if signature.endswith("{ ... }"):
+        indent = lines[0][: len(lines[0]) - len(lines[0].lstrip())]
+        head, tail = [signature[: -len("{ ... }")] + "{"], [indent + "}"]
+    elif lines[-1].strip() == "...":
+        head, tail = lines[:-1], []
+    else:
+        return signature
+    body = [child.signature for child in children[:SKELETON_MEMBERS]]
+    if len(children) > SKELETON_MEMBERS:
+        body.append(f"⋮ {len(children) - SKELETON_MEMBERS} more members")
+    return "\n".join(head + body + tail)
+
+
 def _signature(index: Index, path: str, start: int, end: int) -> str:
+    """Signatures of the outermost definitions starting in ``start..end`` (classes with
+    their members' signatures), else of the innermost definition around ``start``."""
     tags = index.file_tags(path)
     if tags is None:
         return ""
@@ -43,7 +72,12 @@ def _signature(index: Index, path: str, start: int, end: int) -> str:
     if not outermost:
         around = [d for d in tags.definitions if d.start_line <= start <= d.end_line]
         return around[-1].signature if around else ""
-    return "\n".join(tags.definitions[i].signature for i in outermost)
+    return "\n".join(_skeleton(tags.definitions, i) for i in outermost)
+
+
+def _tier(score: float) -> int:
+    """0 for ring-0 scores (>= 100), 1 for rings 1-2 (>= 60), 2 below."""
+    return 0 if score >= 100 else (1 if score >= 60 else 2)
 
 
 def read_blocks(root: Path, items: list[Item], index: Index, counter: TokenCounter, *,
@@ -62,25 +96,39 @@ def read_blocks(root: Path, items: list[Item], index: Index, counter: TokenCount
             lines = read_lines(root / path)
         except OSError:
             continue
-        path_items = by_path[path]
-        widened = []
-        for item in path_items:
-            clamped = clamp_range(item.start_line - context_lines, item.end_line, len(lines))
-            if clamped:
-                widened.append(clamped)
-        for start, end in merge_ranges(widened, gap=merge_gap):
-            members = [i for i in path_items if i.start_line <= end and i.end_line >= start]
-            members.sort(key=lambda i: (-i.score, i.ring, i.start_line))
-            best = members[0]
-            symbols = tuple(dict.fromkeys(i.symbol for i in members if i.symbol))
-            reason = best.reason + (f" (+{len(members) - 1} more)" if len(members) > 1 else "")
-            content = "\n".join(lines[start - 1:end])
-            blocks.append(Block(
-                path=path, language=fence_tag(path), start_line=start, end_line=end,
-                content=content, tokens=counter.count(content), score=best.score,
-                ring=min(i.ring for i in members), reason=reason, symbols=symbols,
-                signature=_signature(index, path, start, end),
-                focus_line=max(start, best.start_line - context_lines),
-            ))
+        taken: list[tuple[int, int]] = []  # lines already in a block of a higher tier
+        for tier in (0, 1, 2):
+            tier_items = [i for i in by_path[path] if _tier(i.score) == tier]
+            widened = []
+            for item in tier_items:
+                clamped = clamp_range(item.start_line - context_lines, item.end_line, len(lines))
+                if clamped:
+                    widened.append(clamped)
+            # a weak neighbour is not merged into a strong block: it would ride on its score
+            ranges = merge_ranges(subtract_ranges(widened, taken), gap=merge_gap)
+            for start, end in ranges:
+                blocks.append(_block(index, path, lines, tier_items, start, end, counter,
+                                     context_lines))
+            taken = merge_ranges(taken + ranges)
     blocks.sort(key=lambda b: (-b.score, b.path, b.start_line))
     return blocks
+
+
+def _block(index: Index, path: str, lines: list[str], items: list[Item], start: int, end: int,
+           counter: TokenCounter, context_lines: int) -> Block:
+    members = [i for i in items if i.start_line - context_lines <= end and i.end_line >= start]
+    members.sort(key=lambda i: (-i.score, i.ring, i.start_line))
+    best = members[0]
+    symbols = tuple(dict.fromkeys(i.symbol for i in members if i.symbol))
+    reason = best.reason + (f" (+{len(members) - 1} more)" if len(members) > 1 else "")
+    signature = _signature(index, path, start, end)
+    content, kind = "\n".join(lines[start - 1:end]), Fidelity.FULL
+    if signature and all(i.fidelity is Fidelity.SIGNATURE for i in members):
+        content, kind = signature, Fidelity.SIGNATURE
+    focus = max(start, best.start_line - context_lines)
+    while focus < best.start_line and not lines[focus - 1].strip():
+        focus += 1  # blank context lines are not worth keeping at the top of a cut block
+    return Block(
+        path=path, language=fence_tag(path), start_line=start, end_line=end, content=content,
+        tokens=counter.count(content), score=best.score, ring=min(i.ring for i in members),
+        reason=reason, symbols=symbols, kind=kind, signature=signature, focus_line=focus)

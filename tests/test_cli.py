@@ -1,5 +1,6 @@
 """The command line: formats, exit codes, the budget guarantee, determinism."""
 import json
+import re
 import os
 import subprocess
 import sys
@@ -75,8 +76,9 @@ def test_budget_that_holds_the_header_but_no_block_exits_2_issue_5(runner, fixtu
     result = gather(runner, "fix Storage bug", "--root", str(fixture_repo("py_storage")),
                     "--budget", "60")
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr == ("Error: budget of 60 tokens is too small: the header takes 39 "
-                             "tokens and the smallest block needs 34\n")
+    match = re.fullmatch(r"Error: budget of 60 tokens is too small: the header takes (\d+) "
+                         r"tokens and the smallest block needs (\d+)\n", result.stderr)
+    assert match and int(match.group(1)) <= 60 < int(match.group(1)) + int(match.group(2))
 
 
 @pytest.mark.parametrize("fixture", ["py_storage", "go_storage"])

@@ -44,9 +44,35 @@ def test_blocks_get_context_lines_and_close_ranges_merge(make_repo) -> None:
              Item("m.py", 30, 31, 40, 3, "c", "C")]
     blocks = read_blocks(root, items, index, Cl100kCounter())
     assert [(b.start_line, b.end_line, b.score, b.ring, b.symbols) for b in blocks] == [
-        (8, 17, 120, 0, ("A", "B")),  # 14-17 starts 1 line after 8-12: merged
+        (8, 12, 120, 0, ("A",)),
+        (14, 17, 70, 2, ("B",)),  # within 3 lines, but a weaker tier: not merged
         (28, 31, 40, 3, ("C",)),
     ]
     assert blocks[0].content.split("\n")[0] == "line8"
-    assert blocks[0].reason == "a (+1 more)"
     assert blocks[0].tokens == Cl100kCounter().count(blocks[0].content)
+
+
+def test_ranges_of_one_tier_merge(make_repo) -> None:
+    root = make_repo({"m.py": "".join(f"line{i}\n" for i in range(1, 41))})
+    items = [Item("m.py", 10, 12, 120, 0, "a", "A"), Item("m.py", 16, 17, 110, 0, "b", "B")]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter())
+    assert (block.start_line, block.end_line, block.symbols) == (8, 17, ("A", "B"))
+    assert block.reason == "a (+1 more)"
+
+
+def test_signature_items_make_signature_blocks_with_class_skeletons(make_repo) -> None:
+    from ctxopt.model import Fidelity
+    root = make_repo({"m.py": "class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n"})
+    items = [Item("m.py", 1, 6, 40, 3, "best match", "A", fidelity=Fidelity.SIGNATURE)]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0)
+    assert block.kind is Fidelity.SIGNATURE
+    assert block.content == "class A:\n    def f(self):\n        ...\n    def g(self):\n        ..."
+
+
+def test_subtract_ranges_against_a_set_oracle() -> None:
+    from ctxopt.ranges import subtract_ranges
+    spans, taken = [(1, 10), (20, 25)], [(3, 4), (8, 21), (30, 31)]
+    got = {line for s, e in subtract_ranges(spans, taken) for line in range(s, e + 1)}
+    want = {line for s, e in spans for line in range(s, e + 1)} - {
+        line for s, e in taken for line in range(s, e + 1)}
+    assert got == want and subtract_ranges(spans, taken) == [(1, 2), (5, 7), (22, 25)]
