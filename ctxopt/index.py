@@ -40,8 +40,9 @@ from .model import Definition, Diagnostic, FileTags
 __all__ = ["Index", "build_index", "build_graph", "is_test_path", "MAX_AMBIGUOUS_TARGETS"]
 
 MAX_AMBIGUOUS_TARGETS = 5
-# Attribute uses (`x.name` without a call) resolve only when this unambiguous.
-_MAX_ATTRIBUTE_TARGETS = 1
+# Attribute uses (`x.name` without a call) resolve only within the file and the files it
+# imports: a lone definition elsewhere is too often another object's attribute.
+_MAX_ATTRIBUTE_TARGETS = 0
 # The most telling kind of use names an edge ("calls" over "imports").
 _VIA_PRIORITY = {"inherit": 0, "call": 1, "type": 2, "import_member": 3, "reference": 4}
 _TEST_PATH = re.compile(

@@ -76,13 +76,20 @@ def query_terms(task: ParsedTask) -> Counter[str]:
         for word in _words(keyword):
             terms[word] = 1
     for symbol in task.symbols:
+        # a plain capitalised word ("Accessing", "Pylint") is English more often than code
+        weight = 2 if _looks_like_code(symbol) else 1
         for part in re.split(r"[./\\]", symbol):
             if not part:
                 continue
             for word in _words(part):
-                terms[word] = 2
-            terms["=" + part.lower()] = 2
+                terms[word] = max(terms[word], weight)
+            terms["=" + part.lower()] = weight
     return terms
+
+
+def _looks_like_code(symbol: str) -> bool:
+    """True for names no prose would use: snake_case, camelCase, dotted, paths, HTTPAdapter."""
+    return bool(re.search(r"[_./\\]|[a-z][A-Z]|[A-Z]{2}[a-z]", symbol))
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from .index import Index, is_test_path
 from .lexical import query_terms
-from .model import Definition, Intent, Item
+from .model import Definition, Fidelity, Intent, Item
 from .task import ParsedTask, split_identifier
 
 __all__ = ["WalkConfig", "Seed", "find_seeds", "walk_rings"]
@@ -52,6 +52,8 @@ class WalkConfig:
     max_callers: int = 30  # hub symbols have hundreds of callers; keep the best
     max_siblings: int = 8
     max_transitive: int = 20
+    # Files that match the task but have nothing shown get one signature each.
+    max_signature_files: int = 10
 
     def __post_init__(self) -> None:
         if not 0 <= self.max_ring <= 4:
@@ -104,10 +106,40 @@ def relevance(index: Index, task: ParsedTask, config: WalkConfig | None = None) 
     ``config.file_weight``), so a strong function in a strong file ranks first; test code
     is discounted by ``config.test_discount``.
     """
+    return _relevance(index, task, config or WalkConfig())[0]
+
+
+def rank_files(index: Index, task: ParsedTask, config: WalkConfig | None = None) -> list[str]:
+    """Files by lexical relevance to the task, best first.
+
+    A file's score is its BM25 score (normalised to the best file) plus the mean relevance
+    of its three best definitions: a file that matches as a whole and holds a strongly
+    matching definition ranks above one that has only one or the other.
+    """
     config = config or WalkConfig()
+    return _rank_files(index, *_relevance(index, task, config), config)
+
+
+def _rank_files(index: Index, definitions: dict[str, float], files: dict[str, float],
+                config: WalkConfig) -> list[str]:
+    best_file = max(files.values(), default=0.0) or 1.0
+    top: dict[str, list[float]] = defaultdict(list)
+    for node, value in definitions.items():
+        top[index.path_of(node)].append(value)
+    score = {}
+    for path in set(files) | set(top):
+        discount = config.test_discount if is_test_path(path) else 1.0
+        best_three = sorted(top.get(path, ()), reverse=True)[:3]
+        score[path] = discount * files.get(path, 0.0) / best_file + sum(best_three) / 3
+    return sorted(score, key=lambda p: (-score[p], p))
+
+
+def _relevance(index: Index, task: ParsedTask, config: WalkConfig
+               ) -> tuple[dict[str, float], dict[str, float]]:
+    """(definition relevance in [0, 1], raw BM25 file scores)."""
     terms = query_terms(task)
     if not terms:
-        return {}
+        return {}, {}
     definition_scores = index.lexical.score_definitions(terms)
     file_scores = index.lexical.score_files(terms)
     best_file = max(file_scores.values(), default=0.0) or 1.0
@@ -120,8 +152,8 @@ def relevance(index: Index, task: ParsedTask, config: WalkConfig | None = None) 
         combined[node] = value
     best = max(combined.values(), default=0.0)
     if best <= 0:
-        return {}
-    return {node: value / best for node, value in combined.items()}
+        return {}, file_scores
+    return {node: value / best for node, value in combined.items()}, file_scores
 
 
 def find_seeds(index: Index, task: ParsedTask, config: WalkConfig | None = None,
@@ -267,7 +299,7 @@ class _Collector:
         self.ring_of: dict[str, int] = {}
 
     def add(self, node: str, ring: int, weight: float, reason: str,
-            lines: tuple[int, int] | None = None) -> None:
+            lines: tuple[int, int] | None = None, fidelity: Fidelity = Fidelity.FULL) -> None:
         path = self.index.path_of(node)
         if not _in_scope(path, self.config) or ring > self.config.max_ring:
             return
@@ -280,7 +312,8 @@ class _Collector:
                 lines = (d.start_line, d.end_line)
         symbol = None if self.index.is_file(node) else _label(self.index, node)
         item = Item(path=path, start_line=lines[0], end_line=lines[1],
-                    score=_score(ring, weight), ring=ring, reason=reason, symbol=symbol)
+                    score=_score(ring, weight), ring=ring, reason=reason, symbol=symbol,
+                    fidelity=fidelity)
         key = (path, lines[0], lines[1])
         known = self.items.get(key)
         if known is None or (item.score, -item.ring) > (known.score, -known.ring):
@@ -330,7 +363,7 @@ def walk_rings(index: Index, task: ParsedTask, config: WalkConfig | None = None)
         names nothing in the repository.
     """
     config = config or WalkConfig()
-    relevance_of = relevance(index, task, config)
+    relevance_of, file_scores = _relevance(index, task, config)
     seeds = find_seeds(index, task, config, relevance_of)
     collect = _Collector(index, config)
 
@@ -420,7 +453,26 @@ def walk_rings(index: Index, task: ParsedTask, config: WalkConfig | None = None)
         d = index.definition(node)
         lines = (_header_range(index, node, d, config)
                  if d.end_line - d.start_line + 1 > config.caller_max_lines else None)
-        collect.add(node, 3, 0.8 * rel(node), "matches the task's words", lines)
+        collect.add(node, 3, 0.8 * rel(node), "matches the task's words", lines,
+                    Fidelity.SIGNATURE)
+
+    # Detail by distance: the best-matching files not yet shown get their best definition
+    # as a signature, so the model at least learns where else to look.
+    shown = {item.path for item in collect.items.values()}
+    added = 0
+    for rank, path in enumerate(_rank_files(index, relevance_of, file_scores, config)):
+        if added >= config.max_signature_files or rank >= 4 * config.max_signature_files:
+            break
+        if path in shown or not _in_scope(path, config):
+            continue
+        in_file = [n for n in relevance_of if index.path_of(n) == path]
+        if not in_file:
+            continue
+        best = max(in_file, key=lambda n: (rel(n), -index.definition(n).start_line))
+        weight = 0.95 - 0.5 * rank / (4 * config.max_signature_files)
+        collect.add(best, 3, weight, f"best match in {path}", None, Fidelity.SIGNATURE)
+        shown.add(path)
+        added += 1
 
     # Ring 4: callers of callers.
     transitive: dict[str, tuple[float, str, list[tuple[int, int]]]] = {}
