@@ -49,7 +49,9 @@ class WalkConfig:
     test_discount: float = 0.5  # tests rank below the code they test
     # A definition longer than this is shown by its header; its members compete on their own.
     large_definition_lines: int = 150
+    max_members_of_large: int = 6
     max_callers: int = 30  # hub symbols have hundreds of callers; keep the best
+    max_callees: int = 6  # per seed, the most relevant helpers it uses
     max_siblings: int = 8
     max_transitive: int = 20
     # Files that match the task but have nothing shown get one signature each.
@@ -387,7 +389,12 @@ def walk_rings(index: Index, task: ParsedTask, config: WalkConfig | None = None)
         if index.is_file(node):
             continue
         label = _label(index, node)
-        for child in _children(index, node):
+        children = _children(index, node)
+        if node in large:
+            # a large class is shown by its header and the members the task points at
+            children = sorted(children, key=lambda c: (-rel(c), _node_order(index, c)))
+            children = children[: config.max_members_of_large]
+        for child in children:
             kind = index.definition(child).kind
             base = 0.3 if kind in ("method", "function") else 0.1
             collect.add(child, 1, base + 0.6 * rel(child), f"member of {label}")
@@ -399,14 +406,16 @@ def walk_rings(index: Index, task: ParsedTask, config: WalkConfig | None = None)
                             _header_range(index, parent, d, config))
         for subclass, _, _ in _in_edges(index, node, ("inherits",)):
             collect.add(subclass, 1, 0.3 + 0.5 * rel(subclass), f"subclass of {label}")
-        for callee, _, data in index.edges_out(node, ("references", "inherits")):
-            if callee in ring0 or index.is_file(callee):
-                continue
+        callees = [(callee, data) for callee, _, data in index.edges_out(node, ("references", "inherits"))
+                   if callee not in ring0 and not index.is_file(callee)]
+        # a long function calls dozens of helpers: keep the ones the task's words point at
+        callees.sort(key=lambda c: (-rel(c[0]), _node_order(index, c[0])))
+        for callee, data in callees[: config.max_callees]:
             d = index.definition(callee)
             lines = (_header_range(index, callee, d, config)
                      if d.end_line - d.start_line + 1 > config.large_definition_lines else None)
             verb = "base class of" if data.get("via") == "inherit" else "used by"
-            collect.add(callee, 1, 0.2 + 0.6 * rel(callee), f"{verb} {label}", lines)
+            collect.add(callee, 1, 0.1 + 0.7 * rel(callee), f"{verb} {label}", lines)
 
     # Ring 2: callers and referrers of rings 0-1, and tests.
     callers: dict[str, tuple[float, str, list[tuple[int, int]]]] = {}

@@ -139,3 +139,28 @@ def test_large_caller_contributes_a_window_not_its_whole_body(make_repo) -> None
 
 def test_unknown_task_gives_nothing(py_index) -> None:
     assert walk_rings(py_index, parse_task("zzz qqq")) == []
+
+
+def test_large_class_is_shown_by_its_header_and_the_members_the_task_points_at(make_repo) -> None:
+    methods = "".join(f"    def method_{i}(self):\n" + "        x = 1\n" * 18 + "\n" for i in range(9))
+    methods += "    def flush_buffer(self):\n        return self.buffer\n"
+    root = make_repo({"big.py": "class Big:\n    '''Doc.'''\n\n" + methods})
+    items = walk_rings(build_index(root), parse_task("fix Big flush buffer"))
+    by_symbol = _by_symbol(items)
+    assert (by_symbol["Big"].start_line, by_symbol["Big"].end_line) == (1, 3)  # the header
+    # flush_buffer (the task's words) is shown; the other nine members are not all walked
+    assert by_symbol["Big.flush_buffer"].ring in (0, 1)
+    shown = {i.symbol for i in items if i.ring <= 1 and i.symbol and i.symbol.startswith("Big.")}
+    assert len(shown) == WalkConfig().max_members_of_large
+
+
+def test_callees_are_capped_and_ranked_by_the_task_words(make_repo) -> None:
+    helpers = "".join(f"def helper_{i}():\n    return {i}\n\n" for i in range(10))
+    helpers += "def parse_header():\n    return 0\n\n"
+    calls = "".join(f"    helper_{i}()\n" for i in range(10))
+    root = make_repo({"m.py": helpers + f"def run_all():\n{calls}    parse_header()\n"})
+    items = walk_rings(build_index(root), parse_task("fix `run_all` header parsing"),
+                       WalkConfig(max_keyword_seeds=0, max_ring=1))
+    callees = [i.symbol for i in items if i.reason == "used by run_all"]
+    assert len(callees) == WalkConfig().max_callees
+    assert callees[0] == "parse_header"
