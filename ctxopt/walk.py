@@ -41,8 +41,8 @@ class WalkConfig:
     # A containing class is shown by its header, at most this many lines.
     header_max_lines: int = 15
     # Lexical seeds: the best BM25 matches join the named definitions in ring 0.
-    max_keyword_seeds: int = 6
-    min_seed_relevance: float = 0.35  # relative to the best match
+    max_keyword_seeds: int = 10
+    min_seed_relevance: float = 0.25  # relative to the best match
     lexical_seed_quality: float = 0.6  # a named symbol (0.95) outranks a word match
     max_matches_per_symbol: int = 8
     file_weight: float = 0.5  # how much a file's own match lifts its definitions
@@ -50,8 +50,9 @@ class WalkConfig:
     # A definition longer than this is shown by its header; its members compete on their own.
     large_definition_lines: int = 150
     max_members_of_large: int = 6
-    max_callers: int = 30  # hub symbols have hundreds of callers; keep the best
+    max_callers: int = 5  # hub symbols have hundreds of callers; keep the most relevant
     max_callees: int = 6  # per seed, the most relevant helpers it uses
+    max_tests: int = 3  # tests of the seeds and their members, the most relevant first
     max_siblings: int = 8
     max_transitive: int = 20
     # Files that match the task but have nothing shown get one signature each.
@@ -438,7 +439,10 @@ def walk_rings(index: Index, task: ParsedTask, config: WalkConfig | None = None)
                 callers[source] = (weight, f"{verb} {label}",
                                    _caller_ranges(index, source, lines, config))
     ranked_callers = sorted(callers.items(), key=lambda c: (-c[1][0], _node_order(index, c[0])))
-    for source, (weight, reason, ranges) in ranked_callers[: config.max_callers]:
+    # callers and tests each get their own quota, so that neither crowds out the other
+    ranked_callers = ([c for c in ranked_callers if not c[1][1].startswith("tests ")][: config.max_callers]
+                      + [c for c in ranked_callers if c[1][1].startswith("tests ")][: config.max_tests])
+    for source, (weight, reason, ranges) in ranked_callers:
         for lines in ranges:
             collect.add(source, 2, weight, reason, lines)
 
@@ -485,7 +489,7 @@ def walk_rings(index: Index, task: ParsedTask, config: WalkConfig | None = None)
 
     # Ring 4: callers of callers.
     transitive: dict[str, tuple[float, str, list[tuple[int, int]]]] = {}
-    for caller, _ in ranked_callers[: config.max_callers]:
+    for caller, _ in ranked_callers:
         if index.is_file(caller):
             continue
         label = _label(index, caller)

