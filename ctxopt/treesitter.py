@@ -89,6 +89,12 @@ def _end_line(node: ts.Node) -> int:
     return row + 1
 
 
+def _text(node: ts.Node, source: bytes) -> str:
+    """A node's text, sliced from ``source``: ``Node.text`` is slow on a tree parsed
+    through a read callback (it reads the bytes back through the callback)."""
+    return source[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+
 def _line_count(source: bytes) -> int:
     if not source:
         return 0
@@ -244,7 +250,7 @@ def extract_tags(path: str, language: str, source: bytes, *,
     for pattern, captures in cursor.matches(tree.root_node):
         not_names.update((n.start_byte, n.end_byte) for n in captures.get("not_a_name", ()))
         scope_nodes = captures.get("scope")
-        scope = _dotted(scope_nodes[0].text.decode("utf-8", "replace")) if scope_nodes else None
+        scope = _dotted(_text(scope_nodes[0], source)) if scope_nodes else None
         for capture, nodes in captures.items():
             if capture.startswith("name.definition."):
                 kind = capture[len("name.definition."):]
@@ -257,7 +263,7 @@ def extract_tags(path: str, language: str, source: bytes, *,
                 width = def_node.end_byte - def_node.start_byte
                 if known is None or (width, -pattern) > (
                         known[0].end_byte - known[0].start_byte, -known[4]):
-                    name = name_node.text.decode("utf-8", "replace")
+                    name = _text(name_node, source)
                     name_scope = scope
                     if _QUALIFIER.search(name) or "<" in name or name.startswith("operator"):
                         prefix, name = _split_qualified(name)
@@ -268,7 +274,7 @@ def extract_tags(path: str, language: str, source: bytes, *,
             elif capture.startswith("name.reference."):
                 kind = capture[len("name.reference."):]
                 for node in nodes:
-                    name = node.text.decode("utf-8", "replace")
+                    name = _text(node, source)
                     if kind == "import":
                         name = _import_name(name)
                     if not name:
