@@ -63,7 +63,6 @@ _BINARY_SNIFF_BYTES = 8000
 _MINIFIED_MEAN_LINE = 1000
 _MINIFIED_MAX_LINE = 20_000
 _HEADER_BYTES = 4096
-_LONG_LINE = re.compile(rb"[^\n]{%d}" % (_MINIFIED_MAX_LINE + 1))
 _GENERATED_HEADER = re.compile(
     rb"(?im)^[ \t]*(?://|#|/\*|\*|--|;|<!--)[^\n]*\bgenerated\b[^\n]*\bDO NOT EDIT\b")
 _LOCK_FILES = frozenset({
@@ -286,7 +285,8 @@ def classify_content(data: bytes) -> tuple[str, str] | None:
         lines = data.count(b"\n") + 1
         if len(data) / lines > _MINIFIED_MEAN_LINE:
             return ("minified", f"lines average {len(data) // lines} characters")
-        if len(data) > _MINIFIED_MAX_LINE and _LONG_LINE.search(data):
+        # a run of more than _MINIFIED_MAX_LINE bytes without a newline
+        if len(data) > _MINIFIED_MAX_LINE and _MINIFIED_MAX_LINE < max(map(len, data.split(b"\n"))):
             return ("minified", f"a line over {_MINIFIED_MAX_LINE} characters")
     return None
 
@@ -298,7 +298,7 @@ def inspect_content(root: Path, rel: str, data: bytes, config: hygiene.HygieneCo
     ``hygiene.inspect_file`` first (secrets, binary, over-long lines; a kept file may
     carry a ``decoded with replacement`` diagnostic), then ``classify_content``.
     """
-    keep, notes = hygiene.inspect_file(root / rel, rel, config)
+    keep, notes = hygiene.inspect_file(root / rel, rel, config, data=data)
     if not keep:
         return keep, notes
     skip = classify_content(data)

@@ -22,11 +22,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from .model import Block, Diagnostic, FileTags
 from .secret_scan import redact_secrets, secret_file_kind
 from .tokens import TokenCounter
-from .treesitter import ParseCancelled, extract_tags
 
 __all__ = [
     "HygieneConfig", "Decoded", "REASONS", "decode_text", "decode_ignore_file", "split_lines",
@@ -233,8 +233,10 @@ def submodule_diagnostic(rel: str) -> Diagnostic:
     return Diagnostic(rel, REASON_SUBMODULE, "nested repository, not indexed (use --submodules)")
 
 
-def inspect_file(path: Path, rel: str, config: HygieneConfig) -> tuple[bool, list[Diagnostic]]:
-    """Read one discovered file and decide whether to index it.
+def inspect_file(path: Path, rel: str, config: HygieneConfig, *, data: bytes | None = None
+                 ) -> tuple[bool, list[Diagnostic]]:
+    """Read one discovered file (unless its bytes are given as ``data``) and decide
+    whether to index it.
 
     Returns (keep, diagnostics). A file is dropped when its name or content says it
     holds credentials (unless ``config.allow_secrets``), when it cannot be read, when its
@@ -247,10 +249,11 @@ def inspect_file(path: Path, rel: str, config: HygieneConfig) -> tuple[bool, lis
         kind = secret_file_kind(rel)
         if kind is not None:
             return False, [Diagnostic(rel, REASON_SECRET, kind)]
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        return False, [Diagnostic(rel, REASON_UNREADABLE, exc.strerror or str(exc))]
+    if data is None:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            return False, [Diagnostic(rel, REASON_UNREADABLE, exc.strerror or str(exc))]
     if looks_binary(data):
         return False, [Diagnostic(rel, REASON_BINARY)]
     decoded = decode_text(data)
@@ -258,11 +261,12 @@ def inspect_file(path: Path, rel: str, config: HygieneConfig) -> tuple[bool, lis
         kind = secret_file_kind(rel, decoded.text)
         if kind is not None:
             return False, [Diagnostic(rel, REASON_SECRET, kind)]
-    lines = split_lines(decoded.text)
-    longest = max(range(len(lines)), key=lambda i: len(lines[i]), default=None)
-    if longest is not None and len(lines[longest]) > config.max_line_length:
+    lengths = [len(line) for line in split_lines(decoded.text)]
+    most = max(lengths, default=0)
+    if most > config.max_line_length:
+        longest = lengths.index(most)  # the first of the longest lines
         return False, [Diagnostic(rel, REASON_LINE_TOO_LONG,
-                                  f"line {longest + 1} has {len(lines[longest])} characters "
+                                  f"line {longest + 1} has {most} characters "
                                   f"(limit {config.max_line_length})")]
     if decoded.replaced:
         return True, [Diagnostic(rel, REASON_REPLACED,
@@ -271,16 +275,29 @@ def inspect_file(path: Path, rel: str, config: HygieneConfig) -> tuple[bool, lis
     return True, []
 
 
+def extract_tags(path: str, language: str, source: bytes, **options: Any) -> FileTags:
+    """``treesitter.extract_tags``, imported on first use (tree-sitter loads slowly and a
+    warm gather never parses)."""
+    from .treesitter import extract_tags as extract
+
+    return extract(path, language, source, **options)
+
+
 def parse_source(path: str, language: str, data: bytes, config: HygieneConfig, *,
-                 clock: Callable[[], float] = time.monotonic
+                 clock: Callable[[], float] = time.monotonic, text: str | None = None
                  ) -> tuple[FileTags | None, list[Diagnostic]]:
     """Decode, normalize and parse one file within the time limit.
 
-    Returns the file's tags (line numbers as ``split_lines`` counts them), or None and a
-    ``parse timeout`` diagnostic when parsing took longer than ``config.parse_timeout``
-    seconds by ``clock``.
+    ``text``: the file's text already decoded and normalized (``normalize_newlines(
+    decode_text(data).text)``), when the caller has it. Returns the file's tags (line
+    numbers as ``split_lines`` counts them), or None and a ``parse timeout`` diagnostic
+    when parsing took longer than ``config.parse_timeout`` seconds by ``clock``.
     """
-    source = normalize_newlines(decode_text(data).text).encode("utf-8")
+    from .treesitter import ParseCancelled
+
+    if text is None:
+        text = normalize_newlines(decode_text(data).text)
+    source = text.encode("utf-8")
     deadline = clock() + config.parse_timeout
     try:
         return extract_tags(path, language, source, should_stop=lambda: clock() > deadline), []

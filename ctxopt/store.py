@@ -261,8 +261,9 @@ def _scan_one(root: str, path: str, old_hash: str | None,
                 (kept_notes, None, None), (), (), ())
     from .lexical import file_documents
 
+    text = hygiene.normalize_newlines(hygiene.decode_text(data).text)
     try:
-        tags, parse_notes = hygiene.parse_source(path, language.name, data, config)
+        tags, parse_notes = hygiene.parse_source(path, language.name, data, config, text=text)
     except CtxoptError:
         raise  # a broken grammar breaks every file: abort, do not record skips
     except Exception as exc:  # one file's parse failure must not abort the index
@@ -273,7 +274,6 @@ def _scan_one(root: str, path: str, old_hash: str | None,
         reason, detail = (parse_notes[0].reason, parse_notes[0].detail) if parse_notes else ("", "")
         return ("new", path, size, mtime_ns, checked_ns, digest, None, 0, reason, detail,
                 (None, None, None), (), (), ())
-    text = hygiene.normalize_newlines(hygiene.decode_text(data).text)
     documents = file_documents(path, text, tags)
     lexical = marshal.dumps((tuple(dict(d) for d in documents.definitions), dict(documents.file)))
     refs = marshal.dumps(tuple((r.name, r.kind, r.line, r.enclosing) for r in tags.references))

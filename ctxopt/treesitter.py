@@ -174,6 +174,21 @@ def signature_of(node: ts.Node, source: bytes, language: str) -> str:
     return header + " ..."
 
 
+# What a capture is, by its name (see the module docstring).
+_DEFINITION, _REFERENCE, _IMPORT, _OTHER = range(4)
+
+
+def _role(capture: str) -> tuple[int, str]:
+    """(role, kind) of a capture name: ``name.definition.<kind>``, ``name.reference.<kind>``
+    (``_IMPORT`` for kind ``import``, whose text is cleaned up), else ``_OTHER``."""
+    if capture.startswith("name.definition."):
+        return _DEFINITION, capture[len("name.definition."):]
+    if capture.startswith("name.reference."):
+        kind = capture[len("name.reference."):]
+        return (_IMPORT if kind == "import" else _REFERENCE), kind
+    return _OTHER, ""
+
+
 class ParseCancelled(Exception):
     """``should_stop`` asked ``extract_tags`` to give up on a file (not a run failure)."""
 
@@ -247,13 +262,19 @@ def extract_tags(path: str, language: str, source: bytes, *,
     definitions: dict[tuple[int, int], tuple[ts.Node, str, str, str | None, int]] = {}
     references: dict[tuple[str, int], tuple[str, int]] = {}
     not_names: set[tuple[int, int]] = set()
+    roles: dict[str, tuple[int, str]] = {}  # capture name -> (role, kind), see _role
+    priority = _REFERENCE_PRIORITY
     for pattern, captures in cursor.matches(tree.root_node):
-        not_names.update((n.start_byte, n.end_byte) for n in captures.get("not_a_name", ()))
+        if "not_a_name" in captures:
+            not_names.update((n.start_byte, n.end_byte) for n in captures["not_a_name"])
         scope_nodes = captures.get("scope")
         scope = _dotted(_text(scope_nodes[0], source)) if scope_nodes else None
         for capture, nodes in captures.items():
-            if capture.startswith("name.definition."):
-                kind = capture[len("name.definition."):]
+            role = roles.get(capture)
+            if role is None:
+                role = roles[capture] = _role(capture)
+            if role[0] == _DEFINITION:
+                kind = role[1]
                 outer = captures.get("definition." + kind) or nodes
                 name_node, def_node = nodes[0], outer[0]
                 key = (name_node.start_byte, name_node.end_byte)
@@ -271,18 +292,20 @@ def extract_tags(path: str, language: str, source: bytes, *,
                     if name.isupper() and (kind == "variable" or (kind == "field" and len(name) > 1)):
                         kind = "constant"
                     definitions[key] = (def_node, name, kind, name_scope, pattern)
-            elif capture.startswith("name.reference."):
-                kind = capture[len("name.reference."):]
+            elif role[0] != _OTHER:
+                kind = role[1]
+                rank = priority.get(kind, 9)
                 for node in nodes:
-                    name = _text(node, source)
-                    if kind == "import":
+                    start = node.start_byte
+                    name = source[start:node.end_byte].decode("utf-8", "replace")
+                    if role[0] == _IMPORT:
                         name = _import_name(name)
                     if not name:
                         continue
                     key = (name, node.start_point[0] + 1)
                     known_ref = references.get(key)
-                    if known_ref is None or _REFERENCE_PRIORITY.get(kind, 9) < _REFERENCE_PRIORITY.get(known_ref[0], 9):
-                        references[key] = (kind, node.start_byte)
+                    if known_ref is None or rank < priority.get(known_ref[0], 9):
+                        references[key] = (kind, start)
 
     for key in not_names:
         definitions.pop(key, None)
