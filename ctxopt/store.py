@@ -15,7 +15,14 @@ or another root is emptied and rebuilt, never misread):
 - ``uses``: each file's references *unresolved*, one row per (file, name) packing every
   use's line, kind and enclosing definition, indexed by name (5x fewer rows than uses);
 - ``import_specs``: each file's import specifiers in tag order;
-- ``imports``: resolved file -> file import edges, indexed on both endpoints.
+- ``imports``: resolved file -> file import edges, indexed on both endpoints;
+- ``postings``: the BM25 term counts of each parsed file's lexical documents
+  (``lexical.file_documents``), one row per (term, file) indexed by term and by file, with
+  ``data`` = marshalled ints (tf in the file's document or None, then (definition index, tf,
+  definition document length) for each definition holding the term); the files' columns
+  ``doc_count``, ``doc_length`` and ``file_length`` give the collection statistics. A
+  gather scores only the task's terms (``_StoredLexical``, the formula of
+  ``lexical.LexicalIndex``, with the same results), and a changed file replaces its rows.
 
 Edges. ``contains`` edges are the ``parent`` column (plus ``owner``); ``imports`` are
 stored; ``references``, ``inherits`` and ``tests`` edges are resolved at query time from
@@ -37,6 +44,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+import math
 import os
 import posixpath
 import re
@@ -60,7 +68,7 @@ from .model import Definition, Diagnostic, FileTags, Reference
 __all__ = ["StoredIndex", "IndexOptions", "UpdateReport", "open_index", "default_index_path",
            "IndexStoreError", "SCHEMA_VERSION", "INDEX_ENV"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 INDEX_ENV = "CTXOPT_INDEX"
 # PRAGMA application_id of a ctxopt index ("ctxo"): a database without it is not ours.
 _APPLICATION_ID = 0x6374786F
@@ -91,7 +99,9 @@ CREATE TABLE IF NOT EXISTS files(
     detail TEXT NOT NULL DEFAULT '',
     notes BLOB,
     refs BLOB,
-    lexical BLOB);
+    doc_count INTEGER,    -- lexical documents: definitions (NULL: the file was not parsed)
+    doc_length INTEGER,   -- their summed lengths (terms counted with repetition)
+    file_length INTEGER); -- the length of the file's own document
 CREATE TABLE IF NOT EXISTS defs(
     file_id INTEGER NOT NULL,
     idx INTEGER NOT NULL,
@@ -122,6 +132,10 @@ CREATE TABLE IF NOT EXISTS imports(
     src INTEGER NOT NULL,
     dst INTEGER NOT NULL,
     PRIMARY KEY (src, dst)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS postings(
+    term TEXT NOT NULL,
+    file_id INTEGER NOT NULL,
+    data BLOB NOT NULL);
 """
 # Secondary indexes: dropped while a cold index loads its rows, built after (a sort is
 # much faster than as many random B-tree inserts); recreated on open when missing.
@@ -130,8 +144,10 @@ _INDEXES = {
     "defs_owner": "CREATE INDEX defs_owner ON defs(owner) WHERE owner IS NOT NULL",
     "uses_name": "CREATE INDEX uses_name ON uses(name)",
     "imports_dst": "CREATE INDEX imports_dst ON imports(dst)",
+    "postings_term": "CREATE INDEX postings_term ON postings(term)",
+    "postings_file": "CREATE INDEX postings_file ON postings(file_id)",
 }
-_TABLES = ("meta", "files", "defs", "uses", "import_specs", "imports", "refs")
+_TABLES = ("meta", "files", "defs", "uses", "import_specs", "imports", "refs", "postings")
 _IMPORT_KINDS = ("import", "import_member")
 # Files whose content changes how imports resolve anywhere: a change recomputes them all.
 _IMPORT_CONFIG = re.compile(r"^(go\.mod|[tj]sconfig.*\.json)$")
@@ -230,8 +246,9 @@ def _scan_one(root: str, path: str, old_hash: str | None,
     Returns ``("same", path, size, mtime_ns, checked_ns)`` when the content hash equals
     ``old_hash``, ``("gone", path)`` when the file vanished, else ``("new", path, size,
     mtime_ns, checked_ns, hash, language, line_count, skip, detail, extra, defs, uses,
-    imports)`` with ``extra`` = (notes, refs, lexical) marshalled blobs (or None) and row
-    tuples for the ``defs``, ``uses`` and ``import_specs`` tables (without file id).
+    imports)`` with ``extra`` = (notes, refs, lexical): marshalled blobs (or None) and the
+    ``_postings`` of the file's lexical documents (or None), and row tuples for the ``defs``,
+    ``uses`` and ``import_specs`` tables (without file id).
     ``skip`` is a reason (``''``: dropped without a diagnostic) or None.
     """
     checked_ns = time.time_ns()
@@ -275,10 +292,28 @@ def _scan_one(root: str, path: str, old_hash: str | None,
         return ("new", path, size, mtime_ns, checked_ns, digest, None, 0, reason, detail,
                 (None, None, None), (), (), ())
     documents = file_documents(path, text, tags)
-    lexical = marshal.dumps((tuple(dict(d) for d in documents.definitions), dict(documents.file)))
+    lexical = _postings(documents)
     refs = marshal.dumps(tuple((r.name, r.kind, r.line, r.enclosing) for r in tags.references))
     return ("new", path, size, mtime_ns, checked_ns, digest, language.name, tags.line_count,
             None, "", (kept_notes, refs, lexical), _definition_rows(tags), *_reference_rows(tags))
+
+
+def _postings(documents: Any) -> tuple[int, int, int, list[tuple[str, bytes]]]:
+    """(definition documents, their summed length, the file document's length, postings
+    rows (term, data)) of one file's ``lexical.FileDocuments`` (see the module docstring)."""
+    entries: dict[str, list[int | None]] = {term: [tf] for term, tf in documents.file.items()}
+    total = 0
+    for i, terms in enumerate(documents.definitions):
+        length = sum(terms.values())
+        total += length
+        for term, tf in terms.items():
+            entry = entries.get(term)
+            if entry is None:
+                entry = entries[term] = [None]  # not in the file's document
+            entry += (i, tf, length)
+    dumps = marshal.dumps
+    return (len(documents.definitions), total, sum(documents.file.values()),
+            [(term, dumps(tuple(entry))) for term, entry in entries.items()])
 
 
 def _definition_rows(tags: FileTags) -> tuple[tuple, ...]:
@@ -642,6 +677,7 @@ def _delete_file(conn: sqlite3.Connection, path: str) -> None:
     conn.execute("DELETE FROM uses WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM import_specs WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM imports WHERE src = ? OR dst = ?", (file_id, file_id))
+    conn.execute("DELETE FROM postings WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
 
 
@@ -654,12 +690,14 @@ def _write_file(conn: sqlite3.Connection, result: _ScanResult) -> None:
         conn.execute("UPDATE files SET size=?, mtime_ns=?, checked_ns=? WHERE id=?",
                      (size, mtime_ns, checked_ns, row[0]))
         return
+    doc_count, doc_length, file_length, postings = lexical or (None, None, None, ())
     if row is None:
         file_id = conn.execute(
             "INSERT INTO files(path, size, mtime_ns, checked_ns, hash, language, line_count,"
-            " skip, detail, notes, refs, lexical) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " skip, detail, notes, refs, doc_count, doc_length, file_length)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (_key(path), size, mtime_ns, checked_ns, digest, language, line_count, skip, detail,
-             notes, refs, lexical)
+             notes, refs, doc_count, doc_length, file_length)
         ).lastrowid
     else:
         file_id = row[0]
@@ -667,11 +705,13 @@ def _write_file(conn: sqlite3.Connection, result: _ScanResult) -> None:
         conn.execute("DELETE FROM uses WHERE file_id = ?", (file_id,))
         conn.execute("DELETE FROM import_specs WHERE file_id = ?", (file_id,))
         conn.execute("DELETE FROM imports WHERE src = ?", (file_id,))
+        conn.execute("DELETE FROM postings WHERE file_id = ?", (file_id,))
         conn.execute(
             "UPDATE files SET size=?, mtime_ns=?, checked_ns=?, hash=?, language=?,"
-            " line_count=?, skip=?, detail=?, notes=?, refs=?, lexical=? WHERE id=?",
+            " line_count=?, skip=?, detail=?, notes=?, refs=?, doc_count=?, doc_length=?,"
+            " file_length=? WHERE id=?",
             (size, mtime_ns, checked_ns, digest, language, line_count, skip, detail, notes,
-             refs, lexical, file_id))
+             refs, doc_count, doc_length, file_length, file_id))
     if defs:
         conn.executemany("INSERT INTO defs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          [(file_id, *d) for d in defs])
@@ -680,6 +720,9 @@ def _write_file(conn: sqlite3.Connection, result: _ScanResult) -> None:
     if imports:
         conn.executemany("INSERT INTO import_specs VALUES (?, ?, ?, ?, ?, ?)",
                          [(file_id, *i) for i in imports])
+    if postings:
+        conn.executemany("INSERT INTO postings(term, file_id, data) VALUES (?, ?, ?)",
+                         [(term, file_id, data) for term, data in postings])
 
 
 def _go_modules(root: Path, files: Iterable[str]) -> dict[str, str]:
@@ -792,19 +835,11 @@ class StoredIndex:
         self._edges: dict[tuple[str, str, tuple[str, ...]], list[tuple[str, str, dict]]] = {}
 
     @property
-    def lexical(self) -> Any:
-        """The ``lexical.LexicalIndex`` of the parsed files (built on first use from the
-        term counts stored per file)."""
+    def lexical(self) -> "_StoredLexical":
+        """BM25 over the parsed files' lexical documents, as ``lexical.LexicalIndex``
+        (``score_definitions``, ``score_files``), reading only the query's terms."""
         if self._lexical is None:
-            from .lexical import FileDocuments, LexicalIndex
-
-            documents = []
-            for key, blob in self._conn.execute(
-                    "SELECT path, lexical FROM files WHERE skip IS NULL AND lexical IS NOT NULL"):
-                definitions, whole = marshal.loads(blob)
-                documents.append(FileDocuments(_unkey(key), tuple(Counter(d) for d in definitions),
-                                               Counter(whole)))
-            self._lexical = LexicalIndex(documents)
+            self._lexical = _StoredLexical(self._conn, self._path)
         return self._lexical
 
     # lifecycle
@@ -1066,6 +1101,83 @@ class StoredIndex:
                 if source != node:
                     groups.add(source, kind, line, tests)
         return groups.edges()
+
+
+class _StoredLexical:
+    """``lexical.LexicalIndex`` over the ``postings`` table: the same scores, bit for bit,
+    in the same order (documents by path, then definition index), reading only the rows
+    of the query's terms. ``lexical.K1`` and ``lexical.B`` are read at query time."""
+
+    def __init__(self, conn: sqlite3.Connection, paths: dict[int, str]) -> None:
+        self._conn = conn
+        self._paths = paths
+        files, definitions, definition_length, file_length = conn.execute(
+            "SELECT COUNT(*), SUM(doc_count), SUM(doc_length), SUM(file_length) FROM files"
+            " WHERE skip IS NULL AND doc_count IS NOT NULL").fetchone()
+        self._definitions = (definitions or 0, definition_length or 0)
+        self._files = (files, file_length or 0)
+        self._file_length: dict[str, int] | None = None
+        self._terms: dict[str, list[tuple[str, tuple[int, ...]]]] = {}
+
+    def _rows(self, term: str) -> list[tuple[str, tuple[int, ...]]]:
+        """(path, unpacked data) of the files holding ``term``, by path."""
+        rows = self._terms.get(term)
+        if rows is None:
+            try:
+                term.encode("utf-8")
+            except UnicodeEncodeError:  # no document holds such a term
+                rows = []
+            else:
+                paths = self._paths
+                rows = sorted((paths[file_id], marshal.loads(data)) for file_id, data in
+                              self._conn.execute("SELECT file_id, data FROM postings WHERE term = ?",
+                                                 (term,)))
+            self._terms[term] = rows
+        return rows
+
+    def score_definitions(self, query: Counter[str]) -> dict[str, float]:
+        """Node id -> BM25 score for every definition matching at least one query term."""
+        from . import lexical
+
+        n, total = self._definitions
+        if not n:
+            return {}
+        k1, b = lexical.K1, lexical.B
+        average = total / n or 1.0
+        scores: dict[str, float] = {}
+        for term, weight in query.items():
+            posting = [(f"{path}#{data[i]}", data[i + 1], data[i + 2])
+                       for path, data in self._rows(term) for i in range(1, len(data), 3)]
+            if not posting:
+                continue
+            idf = math.log(1 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
+            for node, tf, length in posting:
+                norm = tf + k1 * (1 - b + b * length / average)
+                scores[node] = scores.get(node, 0.0) + weight * idf * tf * (k1 + 1) / norm
+        return scores
+
+    def score_files(self, query: Counter[str]) -> dict[str, float]:
+        """Path -> BM25 score for every file matching at least one query term."""
+        from . import lexical
+
+        n, total = self._files
+        if not n:
+            return {}
+        if self._file_length is None:
+            self._file_length = {_unkey(key): length for key, length in self._conn.execute(
+                "SELECT path, file_length FROM files WHERE skip IS NULL AND doc_count IS NOT NULL")}
+        k1, b = lexical.K1, lexical.B
+        average = total / n or 1.0
+        scores: dict[str, float] = {}
+        for term, weight in query.items():
+            posting = [(path, data[0]) for path, data in self._rows(term) if data[0] is not None]
+            if not posting:
+                continue
+            idf = math.log(1 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
+            for path, tf in posting:
+                norm = tf + k1 * (1 - b + b * self._file_length[path] / average)
+                scores[path] = scores.get(path, 0.0) + weight * idf * tf * (k1 + 1) / norm
+        return scores
 
 
 class _EdgeGroups:
