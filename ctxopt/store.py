@@ -825,6 +825,7 @@ class StoredIndex:
         self.diagnostics.sort(key=lambda d: (d.path, d.reason))
         self._file_set = frozenset(self.files)
         self._definitions: dict[str, tuple[Definition, ...]] = {}
+        self._definition_of: dict[str, Definition] = {}
         self._owners: dict[str, tuple[str | None, ...]] = {}
         self._tags: dict[str, FileTags] = {}
         self._named: dict[str, list[str]] = {}
@@ -878,11 +879,14 @@ class StoredIndex:
     # the query surface of index.Index
     def definition(self, node: str) -> Definition:
         """The ``Definition`` of a symbol node id (KeyError for an unknown node)."""
-        path, i = _split(node)
-        definitions = self._load_definitions(path)
-        if not 0 <= i < len(definitions):
-            raise KeyError(node)
-        return definitions[i]
+        found = self._definition_of.get(node)
+        if found is None:
+            path, i = _split(node)
+            definitions = self._load_definitions(path)
+            if not 0 <= i < len(definitions):
+                raise KeyError(node)
+            found = self._definition_of[node] = definitions[i]
+        return found
 
     def path_of(self, node: str) -> str:
         """The file a node belongs to."""
@@ -917,6 +921,15 @@ class StoredIndex:
     def name_counts(self) -> dict[str, int]:
         """Every definition name -> how many definitions have it (loads the name table)."""
         return {name: len(nodes) for name, nodes in self._load_all_names().items()}
+
+    def line_count(self, path: str) -> int | None:
+        """The line count of a parsed file, None for files that were not parsed."""
+        return self._line_count[path] if self._language.get(path) else None
+
+    def file_definitions(self, path: str) -> tuple[Definition, ...] | None:
+        """The definitions of a parsed file (``file_tags(path).definitions`` without
+        reading its references), None for files that were not parsed."""
+        return self._load_definitions(path) if self._language.get(path) else None
 
     def file_tags(self, path: str) -> FileTags | None:
         """The tags of a parsed file, None for files that were not parsed."""
@@ -1029,15 +1042,22 @@ class StoredIndex:
 
     def _load_all_names(self) -> dict[str, list[str]]:
         if self._all_named is None:
-            by_file: dict[int, list[tuple[str, int]]] = defaultdict(list)
-            for name, file_id, i in self._conn.execute(
-                    "SELECT name, file_id, idx FROM defs ORDER BY file_id, idx"):
-                by_file[file_id].append((name, i))
-            named: dict[str, list[str]] = defaultdict(list)
-            for path in self.files:  # sorted: the lists come out by path, then position
-                for name, i in by_file.get(self._id[path], ()):  # rows come in (file, idx) order
-                    named[name].append(f"{path}#{i}")
-            self._all_named = dict(named)
+            rows = self._conn.execute(
+                "SELECT file_id, idx, name FROM defs ORDER BY file_id, idx").fetchall()
+            rank = {self._id[path]: r for r, path in enumerate(self.files)}
+            rows.sort(key=lambda row: rank.get(row[0], -1))  # stable: by path, then position
+            paths = self._path
+            named: dict[str, list[str]] = {}
+            for file_id, i, name in rows:
+                if file_id not in rank:
+                    continue
+                node = f"{paths[file_id]}#{i}"
+                found = named.get(name)
+                if found is None:
+                    named[name] = [node]
+                else:
+                    found.append(node)
+            self._all_named = named
         return self._all_named
 
     def _imports_of(self, path: str) -> frozenset[str]:

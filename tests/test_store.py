@@ -39,6 +39,8 @@ def _snapshot(index) -> dict:
         }
     for path in index.files:
         answer[f"tags {path}"] = index.file_tags(path)
+        answer[f"lines {path}"] = index.line_count(path)
+        answer[f"definitions {path}"] = index.file_definitions(path)
     answer["diagnostics"] = sorted((d.path, d.reason) for d in index.diagnostics)
     return answer
 
