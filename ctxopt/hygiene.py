@@ -198,17 +198,22 @@ def check_link(link: Path, rel: str, root: Path) -> Diagnostic | None:
     return None
 
 
-def drop_duplicate_links(root: Path, files: list[str]) -> tuple[list[str], list[Diagnostic]]:
+def drop_duplicate_links(root: Path, files: list[str], links: set[str] | None = None
+                         ) -> tuple[list[str], list[Diagnostic]]:
     """``files`` without the links to files that are themselves in ``files``.
 
-    ``root`` is resolved; ``files`` are root-relative. The real file is kept, so the
-    same code is not indexed and emitted twice; each dropped link gets a
+    ``root`` is resolved; ``files`` are root-relative; ``links``: which of them are
+    symbolic links, when the caller knows (else each file is checked). The real file is
+    kept, so the same code is not indexed and emitted twice; each dropped link gets a
     ``duplicate link`` diagnostic naming the file it points to.
     """
     present = set(files)
     kept: list[str] = []
     diagnostics: list[Diagnostic] = []
     for rel in files:
+        if links is not None and rel not in links:
+            kept.append(rel)
+            continue
         path = root / rel
         if path.is_symlink():
             try:

@@ -97,11 +97,11 @@ CREATE TABLE IF NOT EXISTS files(
     line_count INTEGER NOT NULL DEFAULT 0,
     skip TEXT,
     detail TEXT NOT NULL DEFAULT '',
-    notes BLOB,
-    refs BLOB,
     doc_count INTEGER,    -- lexical documents: definitions (NULL: the file was not parsed)
     doc_length INTEGER,   -- their summed lengths (terms counted with repetition)
-    file_length INTEGER); -- the length of the file's own document
+    file_length INTEGER,  -- the length of the file's own document
+    notes BLOB,           -- (blobs last: a scan of the small columns skips their pages)
+    refs BLOB);
 CREATE TABLE IF NOT EXISTS defs(
     file_id INTEGER NOT NULL,
     idx INTEGER NOT NULL,
@@ -803,21 +803,28 @@ class StoredIndex:
         self.root = root
         conn.execute("BEGIN")  # a read snapshot for the life of this object
         rows = sorted(((file_id, _unkey(key), *rest) for file_id, key, *rest in conn.execute(
-            "SELECT id, path, skip, detail, line_count, language, notes FROM files")),
-            key=lambda row: row[1])
+            "SELECT id, path, skip, detail, line_count, language, notes, doc_count, doc_length,"
+            " file_length FROM files")), key=lambda row: row[1])
         self._id: dict[str, int] = {}
         self._path: dict[int, str] = {}
         self.files: list[str] = []
         self.diagnostics: list[Diagnostic] = list(name_skips)
         self._line_count: dict[str, int] = {}
         self._language: dict[str, str | None] = {}
-        for file_id, path, skip, detail, line_count, language, notes in rows:
+        self._file_length: dict[str, int] = {}  # of the lexical documents of files
+        self._documents = [0, 0]  # definition documents, their summed length
+        for (file_id, path, skip, detail, line_count, language, notes, doc_count, doc_length,
+             file_length) in rows:
             self._id[path] = file_id
             self._path[file_id] = path
             if skip is None:
                 self.files.append(path)
                 self._line_count[path] = line_count
                 self._language[path] = language
+                if doc_count is not None:
+                    self._file_length[path] = file_length
+                    self._documents[0] += doc_count
+                    self._documents[1] += doc_length
                 if notes:
                     self.diagnostics += [Diagnostic(path, *n) for n in marshal.loads(notes)]
             elif skip:
@@ -840,7 +847,8 @@ class StoredIndex:
         """BM25 over the parsed files' lexical documents, as ``lexical.LexicalIndex``
         (``score_definitions``, ``score_files``), reading only the query's terms."""
         if self._lexical is None:
-            self._lexical = _StoredLexical(self._conn, self._path)
+            self._lexical = _StoredLexical(self._conn, self._path, self._file_length,
+                                           *self._documents)
         return self._lexical
 
     # lifecycle
@@ -1128,15 +1136,16 @@ class _StoredLexical:
     in the same order (documents by path, then definition index), reading only the rows
     of the query's terms. ``lexical.K1`` and ``lexical.B`` are read at query time."""
 
-    def __init__(self, conn: sqlite3.Connection, paths: dict[int, str]) -> None:
+    def __init__(self, conn: sqlite3.Connection, paths: dict[int, str],
+                 file_length: dict[str, int], definitions: int, definition_length: int) -> None:
+        """``paths``: file id -> path; ``file_length``: path -> length of the file's
+        document, for every parsed file; ``definitions``: how many definition documents,
+        ``definition_length``: their summed length."""
         self._conn = conn
         self._paths = paths
-        files, definitions, definition_length, file_length = conn.execute(
-            "SELECT COUNT(*), SUM(doc_count), SUM(doc_length), SUM(file_length) FROM files"
-            " WHERE skip IS NULL AND doc_count IS NOT NULL").fetchone()
-        self._definitions = (definitions or 0, definition_length or 0)
-        self._files = (files, file_length or 0)
-        self._file_length: dict[str, int] | None = None
+        self._file_length = file_length
+        self._definitions = (definitions, definition_length)
+        self._files = (len(file_length), sum(file_length.values()))
         self._terms: dict[str, list[tuple[str, tuple[int, ...]]]] = {}
 
     def _rows(self, term: str) -> list[tuple[str, tuple[int, ...]]]:
@@ -1183,9 +1192,6 @@ class _StoredLexical:
         n, total = self._files
         if not n:
             return {}
-        if self._file_length is None:
-            self._file_length = {_unkey(key): length for key, length in self._conn.execute(
-                "SELECT path, file_length FROM files WHERE skip IS NULL AND doc_count IS NOT NULL")}
         k1, b = lexical.K1, lexical.B
         average = total / n or 1.0
         scores: dict[str, float] = {}
