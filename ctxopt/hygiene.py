@@ -289,12 +289,13 @@ def extract_tags(path: str, language: str, source: bytes, **options: Any) -> Fil
 
 
 def parse_source(path: str, language: str, data: bytes, config: HygieneConfig, *,
-                 clock: Callable[[], float] = time.monotonic, text: str | None = None
-                 ) -> tuple[FileTags | None, list[Diagnostic]]:
+                 clock: Callable[[], float] = time.monotonic, text: str | None = None,
+                 reference_tuples: bool = False) -> tuple[FileTags | None, list[Diagnostic]]:
     """Decode, normalize and parse one file within the time limit.
 
     ``text``: the file's text already decoded and normalized (``normalize_newlines(
-    decode_text(data).text)``), when the caller has it. Returns the file's tags (line
+    decode_text(data).text)``), when the caller has it; ``reference_tuples``: see
+    ``treesitter.extract_tags``. Returns the file's tags (line
     numbers as ``split_lines`` counts them), or None and a ``parse timeout`` diagnostic
     when parsing took longer than ``config.parse_timeout`` seconds by ``clock``.
     """
@@ -305,7 +306,9 @@ def parse_source(path: str, language: str, data: bytes, config: HygieneConfig, *
     source = text.encode("utf-8")
     deadline = clock() + config.parse_timeout
     try:
-        return extract_tags(path, language, source, should_stop=lambda: clock() > deadline), []
+        options: dict[str, Any] = {"reference_tuples": True} if reference_tuples else {}
+        return extract_tags(path, language, source, should_stop=lambda: clock() > deadline,
+                            **options), []
     except ParseCancelled:
         return None, [Diagnostic(path, REASON_PARSE_TIMEOUT,
                                  f"parsing took longer than {config.parse_timeout:g} s")]

@@ -280,7 +280,8 @@ def _scan_one(root: str, path: str, old_hash: str | None,
 
     text = hygiene.normalize_newlines(hygiene.decode_text(data).text)
     try:
-        tags, parse_notes = hygiene.parse_source(path, language.name, data, config, text=text)
+        tags, parse_notes = hygiene.parse_source(path, language.name, data, config, text=text,
+                                                 reference_tuples=True)
     except CtxoptError:
         raise  # a broken grammar breaks every file: abort, do not record skips
     except Exception as exc:  # one file's parse failure must not abort the index
@@ -293,7 +294,7 @@ def _scan_one(root: str, path: str, old_hash: str | None,
                 (None, None, None), (), (), ())
     documents = file_documents(path, text, tags)
     lexical = _postings(documents)
-    refs = marshal.dumps(tuple((r.name, r.kind, r.line, r.enclosing) for r in tags.references))
+    refs = marshal.dumps(tags.references)  # (name, kind, line, enclosing) tuples
     return ("new", path, size, mtime_ns, checked_ns, digest, language.name, tags.line_count,
             None, "", (kept_notes, refs, lexical), _definition_rows(tags), *_reference_rows(tags))
 
@@ -328,17 +329,16 @@ def _definition_rows(tags: FileTags) -> tuple[tuple, ...]:
 
 
 def _reference_rows(tags: FileTags) -> tuple[tuple[tuple, ...], tuple[tuple, ...]]:
-    """(uses rows, import_specs rows). A use packs as ``line,kind,enclosing`` (enclosing
-    empty at module level), uses joined by ``;``."""
+    """(uses rows, import_specs rows) of tags whose references are (name, kind, line,
+    enclosing) tuples. A use packs as ``line,kind,enclosing`` (enclosing empty at module
+    level), uses joined by ``;``."""
     packed: dict[str, list[str]] = defaultdict(list)
     imports = []
-    for reference in tags.references:
-        if reference.kind in _IMPORT_KINDS:
-            imports.append((len(imports), reference.name, reference.kind, reference.line,
-                            reference.enclosing))
-        if reference.kind != "import":
-            enclosing = "" if reference.enclosing is None else reference.enclosing
-            packed[reference.name].append(f"{reference.line},{reference.kind},{enclosing}")
+    for name, kind, line, enclosing in tags.references:
+        if kind in _IMPORT_KINDS:
+            imports.append((len(imports), name, kind, line, enclosing))
+        if kind != "import":
+            packed[name].append(f"{line},{kind},{'' if enclosing is None else enclosing}")
     uses = tuple((name, len(entries), ";".join(entries)) for name, entries in packed.items())
     return uses, tuple(imports)
 

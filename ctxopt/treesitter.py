@@ -118,18 +118,33 @@ def _find_body(node: ts.Node) -> ts.Node | None:
 
 def _python_docstring(body: ts.Node, source: bytes) -> str | None:
     """The first line of the docstring opening ``body``, re-quoted, or None."""
-    first = body.named_children[0] if body.named_children else None
-    if first is not None and first.type == "expression_statement" and first.named_children:
-        first = first.named_children[0]
+    first = body.named_child(0) if body.named_child_count else None
+    if first is not None and first.type == "expression_statement" and first.named_child_count:
+        first = first.named_child(0)
     if first is None or first.type != "string":
         return None
-    text = source[first.start_byte:first.end_byte].decode("utf-8", "replace")
-    match = re.match(r"(?is)^([rbuf]*)(\"\"\"|'''|\"|')(.*?)(\2)?$", text.strip())
-    if not match:
+    text = source[first.start_byte:first.end_byte].decode("utf-8", "replace").strip()
+    # A prefix of r, b, u, f, then the opening quote, the text, the closing quote: what
+    # the pattern (?is)^([rbuf]*)("""|'''|"|')(.*?)(\2)?$ matched, without its
+    # backtracking (long docstrings made it slow).
+    start = 0
+    while start < len(text) and text[start] in "rbufRBUF":
+        start += 1
+    prefix = text[:start]
+    for quote in ('"""', "'''", '"', "'"):
+        if text.startswith(quote, start):
+            break
+    else:
         return None
-    prefix, quote, inner = match.group(1), match.group(2), match.group(3)
-    inner = inner[: -len(quote)] if inner.endswith(quote) else inner
-    lines = [ln.strip() for ln in inner.splitlines() if ln.strip()]
+    inner = text[start + len(quote):]
+    for _ in range(2):  # the closing quote (the pattern's group 4), then once more
+        inner = inner[: -len(quote)] if inner.endswith(quote) else inner
+    lines: list[str] = []  # the first two non-blank lines
+    for line in inner.splitlines():
+        if line.strip():
+            lines.append(line.strip())
+            if len(lines) == 2:
+                break
     if not lines:
         return None
     more = " ..." if len(lines) > 1 else ""
@@ -228,7 +243,8 @@ def _extents(nodes: list[ts.Node], kinds: list[str], source: bytes) -> list[tupl
 
 
 def extract_tags(path: str, language: str, source: bytes, *,
-                 should_stop: Callable[[], bool] | None = None) -> FileTags:
+                 should_stop: Callable[[], bool] | None = None,
+                 reference_tuples: bool = False) -> FileTags:
     """Parse ``source`` and return its definitions and references.
 
     Parameters
@@ -241,6 +257,9 @@ def extract_tags(path: str, language: str, source: bytes, *,
         The file's content.
     should_stop : callable, optional
         Polled while parsing (every few hundred bytes); returning True cancels.
+    reference_tuples : bool
+        Give the references as plain ``(name, kind, line, enclosing)`` tuples rather than
+        ``Reference`` objects (same order; the indexer stores them so, and saves the time).
 
     Returns
     -------
@@ -338,7 +357,7 @@ def extract_tags(path: str, language: str, source: bytes, *,
             stack.append(len(result) - 1)
 
     starts = [s for s, _ in spans]
-    refs: list[Reference] = []
+    refs: list[tuple[str, str, int, int | None]] = []
     for (name, line), (kind, byte) in references.items():
         enclosing = None
         i = bisect.bisect_right(starts, byte) - 1
@@ -355,7 +374,10 @@ def extract_tags(path: str, language: str, source: bytes, *,
             d = result[enclosing]
             if d.start_line == line:
                 continue
-        refs.append(Reference(name=name, kind=kind, line=line, enclosing=enclosing))
-    refs.sort(key=lambda r: (r.line, r.name, r.kind))
+        refs.append((name, kind, line, enclosing))
+    refs.sort(key=lambda r: (r[2], r[0], r[1]))
     return FileTags(path=path, language=language, line_count=_line_count(source),
-                    definitions=tuple(result), references=tuple(refs))
+                    definitions=tuple(result),
+                    references=tuple(refs) if reference_tuples else tuple(
+                        Reference(name, kind, line, enclosing)
+                        for name, kind, line, enclosing in refs))
