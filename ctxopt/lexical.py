@@ -19,6 +19,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import groupby
 
 import Stemmer
 
@@ -63,10 +64,22 @@ def _words(identifier: str) -> list[str]:
 def text_terms(text: str) -> Counter[str]:
     """Term frequencies of a piece of code or prose (stemmed words and ``=identifier``s)."""
     terms: Counter[str] = Counter()
+    get = terms.get  # (not ``+=``: a Counter's missing key costs a Python call)
+    known = _known_terms
     for identifier, count in Counter(_IDENTIFIER.findall(text)).items():
-        for term in _identifier_terms(identifier):
-            terms[term] += count
+        found = known.get(identifier)
+        if found is None:
+            found = _identifier_terms(identifier)
+            if len(known) < _KNOWN_TERMS_MAX:
+                known[identifier] = found
+        for term in found:
+            terms[term] = get(term, 0) + count
     return terms
+
+
+# identifier -> _identifier_terms(identifier), without lru_cache's call overhead
+_known_terms: dict[str, tuple[str, ...]] = {}
+_KNOWN_TERMS_MAX = 200_000
 
 
 def query_terms(task: ParsedTask) -> Counter[str]:
@@ -116,12 +129,16 @@ def file_documents(path: str, text: str, tags: FileTags | None) -> FileDocuments
         return FileDocuments(path, (), file_terms)
     owner = [-1] * (len(lines) + 2)  # innermost definition owning each line
     for i, definition in enumerate(tags.definitions):  # sorted by start: inner ones overwrite
-        for line in range(definition.start_line, min(definition.end_line, len(lines)) + 1):
-            owner[line] = i
+        first, last = definition.start_line, min(definition.end_line, len(lines))
+        if last >= first:
+            owner[first:last + 1] = [i] * (last + 1 - first)
     own_lines: dict[int, list[str]] = defaultdict(list)
-    for line in range(1, len(lines) + 1):
-        if owner[line] >= 0:
-            own_lines[owner[line]].append(lines[line - 1])
+    line = 1
+    for i, run in groupby(owner[1:len(lines) + 1]):  # runs of lines with one owner
+        length = len(list(run))
+        if i >= 0:
+            own_lines[i].extend(lines[line - 1:line - 1 + length])
+        line += length
     documents = []
     for i, definition in enumerate(tags.definitions):
         terms = text_terms("\n".join(own_lines.get(i, ())))
