@@ -8,8 +8,8 @@ Storage (``SCHEMA_VERSION``; a database with another version, another parser fin
 or another root is emptied and rebuilt, never misread):
 
 - ``files``: every selected or content-skipped file keyed by path, with size, mtime (ns),
-  a BLAKE2 hash of the content, language, line count, skip reason, and its references in
-  tag order (``marshal``, read back whole by ``file_tags``);
+  a BLAKE2 hash of the content, language, line count, skip reason (``file_tags`` puts a
+  file's references back in tag order from ``uses`` and ``import_specs``);
 - ``defs``: each file's definitions (node ``path#idx``), indexed by name and, for Go
   methods declared out of line, by their receiver type (``owner``);
 - ``uses``: each file's references *unresolved*, one row per (file, name) packing every
@@ -100,8 +100,7 @@ CREATE TABLE IF NOT EXISTS files(
     doc_count INTEGER,    -- lexical documents: definitions (NULL: the file was not parsed)
     doc_length INTEGER,   -- their summed lengths (terms counted with repetition)
     file_length INTEGER,  -- the length of the file's own document
-    notes BLOB,           -- (blobs last: a scan of the small columns skips their pages)
-    refs BLOB);
+    notes BLOB);
 CREATE TABLE IF NOT EXISTS defs(
     file_id INTEGER NOT NULL,
     idx INTEGER NOT NULL,
@@ -147,7 +146,7 @@ _INDEXES = {
     "postings_term": "CREATE INDEX postings_term ON postings(term)",
     "postings_file": "CREATE INDEX postings_file ON postings(file_id)",
 }
-_TABLES = ("meta", "files", "defs", "uses", "import_specs", "imports", "refs", "postings")
+_TABLES = ("meta", "files", "defs", "uses", "import_specs", "imports", "postings")
 _IMPORT_KINDS = ("import", "import_member")
 # Files whose content changes how imports resolve anywhere: a change recomputes them all.
 _IMPORT_CONFIG = re.compile(r"^(go\.mod|[tj]sconfig.*\.json)$")
@@ -246,8 +245,8 @@ def _scan_one(root: str, path: str, old_hash: str | None,
     Returns ``("same", path, size, mtime_ns, checked_ns)`` when the content hash equals
     ``old_hash``, ``("gone", path)`` when the file vanished, else ``("new", path, size,
     mtime_ns, checked_ns, hash, language, line_count, skip, detail, extra, defs, uses,
-    imports)`` with ``extra`` = (notes, refs, lexical): marshalled blobs (or None) and the
-    ``_postings`` of the file's lexical documents (or None), and row tuples for the ``defs``,
+    imports)`` with ``extra`` = (notes, lexical): the marshalled diagnostics (or None) and
+    the ``_postings`` of the file's lexical documents (or None), and row tuples for the ``defs``,
     ``uses`` and ``import_specs`` tables (without file id).
     ``skip`` is a reason (``''``: dropped without a diagnostic) or None.
     """
@@ -261,7 +260,7 @@ def _scan_one(root: str, path: str, old_hash: str | None,
         return ("gone", path)
     except OSError as exc:
         return ("new", path, 0, 0, checked_ns, "", None, 0, "unreadable", exc.strerror or "",
-                (None, None, None), (), (), ())
+                (None, None), (), (), ())
     size, mtime_ns = info.st_size, info.st_mtime_ns
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()
     if digest == old_hash:
@@ -270,12 +269,12 @@ def _scan_one(root: str, path: str, old_hash: str | None,
     if not keep:
         reason, detail = (notes[0].reason, notes[0].detail) if notes else ("", "")
         return ("new", path, size, mtime_ns, checked_ns, digest, None, 0, reason, detail,
-                (None, None, None), (), (), ())
+                (None, None), (), (), ())
     kept_notes = marshal.dumps(tuple((d.reason, d.detail) for d in notes)) if notes else None
     language = language_for_file(path, data[:HEAD_BYTES])
     if language is None:
         return ("new", path, size, mtime_ns, checked_ns, digest, None, 0, None, "",
-                (kept_notes, None, None), (), (), ())
+                (kept_notes, None), (), (), ())
     from .lexical import file_documents
 
     text = hygiene.normalize_newlines(hygiene.decode_text(data).text)
@@ -287,16 +286,15 @@ def _scan_one(root: str, path: str, old_hash: str | None,
     except Exception as exc:  # one file's parse failure must not abort the index
         first = (str(exc).splitlines() or [""])[0][:200]
         return ("new", path, size, mtime_ns, checked_ns, digest, None, 0, "unparsable",
-                f"{type(exc).__name__}: {first}", (None, None, None), (), (), ())
+                f"{type(exc).__name__}: {first}", (None, None), (), (), ())
     if tags is None:  # too slow to parse
         reason, detail = (parse_notes[0].reason, parse_notes[0].detail) if parse_notes else ("", "")
         return ("new", path, size, mtime_ns, checked_ns, digest, None, 0, reason, detail,
-                (None, None, None), (), (), ())
+                (None, None), (), (), ())
     documents = file_documents(path, text, tags)
     lexical = _postings(documents)
-    refs = marshal.dumps(tags.references)  # (name, kind, line, enclosing) tuples
     return ("new", path, size, mtime_ns, checked_ns, digest, language.name, tags.line_count,
-            None, "", (kept_notes, refs, lexical), _definition_rows(tags), *_reference_rows(tags))
+            None, "", (kept_notes, lexical), _definition_rows(tags), *_reference_rows(tags))
 
 
 def _postings(documents: Any) -> tuple[int, int, int, list[tuple[str, bytes]]]:
@@ -683,7 +681,7 @@ def _delete_file(conn: sqlite3.Connection, path: str) -> None:
 
 def _write_file(conn: sqlite3.Connection, result: _ScanResult) -> None:
     (_, path, size, mtime_ns, checked_ns, digest, language, line_count, skip, detail,
-     (notes, refs, lexical), defs, uses, imports) = result
+     (notes, lexical), defs, uses, imports) = result
     row = conn.execute("SELECT id, hash FROM files WHERE path = ?", (_key(path),)).fetchone()
     if row is not None and digest and row[1] == digest:
         # another process stored this content meanwhile: keep its rows (readers may use them)
@@ -694,10 +692,10 @@ def _write_file(conn: sqlite3.Connection, result: _ScanResult) -> None:
     if row is None:
         file_id = conn.execute(
             "INSERT INTO files(path, size, mtime_ns, checked_ns, hash, language, line_count,"
-            " skip, detail, notes, refs, doc_count, doc_length, file_length)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " skip, detail, notes, doc_count, doc_length, file_length)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (_key(path), size, mtime_ns, checked_ns, digest, language, line_count, skip, detail,
-             notes, refs, doc_count, doc_length, file_length)
+             notes, doc_count, doc_length, file_length)
         ).lastrowid
     else:
         file_id = row[0]
@@ -708,10 +706,10 @@ def _write_file(conn: sqlite3.Connection, result: _ScanResult) -> None:
         conn.execute("DELETE FROM postings WHERE file_id = ?", (file_id,))
         conn.execute(
             "UPDATE files SET size=?, mtime_ns=?, checked_ns=?, hash=?, language=?,"
-            " line_count=?, skip=?, detail=?, notes=?, refs=?, doc_count=?, doc_length=?,"
+            " line_count=?, skip=?, detail=?, notes=?, doc_count=?, doc_length=?,"
             " file_length=? WHERE id=?",
             (size, mtime_ns, checked_ns, digest, language, line_count, skip, detail, notes,
-             refs, doc_count, doc_length, file_length, file_id))
+             doc_count, doc_length, file_length, file_id))
     if defs:
         conn.executemany("INSERT INTO defs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          [(file_id, *d) for d in defs])
@@ -946,9 +944,15 @@ class StoredIndex:
             language = self._language.get(path)
             if language is None:
                 return None
-            (blob,) = self._conn.execute("SELECT refs FROM files WHERE id = ?",
-                                         (self._id[path],)).fetchone()
-            refs = [Reference(*row) for row in marshal.loads(blob)] if blob else []
+            file_id = self._id[path]
+            rows = [(name, kind, line, enclosing) for name, packed in self._conn.execute(
+                "SELECT name, packed FROM uses WHERE file_id = ?", (file_id,))
+                for line, kind, enclosing in _unpack(packed)]
+            rows += self._conn.execute(  # imports are not uses: the specifiers hold them
+                "SELECT name, kind, line, enclosing FROM import_specs WHERE file_id = ?"
+                " AND kind = 'import'", (file_id,)).fetchall()
+            rows.sort(key=lambda r: (r[2], r[0], r[1]))  # tag order (unique: one per name and line)
+            refs = [Reference(*row) for row in rows]
             tags = FileTags(path=path, language=language, line_count=self._line_count[path],
                             definitions=self._load_definitions(path), references=tuple(refs))
             self._tags[path] = tags
