@@ -138,7 +138,8 @@ def split_lines(text: str) -> list[str]:
 
     A final terminator does not start another line: ``"a\\nb\\n"`` is two lines.
     """
-    lines = _LINE_BREAK.split(text)
+    # the same split, faster, when there is no \r
+    lines = text.split("\n") if "\r" not in text else _LINE_BREAK.split(text)
     if lines and lines[-1] == "":
         lines.pop()
     return lines
