@@ -135,6 +135,10 @@ CREATE TABLE IF NOT EXISTS postings(
     term TEXT NOT NULL,
     file_id INTEGER NOT NULL,
     data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS snapshots(
+    key TEXT PRIMARY KEY,
+    generation INTEGER NOT NULL,
+    data BLOB NOT NULL);
 """
 # Secondary indexes: dropped while a cold index loads its rows, built after (a sort is
 # much faster than as many random B-tree inserts); recreated on open when missing.
@@ -146,7 +150,11 @@ _INDEXES = {
     "postings_term": "CREATE INDEX postings_term ON postings(term)",
     "postings_file": "CREATE INDEX postings_file ON postings(file_id)",
 }
-_TABLES = ("meta", "files", "defs", "uses", "import_specs", "imports", "postings")
+_TABLES = ("meta", "files", "defs", "uses", "import_specs", "imports", "postings", "snapshots")
+# Bumped by every transaction that may change the files or their definitions: a snapshot
+# (the name table) is used only when it was built at the current generation.
+_BUMP_GENERATION = ("INSERT INTO meta(key, value) VALUES ('generation', '1') ON CONFLICT(key)"
+                    " DO UPDATE SET value = CAST(value AS INTEGER) + 1")
 _IMPORT_KINDS = ("import", "import_member")
 # Files whose content changes how imports resolve anywhere: a change recomputes them all.
 _IMPORT_CONFIG = re.compile(r"^(go\.mod|[tj]sconfig.*\.json)$")
@@ -623,6 +631,7 @@ def _update(conn: sqlite3.Connection, root: Path, options: IndexOptions,
             return
         with _Transaction(conn):
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('imports_dirty', '1')")
+            conn.execute(_BUMP_GENERATION)
             for result in pending:
                 if result[0] == "same":
                     _, path, size, mtime_ns, checked_ns = result
@@ -654,12 +663,15 @@ def _update(conn: sqlite3.Connection, root: Path, options: IndexOptions,
     if removed:
         with _Transaction(conn):
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('imports_dirty', '1')")
+            conn.execute(_BUMP_GENERATION)
             for start in range(0, len(removed), _SQL_VARS):
                 for path in removed[start:start + _SQL_VARS]:
                     _delete_file(conn, path)
         report.removed = len(removed)
     if full_imports or changed:
         _update_imports(conn, root, None if full_imports else changed)
+    if _meta(conn).get("generation") != _snapshot_generation(conn, "names"):
+        _write_names(conn)
     conn.execute("PRAGMA optimize")
     if report.rebuilt or report.scanned > 1000:
         conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
@@ -772,6 +784,38 @@ def _update_imports(conn: sqlite3.Connection, root: Path, only: set[str] | None)
                 conn.execute("DELETE FROM imports WHERE src = ?", (file_id,))
         conn.executemany("INSERT OR IGNORE INTO imports(src, dst) VALUES (?, ?)", sorted(edges))
         conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('imports_dirty', '0')")
+
+
+def _snapshot_generation(conn: sqlite3.Connection, key: str) -> str | None:
+    row = conn.execute("SELECT generation FROM snapshots WHERE key = ?", (key,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def _names(conn: sqlite3.Connection) -> dict[str, list[str]]:
+    """Definition name -> node ids of the selected files, by path then position."""
+    paths = {file_id: _unkey(key) for file_id, key in conn.execute(
+        "SELECT id, path FROM files WHERE skip IS NULL")}
+    rank = {file_id: r for r, file_id in enumerate(sorted(paths, key=paths.__getitem__))}
+    rows = [row for row in conn.execute("SELECT file_id, idx, name FROM defs ORDER BY file_id, idx")
+            if row[0] in rank]
+    rows.sort(key=lambda row: rank[row[0]])  # stable: by path, then position
+    named: dict[str, list[str]] = {}
+    for file_id, i, name in rows:
+        node = f"{paths[file_id]}#{i}"
+        found = named.get(name)
+        if found is None:
+            named[name] = [node]
+        else:
+            found.append(node)
+    return named
+
+
+def _write_names(conn: sqlite3.Connection) -> None:
+    """Store the name table (``_names``) as a snapshot of the current generation."""
+    with _Transaction(conn):
+        generation = int(_meta(conn).get("generation", "0"))
+        conn.execute("INSERT OR REPLACE INTO snapshots(key, generation, data) VALUES (?, ?, ?)",
+                     ("names", generation, marshal.dumps(_names(conn))))
 
 
 # --- queries ---------------------------------------------------------------------------
@@ -1054,22 +1098,11 @@ class StoredIndex:
 
     def _load_all_names(self) -> dict[str, list[str]]:
         if self._all_named is None:
-            rows = self._conn.execute(
-                "SELECT file_id, idx, name FROM defs ORDER BY file_id, idx").fetchall()
-            rank = {self._id[path]: r for r, path in enumerate(self.files)}
-            rows.sort(key=lambda row: rank.get(row[0], -1))  # stable: by path, then position
-            paths = self._path
-            named: dict[str, list[str]] = {}
-            for file_id, i, name in rows:
-                if file_id not in rank:
-                    continue
-                node = f"{paths[file_id]}#{i}"
-                found = named.get(name)
-                if found is None:
-                    named[name] = [node]
-                else:
-                    found.append(node)
-            self._all_named = named
+            row = self._conn.execute(
+                "SELECT s.data FROM snapshots s JOIN meta m ON m.key = 'generation'"
+                " WHERE s.key = 'names' AND CAST(s.generation AS TEXT) = m.value").fetchone()
+            # the snapshot of this generation, else (another process is updating) the table
+            self._all_named = marshal.loads(row[0]) if row else _names(self._conn)
         return self._all_named
 
     def _imports_of(self, path: str) -> frozenset[str]:

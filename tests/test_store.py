@@ -424,3 +424,23 @@ def test_rewriting_content_another_process_stored_keeps_its_edges(fixture_repo) 
         store._write_file(conn, stale)
     assert conn.execute(query).fetchone()[0] == before > 0
     conn.close()
+
+
+def test_a_stale_name_snapshot_is_not_used(fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    index, _ = open_index(root)
+    with index:
+        expected = {name: index.definitions_named(name) for name in index.name_counts()}
+    database = root / ".ctxopt" / "index.db"
+    with sqlite3.connect(database) as conn:  # a snapshot of another generation, and wrong
+        conn.execute("UPDATE snapshots SET generation = generation - 1, data = ?",
+                     (store.marshal.dumps({"Nothing": ["x.py#0"]}),))
+    stale = store.StoredIndex(store._connect(str(database)), root)
+    with stale:
+        assert {name: stale.definitions_named(name) for name in stale.name_counts()} == expected
+    index, _ = open_index(root)  # the next update writes it again
+    with index:
+        assert {name: index.definitions_named(name) for name in index.name_counts()} == expected
+    with sqlite3.connect(database) as conn:
+        assert conn.execute("SELECT CAST(generation AS TEXT) = (SELECT value FROM meta"
+                            " WHERE key = 'generation') FROM snapshots").fetchone() == (1,)
