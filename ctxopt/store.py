@@ -68,7 +68,7 @@ from .model import Definition, Diagnostic, FileTags, Reference
 __all__ = ["StoredIndex", "IndexOptions", "UpdateReport", "open_index", "default_index_path",
            "IndexStoreError", "SCHEMA_VERSION", "INDEX_ENV"]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 INDEX_ENV = "CTXOPT_INDEX"
 # PRAGMA application_id of a ctxopt index ("ctxo"): a database without it is not ours.
 _APPLICATION_ID = 0x6374786F
