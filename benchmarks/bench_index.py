@@ -29,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -72,7 +73,9 @@ def _tree_rss_kb(pid: int) -> int:
 
 def measure(command: list[str], *, stdin: bytes | None = None, env: dict | None = None,
             cwd: str | None = None) -> dict:
-    """Run ``command``; return wall seconds, peak RSS (MB), exit code and output."""
+    """Run ``command``; return wall seconds, CPU seconds (user + system, of the process
+    and the workers it waited for), peak RSS (MB), exit code and output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, env=env, cwd=cwd)
@@ -90,7 +93,9 @@ def measure(command: list[str], *, stdin: bytes | None = None, env: dict | None 
     wall = time.perf_counter() - started
     done.set()
     sampler.join()
-    return {"wall_s": wall, "rss_mb": peak[0] / 1024, "code": process.returncode,
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return {"wall_s": wall, "cpu_s": cpu, "rss_mb": peak[0] / 1024, "code": process.returncode,
             "stdout": stdout, "stderr": stderr}
 
 
@@ -120,7 +125,7 @@ def bench_repo(source: Path, task: str, ctxopt: list[str], runs: int, jobs: int 
         summary = json.loads(cold["stdout"])
         result["files"] = summary["files"]
         result["languages"] = summary["languages"]
-        result["cold"] = {"wall_s": cold["wall_s"], "rss_mb": cold["rss_mb"]}
+        result["cold"] = {"wall_s": cold["wall_s"], "cpu_s": cold["cpu_s"], "rss_mb": cold["rss_mb"]}
         gather = [*ctxopt, "gather", task, "--root", str(root), "--budget", str(budget),
                   "--format", "json", *jobs_args]
         measure(gather, env=env)  # first gather: page cache, the token table cache
@@ -128,6 +133,7 @@ def bench_repo(source: Path, task: str, ctxopt: list[str], runs: int, jobs: int 
         if any(w["code"] != 0 for w in warm):
             raise SystemExit(f"ctxopt gather failed: {warm[0]['stderr'].decode()[-500:]}")
         result["warm"] = {"wall_s": statistics.median(w["wall_s"] for w in warm),
+                          "cpu_s": statistics.median(w["cpu_s"] for w in warm),
                           "rss_mb": max(w["rss_mb"] for w in warm)}
         target = _edit_target(root)
         original = target.read_bytes()
@@ -138,6 +144,7 @@ def bench_repo(source: Path, task: str, ctxopt: list[str], runs: int, jobs: int 
         target.write_bytes(original)
         result["edited_file"] = str(target.relative_to(root))
         result["edit"] = {"wall_s": statistics.median(e["wall_s"] for e in edited),
+                          "cpu_s": statistics.median(e["cpu_s"] for e in edited),
                           "rss_mb": max(e["rss_mb"] for e in edited)}
         result["edit"]["extra_s"] = result["edit"]["wall_s"] - result["warm"]["wall_s"]
         if aider_python and Path(aider_python).exists() and AIDER_HELPER.exists():
@@ -161,7 +168,7 @@ def bench_aider(python: str, root: Path, task: str, budget: int) -> dict:
     run = measure(command, stdin=request, env=env)
     if run["code"] != 0:
         return {"error": run["stderr"].decode("utf-8", "replace")[-300:]}
-    return {"wall_s": run["wall_s"], "rss_mb": run["rss_mb"]}
+    return {"wall_s": run["wall_s"], "cpu_s": run["cpu_s"], "rss_mb": run["rss_mb"]}
 
 
 def verdicts(result: dict) -> list[str]:
@@ -202,17 +209,20 @@ def main() -> None:
                             args.aider_python, args.budget)
         results.append(result)
         print(f"\n{result['repo']}: {result['files']} files {result['languages']}; task {task!r}")
-        print(f"  cold ctxopt index        {result['cold']['wall_s']:7.2f} s  {result['cold']['rss_mb']:6.0f} MB")
-        print(f"  warm ctxopt gather       {result['warm']['wall_s']:7.2f} s  {result['warm']['rss_mb']:6.0f} MB  (median of {args.runs})")
-        print(f"  gather after one edit    {result['edit']['wall_s']:7.2f} s  {result['edit']['rss_mb']:6.0f} MB  "
-              f"(+{result['edit']['extra_s']:.2f} s; edited {result['edited_file']})")
+        print("                            wall      CPU    memory")
+        print(f"  cold ctxopt index        {result['cold']['wall_s']:7.2f} s {result['cold']['cpu_s']:6.2f} s "
+              f"{result['cold']['rss_mb']:6.0f} MB")
+        print(f"  warm ctxopt gather       {result['warm']['wall_s']:7.2f} s {result['warm']['cpu_s']:6.2f} s "
+              f"{result['warm']['rss_mb']:6.0f} MB  (median of {args.runs})")
+        print(f"  gather after one edit    {result['edit']['wall_s']:7.2f} s {result['edit']['cpu_s']:6.2f} s "
+              f"{result['edit']['rss_mb']:6.0f} MB  (+{result['edit']['extra_s']:.2f} s; edited {result['edited_file']})")
         aider = result.get("aider")
         if aider is None:
             print("  aider repo map           not run (no aider-chat venv)")
         elif "error" in aider:
             print(f"  aider repo map           failed: {aider['error']}")
         else:
-            print(f"  aider repo map, cold     {aider['wall_s']:7.2f} s  {aider['rss_mb']:6.0f} MB  "
+            print(f"  aider repo map, cold     {aider['wall_s']:7.2f} s {aider['cpu_s']:6.2f} s {aider['rss_mb']:6.0f} MB  "
                   f"(ctxopt cold index is {aider['ratio']:.1f}x faster)")
         if result["repo"].startswith("sympy"):
             print("\n".join(verdicts(result)))

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -63,7 +64,6 @@ _BINARY_SNIFF_BYTES = 8000
 _MINIFIED_MEAN_LINE = 1000
 _MINIFIED_MAX_LINE = 20_000
 _HEADER_BYTES = 4096
-_LONG_LINE = re.compile(rb"[^\n]{%d}" % (_MINIFIED_MAX_LINE + 1))
 _GENERATED_HEADER = re.compile(
     rb"(?im)^[ \t]*(?://|#|/\*|\*|--|;|<!--)[^\n]*\bgenerated\b[^\n]*\bDO NOT EDIT\b")
 _LOCK_FILES = frozenset({
@@ -223,6 +223,8 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
     ctxoptignores.sort(key=lambda i: (i.base.count("/") + bool(i.base), i.base))
     venvs: dict[str, bool] = {}
     candidates: list[Candidate] = []
+    links: set[str] = set()
+    base = os.path.join(str(root), "")
     for rel in listed:
         if rel == ".ctxopt" or rel.startswith(".ctxopt/"):
             continue
@@ -231,22 +233,23 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
         if in_git and _vendored(rel, root, venvs):
             diagnostics.append(Diagnostic(rel, "vendored"))
             continue
-        full = root / rel
         try:
-            info = full.lstat()
+            info = os.lstat(base + rel)
         except OSError:
             continue  # deleted since it was listed (git lists deleted tracked files)
-        if os.path.stat.S_ISLNK(info.st_mode):
+        if stat.S_ISLNK(info.st_mode):
+            full = root / rel
             problem = hygiene.check_link(full, rel, root)
             if problem is not None:
                 diagnostics.append(problem)
                 continue
             info = full.stat()
-        elif os.path.stat.S_ISDIR(info.st_mode):
-            if not config.submodules and hygiene.is_nested_repository(full):
+            links.add(rel)
+        elif stat.S_ISDIR(info.st_mode):
+            if not config.submodules and hygiene.is_nested_repository(root / rel):
                 diagnostics.append(hygiene.submodule_diagnostic(rel.rstrip("/")))
             continue
-        elif not os.path.stat.S_ISREG(info.st_mode):
+        elif not stat.S_ISREG(info.st_mode):
             continue  # sockets, fifos
         if not config.allow_secrets and hygiene.secret_file_kind(rel) is not None:
             diagnostics.append(Diagnostic(rel, hygiene.REASON_SECRET, hygiene.secret_file_kind(rel)))
@@ -262,7 +265,7 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
             diagnostics.append(Diagnostic(rel, "minified", "named as minified"))
             continue
         candidates.append(Candidate(rel, info.st_size, info.st_mtime_ns))
-    kept, duplicates = hygiene.drop_duplicate_links(root, [c.path for c in candidates])
+    kept, duplicates = hygiene.drop_duplicate_links(root, [c.path for c in candidates], links)
     if duplicates:
         diagnostics.extend(duplicates)
         keep = set(kept)
@@ -286,7 +289,8 @@ def classify_content(data: bytes) -> tuple[str, str] | None:
         lines = data.count(b"\n") + 1
         if len(data) / lines > _MINIFIED_MEAN_LINE:
             return ("minified", f"lines average {len(data) // lines} characters")
-        if len(data) > _MINIFIED_MAX_LINE and _LONG_LINE.search(data):
+        # a run of more than _MINIFIED_MAX_LINE bytes without a newline
+        if len(data) > _MINIFIED_MAX_LINE and _MINIFIED_MAX_LINE < max(map(len, data.split(b"\n"))):
             return ("minified", f"a line over {_MINIFIED_MAX_LINE} characters")
     return None
 
@@ -298,7 +302,7 @@ def inspect_content(root: Path, rel: str, data: bytes, config: hygiene.HygieneCo
     ``hygiene.inspect_file`` first (secrets, binary, over-long lines; a kept file may
     carry a ``decoded with replacement`` diagnostic), then ``classify_content``.
     """
-    keep, notes = hygiene.inspect_file(root / rel, rel, config)
+    keep, notes = hygiene.inspect_file(root / rel, rel, config, data=data)
     if not keep:
         return keep, notes
     skip = classify_content(data)

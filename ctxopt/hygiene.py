@@ -22,11 +22,11 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from .model import Block, Diagnostic, FileTags
 from .secret_scan import redact_secrets, secret_file_kind
 from .tokens import TokenCounter
-from .treesitter import ParseCancelled, extract_tags
 
 __all__ = [
     "HygieneConfig", "Decoded", "REASONS", "decode_text", "decode_ignore_file", "split_lines",
@@ -138,7 +138,8 @@ def split_lines(text: str) -> list[str]:
 
     A final terminator does not start another line: ``"a\\nb\\n"`` is two lines.
     """
-    lines = _LINE_BREAK.split(text)
+    # the same split, faster, when there is no \r
+    lines = text.split("\n") if "\r" not in text else _LINE_BREAK.split(text)
     if lines and lines[-1] == "":
         lines.pop()
     return lines
@@ -198,17 +199,22 @@ def check_link(link: Path, rel: str, root: Path) -> Diagnostic | None:
     return None
 
 
-def drop_duplicate_links(root: Path, files: list[str]) -> tuple[list[str], list[Diagnostic]]:
+def drop_duplicate_links(root: Path, files: list[str], links: set[str] | None = None
+                         ) -> tuple[list[str], list[Diagnostic]]:
     """``files`` without the links to files that are themselves in ``files``.
 
-    ``root`` is resolved; ``files`` are root-relative. The real file is kept, so the
-    same code is not indexed and emitted twice; each dropped link gets a
+    ``root`` is resolved; ``files`` are root-relative; ``links``: which of them are
+    symbolic links, when the caller knows (else each file is checked). The real file is
+    kept, so the same code is not indexed and emitted twice; each dropped link gets a
     ``duplicate link`` diagnostic naming the file it points to.
     """
     present = set(files)
     kept: list[str] = []
     diagnostics: list[Diagnostic] = []
     for rel in files:
+        if links is not None and rel not in links:
+            kept.append(rel)
+            continue
         path = root / rel
         if path.is_symlink():
             try:
@@ -233,8 +239,10 @@ def submodule_diagnostic(rel: str) -> Diagnostic:
     return Diagnostic(rel, REASON_SUBMODULE, "nested repository, not indexed (use --submodules)")
 
 
-def inspect_file(path: Path, rel: str, config: HygieneConfig) -> tuple[bool, list[Diagnostic]]:
-    """Read one discovered file and decide whether to index it.
+def inspect_file(path: Path, rel: str, config: HygieneConfig, *, data: bytes | None = None
+                 ) -> tuple[bool, list[Diagnostic]]:
+    """Read one discovered file (unless its bytes are given as ``data``) and decide
+    whether to index it.
 
     Returns (keep, diagnostics). A file is dropped when its name or content says it
     holds credentials (unless ``config.allow_secrets``), when it cannot be read, when its
@@ -247,10 +255,11 @@ def inspect_file(path: Path, rel: str, config: HygieneConfig) -> tuple[bool, lis
         kind = secret_file_kind(rel)
         if kind is not None:
             return False, [Diagnostic(rel, REASON_SECRET, kind)]
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        return False, [Diagnostic(rel, REASON_UNREADABLE, exc.strerror or str(exc))]
+    if data is None:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            return False, [Diagnostic(rel, REASON_UNREADABLE, exc.strerror or str(exc))]
     if looks_binary(data):
         return False, [Diagnostic(rel, REASON_BINARY)]
     decoded = decode_text(data)
@@ -258,11 +267,12 @@ def inspect_file(path: Path, rel: str, config: HygieneConfig) -> tuple[bool, lis
         kind = secret_file_kind(rel, decoded.text)
         if kind is not None:
             return False, [Diagnostic(rel, REASON_SECRET, kind)]
-    lines = split_lines(decoded.text)
-    longest = max(range(len(lines)), key=lambda i: len(lines[i]), default=None)
-    if longest is not None and len(lines[longest]) > config.max_line_length:
+    lengths = [len(line) for line in split_lines(decoded.text)]
+    most = max(lengths, default=0)
+    if most > config.max_line_length:
+        longest = lengths.index(most)  # the first of the longest lines
         return False, [Diagnostic(rel, REASON_LINE_TOO_LONG,
-                                  f"line {longest + 1} has {len(lines[longest])} characters "
+                                  f"line {longest + 1} has {most} characters "
                                   f"(limit {config.max_line_length})")]
     if decoded.replaced:
         return True, [Diagnostic(rel, REASON_REPLACED,
@@ -271,19 +281,35 @@ def inspect_file(path: Path, rel: str, config: HygieneConfig) -> tuple[bool, lis
     return True, []
 
 
+def extract_tags(path: str, language: str, source: bytes, **options: Any) -> FileTags:
+    """``treesitter.extract_tags``, imported on first use (tree-sitter loads slowly and a
+    warm gather never parses)."""
+    from .treesitter import extract_tags as extract
+
+    return extract(path, language, source, **options)
+
+
 def parse_source(path: str, language: str, data: bytes, config: HygieneConfig, *,
-                 clock: Callable[[], float] = time.monotonic
-                 ) -> tuple[FileTags | None, list[Diagnostic]]:
+                 clock: Callable[[], float] = time.monotonic, text: str | None = None,
+                 reference_tuples: bool = False) -> tuple[FileTags | None, list[Diagnostic]]:
     """Decode, normalize and parse one file within the time limit.
 
-    Returns the file's tags (line numbers as ``split_lines`` counts them), or None and a
-    ``parse timeout`` diagnostic when parsing took longer than ``config.parse_timeout``
-    seconds by ``clock``.
+    ``text``: the file's text already decoded and normalized (``normalize_newlines(
+    decode_text(data).text)``), when the caller has it; ``reference_tuples``: see
+    ``treesitter.extract_tags``. Returns the file's tags (line
+    numbers as ``split_lines`` counts them), or None and a ``parse timeout`` diagnostic
+    when parsing took longer than ``config.parse_timeout`` seconds by ``clock``.
     """
-    source = normalize_newlines(decode_text(data).text).encode("utf-8")
+    from .treesitter import ParseCancelled
+
+    if text is None:
+        text = normalize_newlines(decode_text(data).text)
+    source = text.encode("utf-8")
     deadline = clock() + config.parse_timeout
     try:
-        return extract_tags(path, language, source, should_stop=lambda: clock() > deadline), []
+        options: dict[str, Any] = {"reference_tuples": True} if reference_tuples else {}
+        return extract_tags(path, language, source, should_stop=lambda: clock() > deadline,
+                            **options), []
     except ParseCancelled:
         return None, [Diagnostic(path, REASON_PARSE_TIMEOUT,
                                  f"parsing took longer than {config.parse_timeout:g} s")]

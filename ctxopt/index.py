@@ -118,6 +118,16 @@ class Index:
         """The tags of a parsed file, None for files that were not parsed."""
         return self.tags.get(path)
 
+    def line_count(self, path: str) -> int | None:
+        """The line count of a parsed file, None for files that were not parsed."""
+        tags = self.tags.get(path)
+        return tags.line_count if tags else None
+
+    def file_definitions(self, path: str) -> tuple[Definition, ...] | None:
+        """The definitions of a parsed file, None for files that were not parsed."""
+        tags = self.tags.get(path)
+        return tags.definitions if tags else None
+
     def edges_in(self, node: str, kinds: tuple[str, ...]) -> list[tuple[str, str, dict]]:
         """(source, edge kind, edge data) of the edges of ``kinds`` into ``node``."""
         return [(source, key, data) for source, _, key, data

@@ -19,6 +19,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain, groupby
 
 import Stemmer
 
@@ -62,11 +63,29 @@ def _words(identifier: str) -> list[str]:
 
 def text_terms(text: str) -> Counter[str]:
     """Term frequencies of a piece of code or prose (stemmed words and ``=identifier``s)."""
+    return _identifier_terms_counted(Counter(_IDENTIFIER.findall(text)))
+
+
+def _identifier_terms_counted(identifiers: Counter[str]) -> Counter[str]:
+    """The terms of identifiers counted ``identifiers`` times (what ``text_terms`` gives
+    for the text they were found in)."""
     terms: Counter[str] = Counter()
-    for identifier, count in Counter(_IDENTIFIER.findall(text)).items():
-        for term in _identifier_terms(identifier):
-            terms[term] += count
+    get = terms.get  # (not ``+=``: a Counter's missing key costs a Python call)
+    known = _known_terms
+    for identifier, count in identifiers.items():
+        found = known.get(identifier)
+        if found is None:
+            found = _identifier_terms(identifier)
+            if len(known) < _KNOWN_TERMS_MAX:
+                known[identifier] = found
+        for term in found:
+            terms[term] = get(term, 0) + count
     return terms
+
+
+# identifier -> _identifier_terms(identifier), without lru_cache's call overhead
+_known_terms: dict[str, tuple[str, ...]] = {}
+_KNOWN_TERMS_MAX = 200_000
 
 
 def query_terms(task: ParsedTask) -> Counter[str]:
@@ -109,22 +128,31 @@ def file_documents(path: str, text: str, tags: FileTags | None) -> FileDocuments
     lines only: lines of nested definitions belong to those.
     """
     lines = text.split("\n")
-    file_terms = text_terms(text)
-    for word in _words(path.rsplit(".", 1)[0].replace("/", "_")):
-        file_terms[word] += NAME_WEIGHT
+    path_words = _words(path.rsplit(".", 1)[0].replace("/", "_"))
     if tags is None or not tags.definitions:
+        file_terms = text_terms(text)
+        for word in path_words:
+            file_terms[word] += NAME_WEIGHT
         return FileDocuments(path, (), file_terms)
     owner = [-1] * (len(lines) + 2)  # innermost definition owning each line
     for i, definition in enumerate(tags.definitions):  # sorted by start: inner ones overwrite
-        for line in range(definition.start_line, min(definition.end_line, len(lines)) + 1):
-            owner[line] = i
-    own_lines: dict[int, list[str]] = defaultdict(list)
-    for line in range(1, len(lines) + 1):
-        if owner[line] >= 0:
-            own_lines[owner[line]].append(lines[line - 1])
+        first, last = definition.start_line, min(definition.end_line, len(lines))
+        if last >= first:
+            owner[first:last + 1] = [i] * (last + 1 - first)
+    own_lines: dict[int, list[str]] = defaultdict(list)  # -1: lines outside definitions
+    line = 1
+    for i, run in groupby(owner[1:len(lines) + 1]):  # runs of lines with one owner
+        length = len(list(run))
+        own_lines[i].extend(lines[line - 1:line - 1 + length])
+        line += length
+    # Identifiers never span lines, so the file's are those of all its parts together.
+    identifiers = {i: _IDENTIFIER.findall("\n".join(own)) for i, own in own_lines.items()}
+    file_terms = _identifier_terms_counted(Counter(chain.from_iterable(identifiers.values())))
+    for word in path_words:
+        file_terms[word] += NAME_WEIGHT
     documents = []
     for i, definition in enumerate(tags.definitions):
-        terms = text_terms("\n".join(own_lines.get(i, ())))
+        terms = _identifier_terms_counted(Counter(identifiers.get(i, ())))
         for word in _words(definition.name):
             terms[word] += NAME_WEIGHT
         terms["=" + definition.name.lower()] += NAME_WEIGHT

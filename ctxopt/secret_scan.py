@@ -37,6 +37,10 @@ SECRET_FILE_PATTERNS: tuple[tuple[str, str], ...] = (
     ("*.tfstate", "cloud credentials"), ("*.tfstate.backup", "cloud credentials"),
     (".azure/accesstokens.json", "cloud credentials"),
 )
+# Any name pattern (one expression, as fnmatch translates them), and the path patterns.
+_SECRET_NAME = re.compile("|".join(fnmatch.translate(p) for p, _ in SECRET_FILE_PATTERNS
+                                   if "/" not in p))
+_SECRET_PATH_ENDS = tuple(p for p, _ in SECRET_FILE_PATTERNS if "/" in p)
 # These hold a token only sometimes: they are secret when their text says so.
 _TOKEN_FILES = {".npmrc": "npm token", ".yarnrc": "npm token", ".yarnrc.yml": "npm token",
                 ".pypirc": "PyPI password", "pip.conf": "index password"}
@@ -80,6 +84,9 @@ def secret_file_kind(path: str, text: str | None = None) -> str | None:
     """
     lowered = path.lower()
     name = posixpath.basename(lowered)
+    if not _SECRET_NAME.match(name) and not lowered.endswith(_SECRET_PATH_ENDS) \
+            and name not in _TOKEN_FILES:
+        return None  # the common case, decided by one match (the loop below says why)
     for pattern, kind in SECRET_FILE_PATTERNS:
         if "/" in pattern:
             if lowered == pattern or lowered.endswith("/" + pattern):

@@ -63,16 +63,16 @@ def _skeleton(definitions: tuple, i: int) -> str:
 def _signature(index: Index, path: str, start: int, end: int) -> str:
     """Signatures of the outermost definitions starting in ``start..end`` (classes with
     their members' signatures), else of the innermost definition around ``start``."""
-    tags = index.file_tags(path)
-    if tags is None:
+    definitions = index.file_definitions(path)
+    if definitions is None:
         return ""
-    inside = [i for i, d in enumerate(tags.definitions) if start <= d.start_line <= end]
+    inside = [i for i, d in enumerate(definitions) if start <= d.start_line <= end]
     chosen = set(inside)
-    outermost = [i for i in inside if tags.definitions[i].parent not in chosen]
+    outermost = [i for i in inside if definitions[i].parent not in chosen]
     if not outermost:
-        around = [d for d in tags.definitions if d.start_line <= start <= d.end_line]
+        around = [d for d in definitions if d.start_line <= start <= d.end_line]
         return around[-1].signature if around else ""
-    return "\n".join(_skeleton(tags.definitions, i) for i in outermost)
+    return "\n".join(_skeleton(definitions, i) for i in outermost)
 
 
 def _tier(score: float) -> int:

@@ -8,14 +8,21 @@ Storage (``SCHEMA_VERSION``; a database with another version, another parser fin
 or another root is emptied and rebuilt, never misread):
 
 - ``files``: every selected or content-skipped file keyed by path, with size, mtime (ns),
-  a BLAKE2 hash of the content, language, line count, skip reason, and its references in
-  tag order (``marshal``, read back whole by ``file_tags``);
+  a BLAKE2 hash of the content, language, line count, skip reason (``file_tags`` puts a
+  file's references back in tag order from ``uses`` and ``import_specs``);
 - ``defs``: each file's definitions (node ``path#idx``), indexed by name and, for Go
   methods declared out of line, by their receiver type (``owner``);
 - ``uses``: each file's references *unresolved*, one row per (file, name) packing every
   use's line, kind and enclosing definition, indexed by name (5x fewer rows than uses);
 - ``import_specs``: each file's import specifiers in tag order;
-- ``imports``: resolved file -> file import edges, indexed on both endpoints.
+- ``imports``: resolved file -> file import edges, indexed on both endpoints;
+- ``postings``: the BM25 term counts of each parsed file's lexical documents
+  (``lexical.file_documents``), one row per (term, file) indexed by term and by file, with
+  ``data`` = marshalled ints (tf in the file's document or None, then (definition index, tf,
+  definition document length) for each definition holding the term); the files' columns
+  ``doc_count``, ``doc_length`` and ``file_length`` give the collection statistics. A
+  gather scores only the task's terms (``_StoredLexical``, the formula of
+  ``lexical.LexicalIndex``, with the same results), and a changed file replaces its rows.
 
 Edges. ``contains`` edges are the ``parent`` column (plus ``owner``); ``imports`` are
 stored; ``references``, ``inherits`` and ``tests`` edges are resolved at query time from
@@ -37,6 +44,7 @@ from __future__ import annotations
 
 import hashlib
 import marshal
+import math
 import os
 import posixpath
 import re
@@ -60,7 +68,7 @@ from .model import Definition, Diagnostic, FileTags, Reference
 __all__ = ["StoredIndex", "IndexOptions", "UpdateReport", "open_index", "default_index_path",
            "IndexStoreError", "SCHEMA_VERSION", "INDEX_ENV"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 4
 INDEX_ENV = "CTXOPT_INDEX"
 # PRAGMA application_id of a ctxopt index ("ctxo"): a database without it is not ours.
 _APPLICATION_ID = 0x6374786F
@@ -89,9 +97,10 @@ CREATE TABLE IF NOT EXISTS files(
     line_count INTEGER NOT NULL DEFAULT 0,
     skip TEXT,
     detail TEXT NOT NULL DEFAULT '',
-    notes BLOB,
-    refs BLOB,
-    lexical BLOB);
+    doc_count INTEGER,    -- lexical documents: definitions (NULL: the file was not parsed)
+    doc_length INTEGER,   -- their summed lengths (terms counted with repetition)
+    file_length INTEGER,  -- the length of the file's own document
+    notes BLOB);
 CREATE TABLE IF NOT EXISTS defs(
     file_id INTEGER NOT NULL,
     idx INTEGER NOT NULL,
@@ -122,6 +131,14 @@ CREATE TABLE IF NOT EXISTS imports(
     src INTEGER NOT NULL,
     dst INTEGER NOT NULL,
     PRIMARY KEY (src, dst)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS postings(
+    term TEXT NOT NULL,
+    file_id INTEGER NOT NULL,
+    data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS snapshots(
+    key TEXT PRIMARY KEY,
+    generation INTEGER NOT NULL,
+    data BLOB NOT NULL);
 """
 # Secondary indexes: dropped while a cold index loads its rows, built after (a sort is
 # much faster than as many random B-tree inserts); recreated on open when missing.
@@ -130,8 +147,14 @@ _INDEXES = {
     "defs_owner": "CREATE INDEX defs_owner ON defs(owner) WHERE owner IS NOT NULL",
     "uses_name": "CREATE INDEX uses_name ON uses(name)",
     "imports_dst": "CREATE INDEX imports_dst ON imports(dst)",
+    "postings_term": "CREATE INDEX postings_term ON postings(term)",
+    "postings_file": "CREATE INDEX postings_file ON postings(file_id)",
 }
-_TABLES = ("meta", "files", "defs", "uses", "import_specs", "imports", "refs")
+_TABLES = ("meta", "files", "defs", "uses", "import_specs", "imports", "postings", "snapshots")
+# Bumped by every transaction that may change the files or their definitions: a snapshot
+# (the name table) is used only when it was built at the current generation.
+_BUMP_GENERATION = ("INSERT INTO meta(key, value) VALUES ('generation', '1') ON CONFLICT(key)"
+                    " DO UPDATE SET value = CAST(value AS INTEGER) + 1")
 _IMPORT_KINDS = ("import", "import_member")
 # Files whose content changes how imports resolve anywhere: a change recomputes them all.
 _IMPORT_CONFIG = re.compile(r"^(go\.mod|[tj]sconfig.*\.json)$")
@@ -230,8 +253,9 @@ def _scan_one(root: str, path: str, old_hash: str | None,
     Returns ``("same", path, size, mtime_ns, checked_ns)`` when the content hash equals
     ``old_hash``, ``("gone", path)`` when the file vanished, else ``("new", path, size,
     mtime_ns, checked_ns, hash, language, line_count, skip, detail, extra, defs, uses,
-    imports)`` with ``extra`` = (notes, refs, lexical) marshalled blobs (or None) and row
-    tuples for the ``defs``, ``uses`` and ``import_specs`` tables (without file id).
+    imports)`` with ``extra`` = (notes, lexical): the marshalled diagnostics (or None) and
+    the ``_postings`` of the file's lexical documents (or None), and row tuples for the ``defs``,
+    ``uses`` and ``import_specs`` tables (without file id).
     ``skip`` is a reason (``''``: dropped without a diagnostic) or None.
     """
     checked_ns = time.time_ns()
@@ -244,7 +268,7 @@ def _scan_one(root: str, path: str, old_hash: str | None,
         return ("gone", path)
     except OSError as exc:
         return ("new", path, 0, 0, checked_ns, "", None, 0, "unreadable", exc.strerror or "",
-                (None, None, None), (), (), ())
+                (None, None), (), (), ())
     size, mtime_ns = info.st_size, info.st_mtime_ns
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()
     if digest == old_hash:
@@ -253,32 +277,50 @@ def _scan_one(root: str, path: str, old_hash: str | None,
     if not keep:
         reason, detail = (notes[0].reason, notes[0].detail) if notes else ("", "")
         return ("new", path, size, mtime_ns, checked_ns, digest, None, 0, reason, detail,
-                (None, None, None), (), (), ())
+                (None, None), (), (), ())
     kept_notes = marshal.dumps(tuple((d.reason, d.detail) for d in notes)) if notes else None
     language = language_for_file(path, data[:HEAD_BYTES])
     if language is None:
         return ("new", path, size, mtime_ns, checked_ns, digest, None, 0, None, "",
-                (kept_notes, None, None), (), (), ())
+                (kept_notes, None), (), (), ())
     from .lexical import file_documents
 
+    text = hygiene.normalize_newlines(hygiene.decode_text(data).text)
     try:
-        tags, parse_notes = hygiene.parse_source(path, language.name, data, config)
+        tags, parse_notes = hygiene.parse_source(path, language.name, data, config, text=text,
+                                                 reference_tuples=True)
     except CtxoptError:
         raise  # a broken grammar breaks every file: abort, do not record skips
     except Exception as exc:  # one file's parse failure must not abort the index
         first = (str(exc).splitlines() or [""])[0][:200]
         return ("new", path, size, mtime_ns, checked_ns, digest, None, 0, "unparsable",
-                f"{type(exc).__name__}: {first}", (None, None, None), (), (), ())
+                f"{type(exc).__name__}: {first}", (None, None), (), (), ())
     if tags is None:  # too slow to parse
         reason, detail = (parse_notes[0].reason, parse_notes[0].detail) if parse_notes else ("", "")
         return ("new", path, size, mtime_ns, checked_ns, digest, None, 0, reason, detail,
-                (None, None, None), (), (), ())
-    text = hygiene.normalize_newlines(hygiene.decode_text(data).text)
+                (None, None), (), (), ())
     documents = file_documents(path, text, tags)
-    lexical = marshal.dumps((tuple(dict(d) for d in documents.definitions), dict(documents.file)))
-    refs = marshal.dumps(tuple((r.name, r.kind, r.line, r.enclosing) for r in tags.references))
+    lexical = _postings(documents)
     return ("new", path, size, mtime_ns, checked_ns, digest, language.name, tags.line_count,
-            None, "", (kept_notes, refs, lexical), _definition_rows(tags), *_reference_rows(tags))
+            None, "", (kept_notes, lexical), _definition_rows(tags), *_reference_rows(tags))
+
+
+def _postings(documents: Any) -> tuple[int, int, int, list[tuple[str, bytes]]]:
+    """(definition documents, their summed length, the file document's length, postings
+    rows (term, data)) of one file's ``lexical.FileDocuments`` (see the module docstring)."""
+    entries: dict[str, list[int | None]] = {term: [tf] for term, tf in documents.file.items()}
+    total = 0
+    for i, terms in enumerate(documents.definitions):
+        length = sum(terms.values())
+        total += length
+        for term, tf in terms.items():
+            entry = entries.get(term)
+            if entry is None:
+                entry = entries[term] = [None]  # not in the file's document
+            entry += (i, tf, length)
+    dumps = marshal.dumps
+    return (len(documents.definitions), total, sum(documents.file.values()),
+            [(term, dumps(tuple(entry))) for term, entry in entries.items()])
 
 
 def _definition_rows(tags: FileTags) -> tuple[tuple, ...]:
@@ -293,17 +335,16 @@ def _definition_rows(tags: FileTags) -> tuple[tuple, ...]:
 
 
 def _reference_rows(tags: FileTags) -> tuple[tuple[tuple, ...], tuple[tuple, ...]]:
-    """(uses rows, import_specs rows). A use packs as ``line,kind,enclosing`` (enclosing
-    empty at module level), uses joined by ``;``."""
+    """(uses rows, import_specs rows) of tags whose references are (name, kind, line,
+    enclosing) tuples. A use packs as ``line,kind,enclosing`` (enclosing empty at module
+    level), uses joined by ``;``."""
     packed: dict[str, list[str]] = defaultdict(list)
     imports = []
-    for reference in tags.references:
-        if reference.kind in _IMPORT_KINDS:
-            imports.append((len(imports), reference.name, reference.kind, reference.line,
-                            reference.enclosing))
-        if reference.kind != "import":
-            enclosing = "" if reference.enclosing is None else reference.enclosing
-            packed[reference.name].append(f"{reference.line},{reference.kind},{enclosing}")
+    for name, kind, line, enclosing in tags.references:
+        if kind in _IMPORT_KINDS:
+            imports.append((len(imports), name, kind, line, enclosing))
+        if kind != "import":
+            packed[name].append(f"{line},{kind},{'' if enclosing is None else enclosing}")
     uses = tuple((name, len(entries), ";".join(entries)) for name, entries in packed.items())
     return uses, tuple(imports)
 
@@ -590,6 +631,7 @@ def _update(conn: sqlite3.Connection, root: Path, options: IndexOptions,
             return
         with _Transaction(conn):
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('imports_dirty', '1')")
+            conn.execute(_BUMP_GENERATION)
             for result in pending:
                 if result[0] == "same":
                     _, path, size, mtime_ns, checked_ns = result
@@ -621,12 +663,15 @@ def _update(conn: sqlite3.Connection, root: Path, options: IndexOptions,
     if removed:
         with _Transaction(conn):
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('imports_dirty', '1')")
+            conn.execute(_BUMP_GENERATION)
             for start in range(0, len(removed), _SQL_VARS):
                 for path in removed[start:start + _SQL_VARS]:
                     _delete_file(conn, path)
         report.removed = len(removed)
     if full_imports or changed:
         _update_imports(conn, root, None if full_imports else changed)
+    if _meta(conn).get("generation") != _snapshot_generation(conn, "names"):
+        _write_names(conn)
     conn.execute("PRAGMA optimize")
     if report.rebuilt or report.scanned > 1000:
         conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
@@ -642,24 +687,27 @@ def _delete_file(conn: sqlite3.Connection, path: str) -> None:
     conn.execute("DELETE FROM uses WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM import_specs WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM imports WHERE src = ? OR dst = ?", (file_id, file_id))
+    conn.execute("DELETE FROM postings WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
 
 
 def _write_file(conn: sqlite3.Connection, result: _ScanResult) -> None:
     (_, path, size, mtime_ns, checked_ns, digest, language, line_count, skip, detail,
-     (notes, refs, lexical), defs, uses, imports) = result
+     (notes, lexical), defs, uses, imports) = result
     row = conn.execute("SELECT id, hash FROM files WHERE path = ?", (_key(path),)).fetchone()
     if row is not None and digest and row[1] == digest:
         # another process stored this content meanwhile: keep its rows (readers may use them)
         conn.execute("UPDATE files SET size=?, mtime_ns=?, checked_ns=? WHERE id=?",
                      (size, mtime_ns, checked_ns, row[0]))
         return
+    doc_count, doc_length, file_length, postings = lexical or (None, None, None, ())
     if row is None:
         file_id = conn.execute(
             "INSERT INTO files(path, size, mtime_ns, checked_ns, hash, language, line_count,"
-            " skip, detail, notes, refs, lexical) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " skip, detail, notes, doc_count, doc_length, file_length)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (_key(path), size, mtime_ns, checked_ns, digest, language, line_count, skip, detail,
-             notes, refs, lexical)
+             notes, doc_count, doc_length, file_length)
         ).lastrowid
     else:
         file_id = row[0]
@@ -667,11 +715,13 @@ def _write_file(conn: sqlite3.Connection, result: _ScanResult) -> None:
         conn.execute("DELETE FROM uses WHERE file_id = ?", (file_id,))
         conn.execute("DELETE FROM import_specs WHERE file_id = ?", (file_id,))
         conn.execute("DELETE FROM imports WHERE src = ?", (file_id,))
+        conn.execute("DELETE FROM postings WHERE file_id = ?", (file_id,))
         conn.execute(
             "UPDATE files SET size=?, mtime_ns=?, checked_ns=?, hash=?, language=?,"
-            " line_count=?, skip=?, detail=?, notes=?, refs=?, lexical=? WHERE id=?",
+            " line_count=?, skip=?, detail=?, notes=?, doc_count=?, doc_length=?,"
+            " file_length=? WHERE id=?",
             (size, mtime_ns, checked_ns, digest, language, line_count, skip, detail, notes,
-             refs, lexical, file_id))
+             doc_count, doc_length, file_length, file_id))
     if defs:
         conn.executemany("INSERT INTO defs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                          [(file_id, *d) for d in defs])
@@ -680,6 +730,9 @@ def _write_file(conn: sqlite3.Connection, result: _ScanResult) -> None:
     if imports:
         conn.executemany("INSERT INTO import_specs VALUES (?, ?, ?, ?, ?, ?)",
                          [(file_id, *i) for i in imports])
+    if postings:
+        conn.executemany("INSERT INTO postings(term, file_id, data) VALUES (?, ?, ?)",
+                         [(term, file_id, data) for term, data in postings])
 
 
 def _go_modules(root: Path, files: Iterable[str]) -> dict[str, str]:
@@ -733,6 +786,38 @@ def _update_imports(conn: sqlite3.Connection, root: Path, only: set[str] | None)
         conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('imports_dirty', '0')")
 
 
+def _snapshot_generation(conn: sqlite3.Connection, key: str) -> str | None:
+    row = conn.execute("SELECT generation FROM snapshots WHERE key = ?", (key,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def _names(conn: sqlite3.Connection) -> dict[str, list[str]]:
+    """Definition name -> node ids of the selected files, by path then position."""
+    paths = {file_id: _unkey(key) for file_id, key in conn.execute(
+        "SELECT id, path FROM files WHERE skip IS NULL")}
+    rank = {file_id: r for r, file_id in enumerate(sorted(paths, key=paths.__getitem__))}
+    rows = [row for row in conn.execute("SELECT file_id, idx, name FROM defs ORDER BY file_id, idx")
+            if row[0] in rank]
+    rows.sort(key=lambda row: rank[row[0]])  # stable: by path, then position
+    named: dict[str, list[str]] = {}
+    for file_id, i, name in rows:
+        node = f"{paths[file_id]}#{i}"
+        found = named.get(name)
+        if found is None:
+            named[name] = [node]
+        else:
+            found.append(node)
+    return named
+
+
+def _write_names(conn: sqlite3.Connection) -> None:
+    """Store the name table (``_names``) as a snapshot of the current generation."""
+    with _Transaction(conn):
+        generation = int(_meta(conn).get("generation", "0"))
+        conn.execute("INSERT OR REPLACE INTO snapshots(key, generation, data) VALUES (?, ?, ?)",
+                     ("names", generation, marshal.dumps(_names(conn))))
+
+
 # --- queries ---------------------------------------------------------------------------
 
 def _split(node: str) -> tuple[str, int]:
@@ -760,21 +845,28 @@ class StoredIndex:
         self.root = root
         conn.execute("BEGIN")  # a read snapshot for the life of this object
         rows = sorted(((file_id, _unkey(key), *rest) for file_id, key, *rest in conn.execute(
-            "SELECT id, path, skip, detail, line_count, language, notes FROM files")),
-            key=lambda row: row[1])
+            "SELECT id, path, skip, detail, line_count, language, notes, doc_count, doc_length,"
+            " file_length FROM files")), key=lambda row: row[1])
         self._id: dict[str, int] = {}
         self._path: dict[int, str] = {}
         self.files: list[str] = []
         self.diagnostics: list[Diagnostic] = list(name_skips)
         self._line_count: dict[str, int] = {}
         self._language: dict[str, str | None] = {}
-        for file_id, path, skip, detail, line_count, language, notes in rows:
+        self._file_length: dict[str, int] = {}  # of the lexical documents of files
+        self._documents = [0, 0]  # definition documents, their summed length
+        for (file_id, path, skip, detail, line_count, language, notes, doc_count, doc_length,
+             file_length) in rows:
             self._id[path] = file_id
             self._path[file_id] = path
             if skip is None:
                 self.files.append(path)
                 self._line_count[path] = line_count
                 self._language[path] = language
+                if doc_count is not None:
+                    self._file_length[path] = file_length
+                    self._documents[0] += doc_count
+                    self._documents[1] += doc_length
                 if notes:
                     self.diagnostics += [Diagnostic(path, *n) for n in marshal.loads(notes)]
             elif skip:
@@ -782,6 +874,7 @@ class StoredIndex:
         self.diagnostics.sort(key=lambda d: (d.path, d.reason))
         self._file_set = frozenset(self.files)
         self._definitions: dict[str, tuple[Definition, ...]] = {}
+        self._definition_of: dict[str, Definition] = {}
         self._owners: dict[str, tuple[str | None, ...]] = {}
         self._tags: dict[str, FileTags] = {}
         self._named: dict[str, list[str]] = {}
@@ -792,19 +885,12 @@ class StoredIndex:
         self._edges: dict[tuple[str, str, tuple[str, ...]], list[tuple[str, str, dict]]] = {}
 
     @property
-    def lexical(self) -> Any:
-        """The ``lexical.LexicalIndex`` of the parsed files (built on first use from the
-        term counts stored per file)."""
+    def lexical(self) -> "_StoredLexical":
+        """BM25 over the parsed files' lexical documents, as ``lexical.LexicalIndex``
+        (``score_definitions``, ``score_files``), reading only the query's terms."""
         if self._lexical is None:
-            from .lexical import FileDocuments, LexicalIndex
-
-            documents = []
-            for key, blob in self._conn.execute(
-                    "SELECT path, lexical FROM files WHERE skip IS NULL AND lexical IS NOT NULL"):
-                definitions, whole = marshal.loads(blob)
-                documents.append(FileDocuments(_unkey(key), tuple(Counter(d) for d in definitions),
-                                               Counter(whole)))
-            self._lexical = LexicalIndex(documents)
+            self._lexical = _StoredLexical(self._conn, self._path, self._file_length,
+                                           *self._documents)
         return self._lexical
 
     # lifecycle
@@ -843,11 +929,14 @@ class StoredIndex:
     # the query surface of index.Index
     def definition(self, node: str) -> Definition:
         """The ``Definition`` of a symbol node id (KeyError for an unknown node)."""
-        path, i = _split(node)
-        definitions = self._load_definitions(path)
-        if not 0 <= i < len(definitions):
-            raise KeyError(node)
-        return definitions[i]
+        found = self._definition_of.get(node)
+        if found is None:
+            path, i = _split(node)
+            definitions = self._load_definitions(path)
+            if not 0 <= i < len(definitions):
+                raise KeyError(node)
+            found = self._definition_of[node] = definitions[i]
+        return found
 
     def path_of(self, node: str) -> str:
         """The file a node belongs to."""
@@ -883,6 +972,15 @@ class StoredIndex:
         """Every definition name -> how many definitions have it (loads the name table)."""
         return {name: len(nodes) for name, nodes in self._load_all_names().items()}
 
+    def line_count(self, path: str) -> int | None:
+        """The line count of a parsed file, None for files that were not parsed."""
+        return self._line_count[path] if self._language.get(path) else None
+
+    def file_definitions(self, path: str) -> tuple[Definition, ...] | None:
+        """The definitions of a parsed file (``file_tags(path).definitions`` without
+        reading its references), None for files that were not parsed."""
+        return self._load_definitions(path) if self._language.get(path) else None
+
     def file_tags(self, path: str) -> FileTags | None:
         """The tags of a parsed file, None for files that were not parsed."""
         tags = self._tags.get(path)
@@ -890,9 +988,15 @@ class StoredIndex:
             language = self._language.get(path)
             if language is None:
                 return None
-            (blob,) = self._conn.execute("SELECT refs FROM files WHERE id = ?",
-                                         (self._id[path],)).fetchone()
-            refs = [Reference(*row) for row in marshal.loads(blob)] if blob else []
+            file_id = self._id[path]
+            rows = [(name, kind, line, enclosing) for name, packed in self._conn.execute(
+                "SELECT name, packed FROM uses WHERE file_id = ?", (file_id,))
+                for line, kind, enclosing in _unpack(packed)]
+            rows += self._conn.execute(  # imports are not uses: the specifiers hold them
+                "SELECT name, kind, line, enclosing FROM import_specs WHERE file_id = ?"
+                " AND kind = 'import'", (file_id,)).fetchall()
+            rows.sort(key=lambda r: (r[2], r[0], r[1]))  # tag order (unique: one per name and line)
+            refs = [Reference(*row) for row in rows]
             tags = FileTags(path=path, language=language, line_count=self._line_count[path],
                             definitions=self._load_definitions(path), references=tuple(refs))
             self._tags[path] = tags
@@ -994,15 +1098,11 @@ class StoredIndex:
 
     def _load_all_names(self) -> dict[str, list[str]]:
         if self._all_named is None:
-            by_file: dict[int, list[tuple[str, int]]] = defaultdict(list)
-            for name, file_id, i in self._conn.execute(
-                    "SELECT name, file_id, idx FROM defs ORDER BY file_id, idx"):
-                by_file[file_id].append((name, i))
-            named: dict[str, list[str]] = defaultdict(list)
-            for path in self.files:  # sorted: the lists come out by path, then position
-                for name, i in by_file.get(self._id[path], ()):  # rows come in (file, idx) order
-                    named[name].append(f"{path}#{i}")
-            self._all_named = dict(named)
+            row = self._conn.execute(
+                "SELECT s.data FROM snapshots s JOIN meta m ON m.key = 'generation'"
+                " WHERE s.key = 'names' AND CAST(s.generation AS TEXT) = m.value").fetchone()
+            # the snapshot of this generation, else (another process is updating) the table
+            self._all_named = marshal.loads(row[0]) if row else _names(self._conn)
         return self._all_named
 
     def _imports_of(self, path: str) -> frozenset[str]:
@@ -1066,6 +1166,81 @@ class StoredIndex:
                 if source != node:
                     groups.add(source, kind, line, tests)
         return groups.edges()
+
+
+class _StoredLexical:
+    """``lexical.LexicalIndex`` over the ``postings`` table: the same scores, bit for bit,
+    in the same order (documents by path, then definition index), reading only the rows
+    of the query's terms. ``lexical.K1`` and ``lexical.B`` are read at query time."""
+
+    def __init__(self, conn: sqlite3.Connection, paths: dict[int, str],
+                 file_length: dict[str, int], definitions: int, definition_length: int) -> None:
+        """``paths``: file id -> path; ``file_length``: path -> length of the file's
+        document, for every parsed file; ``definitions``: how many definition documents,
+        ``definition_length``: their summed length."""
+        self._conn = conn
+        self._paths = paths
+        self._file_length = file_length
+        self._definitions = (definitions, definition_length)
+        self._files = (len(file_length), sum(file_length.values()))
+        self._terms: dict[str, list[tuple[str, tuple[int, ...]]]] = {}
+
+    def _rows(self, term: str) -> list[tuple[str, tuple[int, ...]]]:
+        """(path, unpacked data) of the files holding ``term``, by path."""
+        rows = self._terms.get(term)
+        if rows is None:
+            try:
+                term.encode("utf-8")
+            except UnicodeEncodeError:  # no document holds such a term
+                rows = []
+            else:
+                paths = self._paths
+                rows = sorted((paths[file_id], marshal.loads(data)) for file_id, data in
+                              self._conn.execute("SELECT file_id, data FROM postings WHERE term = ?",
+                                                 (term,)))
+            self._terms[term] = rows
+        return rows
+
+    def score_definitions(self, query: Counter[str]) -> dict[str, float]:
+        """Node id -> BM25 score for every definition matching at least one query term."""
+        from . import lexical
+
+        n, total = self._definitions
+        if not n:
+            return {}
+        k1, b = lexical.K1, lexical.B
+        average = total / n or 1.0
+        scores: dict[str, float] = {}
+        for term, weight in query.items():
+            posting = [(f"{path}#{data[i]}", data[i + 1], data[i + 2])
+                       for path, data in self._rows(term) for i in range(1, len(data), 3)]
+            if not posting:
+                continue
+            idf = math.log(1 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
+            for node, tf, length in posting:
+                norm = tf + k1 * (1 - b + b * length / average)
+                scores[node] = scores.get(node, 0.0) + weight * idf * tf * (k1 + 1) / norm
+        return scores
+
+    def score_files(self, query: Counter[str]) -> dict[str, float]:
+        """Path -> BM25 score for every file matching at least one query term."""
+        from . import lexical
+
+        n, total = self._files
+        if not n:
+            return {}
+        k1, b = lexical.K1, lexical.B
+        average = total / n or 1.0
+        scores: dict[str, float] = {}
+        for term, weight in query.items():
+            posting = [(path, data[0]) for path, data in self._rows(term) if data[0] is not None]
+            if not posting:
+                continue
+            idf = math.log(1 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
+            for path, tf in posting:
+                norm = tf + k1 * (1 - b + b * self._file_length[path] / average)
+                scores[path] = scores.get(path, 0.0) + weight * idf * tf * (k1 + 1) / norm
+        return scores
 
 
 class _EdgeGroups:

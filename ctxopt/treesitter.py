@@ -89,6 +89,12 @@ def _end_line(node: ts.Node) -> int:
     return row + 1
 
 
+def _text(node: ts.Node, source: bytes) -> str:
+    """A node's text, sliced from ``source``: ``Node.text`` is slow on a tree parsed
+    through a read callback (it reads the bytes back through the callback)."""
+    return source[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+
 def _line_count(source: bytes) -> int:
     if not source:
         return 0
@@ -112,18 +118,33 @@ def _find_body(node: ts.Node) -> ts.Node | None:
 
 def _python_docstring(body: ts.Node, source: bytes) -> str | None:
     """The first line of the docstring opening ``body``, re-quoted, or None."""
-    first = body.named_children[0] if body.named_children else None
-    if first is not None and first.type == "expression_statement" and first.named_children:
-        first = first.named_children[0]
+    first = body.named_child(0) if body.named_child_count else None
+    if first is not None and first.type == "expression_statement" and first.named_child_count:
+        first = first.named_child(0)
     if first is None or first.type != "string":
         return None
-    text = source[first.start_byte:first.end_byte].decode("utf-8", "replace")
-    match = re.match(r"(?is)^([rbuf]*)(\"\"\"|'''|\"|')(.*?)(\2)?$", text.strip())
-    if not match:
+    text = source[first.start_byte:first.end_byte].decode("utf-8", "replace").strip()
+    # A prefix of r, b, u, f, then the opening quote, the text, the closing quote: what
+    # the pattern (?is)^([rbuf]*)("""|'''|"|')(.*?)(\2)?$ matched, without its
+    # backtracking (long docstrings made it slow).
+    start = 0
+    while start < len(text) and text[start] in "rbufRBUF":
+        start += 1
+    prefix = text[:start]
+    for quote in ('"""', "'''", '"', "'"):
+        if text.startswith(quote, start):
+            break
+    else:
         return None
-    prefix, quote, inner = match.group(1), match.group(2), match.group(3)
-    inner = inner[: -len(quote)] if inner.endswith(quote) else inner
-    lines = [ln.strip() for ln in inner.splitlines() if ln.strip()]
+    inner = text[start + len(quote):]
+    for _ in range(2):  # the closing quote (the pattern's group 4), then once more
+        inner = inner[: -len(quote)] if inner.endswith(quote) else inner
+    lines: list[str] = []  # the first two non-blank lines
+    for line in inner.splitlines():
+        if line.strip():
+            lines.append(line.strip())
+            if len(lines) == 2:
+                break
     if not lines:
         return None
     more = " ..." if len(lines) > 1 else ""
@@ -168,6 +189,21 @@ def signature_of(node: ts.Node, source: bytes, language: str) -> str:
     return header + " ..."
 
 
+# What a capture is, by its name (see the module docstring).
+_DEFINITION, _REFERENCE, _IMPORT, _OTHER = range(4)
+
+
+def _role(capture: str) -> tuple[int, str]:
+    """(role, kind) of a capture name: ``name.definition.<kind>``, ``name.reference.<kind>``
+    (``_IMPORT`` for kind ``import``, whose text is cleaned up), else ``_OTHER``."""
+    if capture.startswith("name.definition."):
+        return _DEFINITION, capture[len("name.definition."):]
+    if capture.startswith("name.reference."):
+        kind = capture[len("name.reference."):]
+        return (_IMPORT if kind == "import" else _REFERENCE), kind
+    return _OTHER, ""
+
+
 class ParseCancelled(Exception):
     """``should_stop`` asked ``extract_tags`` to give up on a file (not a run failure)."""
 
@@ -207,7 +243,8 @@ def _extents(nodes: list[ts.Node], kinds: list[str], source: bytes) -> list[tupl
 
 
 def extract_tags(path: str, language: str, source: bytes, *,
-                 should_stop: Callable[[], bool] | None = None) -> FileTags:
+                 should_stop: Callable[[], bool] | None = None,
+                 reference_tuples: bool = False) -> FileTags:
     """Parse ``source`` and return its definitions and references.
 
     Parameters
@@ -220,6 +257,9 @@ def extract_tags(path: str, language: str, source: bytes, *,
         The file's content.
     should_stop : callable, optional
         Polled while parsing (every few hundred bytes); returning True cancels.
+    reference_tuples : bool
+        Give the references as plain ``(name, kind, line, enclosing)`` tuples rather than
+        ``Reference`` objects (same order; the indexer stores them so, and saves the time).
 
     Returns
     -------
@@ -241,13 +281,19 @@ def extract_tags(path: str, language: str, source: bytes, *,
     definitions: dict[tuple[int, int], tuple[ts.Node, str, str, str | None, int]] = {}
     references: dict[tuple[str, int], tuple[str, int]] = {}
     not_names: set[tuple[int, int]] = set()
+    roles: dict[str, tuple[int, str]] = {}  # capture name -> (role, kind), see _role
+    priority = _REFERENCE_PRIORITY
     for pattern, captures in cursor.matches(tree.root_node):
-        not_names.update((n.start_byte, n.end_byte) for n in captures.get("not_a_name", ()))
+        if "not_a_name" in captures:
+            not_names.update((n.start_byte, n.end_byte) for n in captures["not_a_name"])
         scope_nodes = captures.get("scope")
-        scope = _dotted(scope_nodes[0].text.decode("utf-8", "replace")) if scope_nodes else None
+        scope = _dotted(_text(scope_nodes[0], source)) if scope_nodes else None
         for capture, nodes in captures.items():
-            if capture.startswith("name.definition."):
-                kind = capture[len("name.definition."):]
+            role = roles.get(capture)
+            if role is None:
+                role = roles[capture] = _role(capture)
+            if role[0] == _DEFINITION:
+                kind = role[1]
                 outer = captures.get("definition." + kind) or nodes
                 name_node, def_node = nodes[0], outer[0]
                 key = (name_node.start_byte, name_node.end_byte)
@@ -257,7 +303,7 @@ def extract_tags(path: str, language: str, source: bytes, *,
                 width = def_node.end_byte - def_node.start_byte
                 if known is None or (width, -pattern) > (
                         known[0].end_byte - known[0].start_byte, -known[4]):
-                    name = name_node.text.decode("utf-8", "replace")
+                    name = _text(name_node, source)
                     name_scope = scope
                     if _QUALIFIER.search(name) or "<" in name or name.startswith("operator"):
                         prefix, name = _split_qualified(name)
@@ -265,18 +311,20 @@ def extract_tags(path: str, language: str, source: bytes, *,
                     if name.isupper() and (kind == "variable" or (kind == "field" and len(name) > 1)):
                         kind = "constant"
                     definitions[key] = (def_node, name, kind, name_scope, pattern)
-            elif capture.startswith("name.reference."):
-                kind = capture[len("name.reference."):]
+            elif role[0] != _OTHER:
+                kind = role[1]
+                rank = priority.get(kind, 9)
                 for node in nodes:
-                    name = node.text.decode("utf-8", "replace")
-                    if kind == "import":
+                    start = node.start_byte
+                    name = source[start:node.end_byte].decode("utf-8", "replace")
+                    if role[0] == _IMPORT:
                         name = _import_name(name)
                     if not name:
                         continue
                     key = (name, node.start_point[0] + 1)
                     known_ref = references.get(key)
-                    if known_ref is None or _REFERENCE_PRIORITY.get(kind, 9) < _REFERENCE_PRIORITY.get(known_ref[0], 9):
-                        references[key] = (kind, node.start_byte)
+                    if known_ref is None or rank < priority.get(known_ref[0], 9):
+                        references[key] = (kind, start)
 
     for key in not_names:
         definitions.pop(key, None)
@@ -309,7 +357,7 @@ def extract_tags(path: str, language: str, source: bytes, *,
             stack.append(len(result) - 1)
 
     starts = [s for s, _ in spans]
-    refs: list[Reference] = []
+    refs: list[tuple[str, str, int, int | None]] = []
     for (name, line), (kind, byte) in references.items():
         enclosing = None
         i = bisect.bisect_right(starts, byte) - 1
@@ -326,7 +374,10 @@ def extract_tags(path: str, language: str, source: bytes, *,
             d = result[enclosing]
             if d.start_line == line:
                 continue
-        refs.append(Reference(name=name, kind=kind, line=line, enclosing=enclosing))
-    refs.sort(key=lambda r: (r.line, r.name, r.kind))
+        refs.append((name, kind, line, enclosing))
+    refs.sort(key=lambda r: (r[2], r[0], r[1]))
     return FileTags(path=path, language=language, line_count=_line_count(source),
-                    definitions=tuple(result), references=tuple(refs))
+                    definitions=tuple(result),
+                    references=tuple(refs) if reference_tuples else tuple(
+                        Reference(name, kind, line, enclosing)
+                        for name, kind, line, enclosing in refs))

@@ -323,8 +323,8 @@ class _Collector:
             self.items[key] = item
 
     def _line_count(self, path: str) -> int:
-        tags = self.index.file_tags(path)
-        return tags.line_count if tags else 10**9  # the source reader clamps unknown lengths
+        count = self.index.line_count(path)
+        return 10**9 if count is None else count  # the source reader clamps unknown lengths
 
 
 def _caller_ranges(index: Index, caller: str, lines: tuple[int, ...], config: WalkConfig

@@ -8,11 +8,14 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from ctxopt import store
+from ctxopt.hygiene import decode_text, normalize_newlines
+from ctxopt.lexical import file_documents
 from ctxopt.errors import UsageError
 from ctxopt.index import build_index
 from ctxopt.store import IndexOptions, IndexStoreError, open_index
@@ -36,6 +39,8 @@ def _snapshot(index) -> dict:
         }
     for path in index.files:
         answer[f"tags {path}"] = index.file_tags(path)
+        answer[f"lines {path}"] = index.line_count(path)
+        answer[f"definitions {path}"] = index.file_definitions(path)
     answer["diagnostics"] = sorted((d.path, d.reason) for d in index.diagnostics)
     return answer
 
@@ -46,12 +51,51 @@ def _stored(root: Path, **options) -> tuple[dict, store.UpdateReport]:
         return _snapshot(index), report
 
 
+def _vocabulary(root: Path, index) -> list[str]:
+    """Every term of the lexical documents of the in-memory build, and one unknown."""
+    terms: set[str] = {"zzz-no-such-term", "=\udcff"}
+    for path in index.files:
+        tags = index.file_tags(path)
+        if tags is None:
+            continue
+        text = normalize_newlines(decode_text((root / path).read_bytes()).text)
+        documents = file_documents(path, text, tags)
+        terms.update(documents.file)
+        for definition in documents.definitions:
+            terms.update(definition)
+    return sorted(terms)
+
+
+def _lexical_scores(index, terms: list[str]) -> list[tuple[str, dict, dict]]:
+    """BM25 answers for each term alone, for all terms at once (weights 1-3) and for none."""
+    queries = [Counter({term: 1}) for term in terms]
+    queries.append(Counter({term: 1 + i % 3 for i, term in enumerate(terms)}))
+    queries.append(Counter())
+    return [(repr(query)[:80], index.lexical.score_definitions(query),
+             index.lexical.score_files(query)) for query in queries]
+
+
+def _assert_same_scores(got: dict[str, float], expected: dict[str, float], query: str) -> None:
+    assert list(got) == list(expected), query  # same documents, in the same order
+    for key, value in expected.items():
+        assert abs(got[key] - value) <= 1e-9, (query, key, got[key], value)
+
+
 def _assert_matches_oracle(root: Path, **options) -> store.UpdateReport:
-    snapshot, report = _stored(root, **options)
-    expected = _snapshot(build_index(root))
+    index, report = open_index(root, IndexOptions(**options))
+    oracle = build_index(root)
+    terms = _vocabulary(root, oracle)
+    with index:
+        snapshot = _snapshot(index)
+        scores = _lexical_scores(index, terms)
+    expected = _snapshot(oracle)
     assert snapshot.keys() == expected.keys()
     for key in expected:
         assert snapshot[key] == expected[key], key
+    for (query, definitions, files), (_, want_definitions, want_files) in zip(
+            scores, _lexical_scores(oracle, terms), strict=True):
+        _assert_same_scores(definitions, want_definitions, query)
+        _assert_same_scores(files, want_files, query)
     return report
 
 
@@ -380,3 +424,23 @@ def test_rewriting_content_another_process_stored_keeps_its_edges(fixture_repo) 
         store._write_file(conn, stale)
     assert conn.execute(query).fetchone()[0] == before > 0
     conn.close()
+
+
+def test_a_stale_name_snapshot_is_not_used(fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    index, _ = open_index(root)
+    with index:
+        expected = {name: index.definitions_named(name) for name in index.name_counts()}
+    database = root / ".ctxopt" / "index.db"
+    with sqlite3.connect(database) as conn:  # a snapshot of another generation, and wrong
+        conn.execute("UPDATE snapshots SET generation = generation - 1, data = ?",
+                     (store.marshal.dumps({"Nothing": ["x.py#0"]}),))
+    stale = store.StoredIndex(store._connect(str(database)), root)
+    with stale:
+        assert {name: stale.definitions_named(name) for name in stale.name_counts()} == expected
+    index, _ = open_index(root)  # the next update writes it again
+    with index:
+        assert {name: index.definitions_named(name) for name in index.name_counts()} == expected
+    with sqlite3.connect(database) as conn:
+        assert conn.execute("SELECT CAST(generation AS TEXT) = (SELECT value FROM meta"
+                            " WHERE key = 'generation') FROM snapshots").fetchone() == (1,)
