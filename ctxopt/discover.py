@@ -42,19 +42,21 @@ __all__ = ["discover_sources", "list_candidates", "classify_content", "inspect_c
            "SKIPPED_DIRECTORIES", "VENDORED_DIRECTORIES", "MAX_FILE_BYTES", "SKIP_REASONS",
            "IGNORE_FILE"]
 
-# Walked trees only: version control, caches and build output, skipped silently.
+# Walked trees only: version control and caches, skipped silently.
 SKIPPED_DIRECTORIES = frozenset({
     ".git", ".hg", ".svn", ".ctxopt", "__pycache__", ".tox", ".nox", ".mypy_cache",
-    ".pytest_cache", ".ruff_cache", ".eggs", "dist", "build", ".idea", ".vscode", ".next",
-    "coverage", "htmlcov",
+    ".pytest_cache", ".ruff_cache", ".eggs", ".idea", ".vscode", ".next",
 })
+# Walked trees only: build output at the top of the tree, skipped with a diagnostic. Deeper
+# down these names are often real packages (coverage.py's `coverage/`), so they are kept.
+BUILD_OUTPUT_DIRECTORIES = frozenset({"dist", "build", "htmlcov"})
 # Third-party code checked in or installed beside the project: skipped with a diagnostic.
 VENDORED_DIRECTORIES = frozenset({
     "node_modules", "bower_components", "jspm_packages", "vendor", "third_party",
     "third-party", "thirdparty", "site-packages", ".venv", "venv", "virtualenv",
     "Pods", "Carthage",
 })
-SKIP_REASONS = ("vendored", "too large", "generated", "minified", "binary", "unreadable",
+SKIP_REASONS = ("vendored", "build output", "too large", "generated", "minified", "binary", "unreadable",
                 "broken link", "outside root")
 MAX_FILE_BYTES = 1_000_000
 IGNORE_FILE = ".ctxoptignore"
@@ -156,6 +158,9 @@ def _walk_files(root: Path, diagnostics: list[Diagnostic], config: hygiene.Hygie
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
             if entry.is_dir(follow_symlinks=False):
                 if entry.name in SKIPPED_DIRECTORIES or _ignored(rel, ignores, True):
+                    continue
+                if not rel_dir and entry.name in BUILD_OUTPUT_DIRECTORIES:
+                    diagnostics.append(Diagnostic(rel + "/", "build output", "directory"))
                     continue
                 if entry.name in VENDORED_DIRECTORIES or _is_venv(entry.path):
                     diagnostics.append(Diagnostic(rel + "/", "vendored", "directory"))

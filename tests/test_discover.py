@@ -100,3 +100,15 @@ def test_git_tree_applies_ctxoptignore(git_repo) -> None:
                     tracked=[".ctxoptignore", "a.py", "fixtures/f.py"])
     selected, _ = discover_sources(root)
     assert selected == [".ctxoptignore", "a.py"]
+
+
+def test_build_output_is_skipped_at_the_top_only_and_reported(make_repo) -> None:
+    # regression: `coverage/`, `build/` and `dist/` were skipped silently at any depth,
+    # hiding coverage.py's own package
+    from ctxopt.discover import discover_sources
+    root = make_repo({"coverage/collector.py": "class Collector: pass\n",
+                      "build/out.py": "x = 1\n", "src/build/rules.py": "y = 2\n",
+                      "dist/pkg.py": "z = 3\n"})
+    files, diagnostics = discover_sources(root)
+    assert files == ["coverage/collector.py", "src/build/rules.py"]
+    assert [(d.path, d.reason) for d in diagnostics] == [("build/", "build output"), ("dist/", "build output")]
