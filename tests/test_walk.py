@@ -164,3 +164,14 @@ def test_callees_are_capped_and_ranked_by_the_task_words(make_repo) -> None:
     callees = [i.symbol for i in items if i.reason == "used by run_all"]
     assert len(callees) == WalkConfig().max_callees
     assert callees[0] == "parse_header"
+
+
+def test_tests_are_shown_as_signatures_and_far_helpers_can_be(py_index) -> None:
+    from ctxopt.model import Fidelity
+    found = _by_symbol(walk_rings(py_index, parse_task("fix Storage bug")))
+    assert found["test_put_then_get"].fidelity is Fidelity.SIGNATURE
+    assert found["make_service"].fidelity is Fidelity.FULL  # callers stay whole
+    strict = _by_symbol(walk_rings(py_index, parse_task("fix Storage.get"),
+                                   WalkConfig(full_detail_relevance=1.01)))
+    assert strict["_check_key"].reason == "used by Storage.get"
+    assert strict["_check_key"].fidelity is Fidelity.SIGNATURE
