@@ -16,11 +16,13 @@ for example (see NOTES at the end for the figures and what the misses are)::
         --ctags c:ujson-6.1.0/src/ujson --ctags cpp:pybind11-3.1.0/include ...
 
 Usage: python benchmarks/definitions.py [--python DIR] [--ctags LANG:DIR ...] [--sample N]
+       [--skip PATTERN ...]
 """
 from __future__ import annotations
 
 import argparse
 import ast
+import fnmatch
 import json
 import os
 import re
@@ -41,7 +43,7 @@ _CTAGS_GROUP = {"class": "type", "struct": "type", "interface": "type", "trait":
                 "object": "type", "union": "type", "annotation": "type",
                 "function": "callable", "method": "callable", "prototype": "callable",
                 "singletonMethod": "callable", "generator": "callable",
-                "getter": "callable", "setter": "callable"}
+                "getter": "callable", "setter": "callable", "func": "callable"}
 _CTAGS_LANGUAGE = {"c": "C", "cpp": "C++", "java": "Java", "kotlin": "Kotlin",
                    "javascript": "JavaScript", "typescript": "TypeScript", "csharp": "C#",
                    "ruby": "Ruby", "go": "Go", "rust": "Rust", "php": "PHP"}
@@ -50,11 +52,16 @@ _EXTENSIONS["c"] = (".c", ".h")
 _EXTENSIONS["cpp"] = _EXTENSIONS["cpp"] + (".h",)
 
 
+_SKIP: list[str] = []  # --skip: file names (fnmatch patterns) left out of every comparison
+
+
 def _files(root: Path, language: str) -> list[Path]:
     found = []
     for directory, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if d not in ("node_modules", ".git"))
         for name in sorted(filenames):
+            if any(fnmatch.fnmatch(name, pattern) for pattern in _SKIP):
+                continue
             if name.endswith(_EXTENSIONS[language]) and not name.endswith((".d.ts", ".d.cts", ".d.mts", ".min.js")):
                 found.append(Path(directory) / name)
     return found
@@ -82,7 +89,7 @@ def _ast_definitions(path: Path) -> list[tuple[str, str, int]] | None:
 
 
 def _report(label: str, expected: Counter, ours: Counter, sample: int, seconds: float,
-            files: int) -> None:
+            files: int, root: Path | None = None) -> None:
     matched = sum((expected & ours).values())
     recall = matched / max(1, sum(expected.values()))
     precision = matched / max(1, sum(ours.values()))
@@ -95,7 +102,16 @@ def _report(label: str, expected: Counter, ours: Counter, sample: int, seconds: 
         if listed:
             print(f"{title}: {len(listed)}; sample:")
             for item in listed[:sample]:
-                print("    ", item)
+                print("    ", item, _source_line(root, item[0], item[3]) if root else "")
+
+
+def _source_line(root: Path, relative: str, line: int) -> str:
+    """The line a disagreement points at, shortened, to see what it is without opening it."""
+    try:
+        text = (root / relative).read_text(errors="replace").splitlines()[line - 1].strip()
+    except (OSError, IndexError):
+        return ""
+    return "| " + (text if len(text) <= 90 else text[:87] + "...")
 
 
 def compare_python(root: Path, sample: int) -> None:
@@ -155,7 +171,12 @@ def ctags_artefact(language: str, tag: dict) -> str | None:
     (``{ task -> ...}`` gives a method ``task``), Kotlin's unnamed ``companion object``
     (ctags calls it ``Companion``; its members are ours as members of the class), and C/C++
     macro invocations standing alone on a line (``PYBIND11_NAMESPACE_BEGIN(detail)``),
-    which ctags takes for functions.
+    which ctags takes for functions. In JavaScript, ctags calls an object literal held in a
+    variable or property a class (``var htmlEscapes = {``, ``module.exports = {``), tags the
+    class again at each ``X.prototype... =`` line (the constructor ``function X`` is tagged
+    where it is defined), names a function assigned to a member after the object
+    (``res.get = function``, ``app[method] = function`` give ``res`` and ``app``), and takes
+    the keyword of ``delete f.prototype[k]`` for a class name.
     """
     name, pattern = tag["name"], tag.get("pattern", "")
     if name.startswith(("<", "__anon", "AnonymousFunction")):
@@ -165,6 +186,16 @@ def ctags_artefact(language: str, tag: dict) -> str | None:
             return "lambda parameter"
         if name == "Companion" and "Companion" not in pattern:
             return "unnamed companion object"
+    if language == "javascript":
+        escaped = re.escape(name)
+        if tag.get("kind") == "class" and re.search(r"\b" + escaped + r"['\"]?\s*[:=]\s*\{", pattern):
+            return "object literal"
+        if tag.get("kind") == "class" and re.search(r"\b" + escaped + r"\.prototype\b", pattern):
+            return "prototype assignment"
+        if re.search(r"\b" + escaped + r"(?:\.prototype)?(?:\[[^\]]*\]|\.\w+)\s*=\s*function\b", pattern):
+            return "object of a member assignment"
+        if name in ("delete", "typeof", "void", "new", "return"):
+            return "keyword"
     if language in ("c", "cpp") and re.fullmatch(r"[A-Z][A-Z0-9_]+", name) \
             and re.match(r"/\^\s*" + re.escape(name) + r"\s*\(", pattern) \
             and tag.get("kind") != "macro":
@@ -223,7 +254,7 @@ def compare_ctags(language: str, root: Path, sample: int) -> None:
         for i, (name, group, start, _) in enumerate(definitions):
             if (path, i) not in used:
                 ours[(os.path.relpath(path, root), group, name, start)] += 1
-    _report(f"{language} vs ctags ({root})", expected, ours, sample, seconds, len(files))
+    _report(f"{language} vs ctags ({root})", expected, ours, sample, seconds, len(files), root)
     if artefacts:
         print(f"  ctags tags left out as not definitions: {dict(sorted(artefacts.items()))}")
     if other_group:
@@ -237,7 +268,10 @@ def main() -> int:
     parser.add_argument("--ctags", action="append", default=[], metavar="LANG:DIR",
                         help="A source tree of LANG (c, cpp, java, ...) to compare with ctags.")
     parser.add_argument("--sample", type=int, default=8, help="Disagreements shown per side.")
+    parser.add_argument("--skip", action="append", default=[], metavar="PATTERN",
+                        help="Leave out files whose name matches (a file a tool cannot parse).")
     args = parser.parse_args()
+    _SKIP.extend(args.skip)
     for root in args.python:
         if not root.is_dir():
             parser.error(f"not a directory: {root}")
