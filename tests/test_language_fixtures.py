@@ -373,9 +373,10 @@ EXPECTED = {
         ('Storage', 'class', 'Storage', 12, 17),
         ('data', 'field', 'Storage.data', 13, 13),
         ('get', 'method', 'Storage.get', 15, 16),
-        ('Storage', 'class', 'Storage', 19, 22),
+        ('Storage', 'class', 'Storage', 19, 23),
         ('MaxKeys', 'field', 'Storage.MaxKeys', 20, 20),
         ('create', 'method', 'Storage.create', 21, 21),
+        ('++', 'method', 'Storage.++', 22, 22),
     ], {
         ('com.example.codec.Decoder', 'import', 4),
         ('Option', 'type', 7),
@@ -393,6 +394,7 @@ EXPECTED = {
         ('get', 'call', 16),
         ('map', 'call', 16),
         ('Storage', 'call', 21),
+        ('Storage', 'type', 22),
     }),
     "swift/Storage.swift": ('swift', [
         ('Store', 'interface', 'Store', 4, 6),
@@ -408,6 +410,9 @@ EXPECTED = {
         ('write', 'constant', 'Mode.write', 25, 25),
         ('size', 'method', 'Storage.size', 29, 31),
         ('makeStorage', 'function', 'makeStorage', 34, 36),
+        ('Kind', 'enum', 'Storage.Kind', 39, 41),
+        ('memory', 'constant', 'Storage.Kind.memory', 40, 40),
+        ('==', 'method', 'Storage.==', 43, 45),
     ], {
         ('Foundation', 'import', 2),
         ('String', 'type', 5),
@@ -425,6 +430,11 @@ EXPECTED = {
         ('Int', 'type', 29),
         ('Storage', 'type', 34),
         ('Storage', 'call', 35),
+        ('Storage', 'type', 38),
+        ('Equatable', 'inherit', 38),
+        ('Storage', 'type', 43),
+        ('Bool', 'type', 43),
+        ('size', 'call', 44),
     }),
     "tsx/Card.tsx": ('tsx', [
         ('CardProps', 'interface', 'CardProps', 5, 7),
