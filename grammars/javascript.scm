@@ -13,6 +13,22 @@
   value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
 (variable_declaration (variable_declarator name: (identifier) @name.definition.function
   value: [(arrow_function) (function_expression) (generator_function)])) @definition.function
+; `var f = (function f() {...})`, and the module pattern `var f = (function () { ...;
+; return function () {...}; }())`: an IIFE whose body returns a function (not one returning a value)
+(lexical_declaration (variable_declarator name: (identifier) @name.definition.function
+  value: (parenthesized_expression [(arrow_function) (function_expression) (generator_function)]))) @definition.function
+(lexical_declaration (variable_declarator name: (identifier) @name.definition.function
+  value: [(parenthesized_expression (call_expression function: (function_expression
+            body: (statement_block (return_statement [(function_expression) (arrow_function)])))))
+          (call_expression function: (parenthesized_expression (function_expression
+            body: (statement_block (return_statement [(function_expression) (arrow_function)])))))])) @definition.function
+(variable_declaration (variable_declarator name: (identifier) @name.definition.function
+  value: (parenthesized_expression [(arrow_function) (function_expression) (generator_function)]))) @definition.function
+(variable_declaration (variable_declarator name: (identifier) @name.definition.function
+  value: [(parenthesized_expression (call_expression function: (function_expression
+            body: (statement_block (return_statement [(function_expression) (arrow_function)])))))
+          (call_expression function: (parenthesized_expression (function_expression
+            body: (statement_block (return_statement [(function_expression) (arrow_function)])))))])) @definition.function
 (lexical_declaration (variable_declarator name: (identifier) @name.definition.class
   value: (class))) @definition.class
 (program (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
@@ -27,9 +43,22 @@
     property: (property_identifier) @name.definition.method)
   right: [(arrow_function) (function_expression) (identifier)]
   (#eq? @_prototype "prototype")) @definition.method
+; `Cache.prototype.add = Cache.prototype.push = cacheAdd`: the outer alias spans its own
+; left side, so that the inner one is not nested in it
 (assignment_expression
-  left: (member_expression property: (property_identifier) @name.definition.function)
-  right: [(arrow_function) (function_expression)]) @definition.function
+  left: (member_expression
+    object: (member_expression object: (identifier) @scope property: (property_identifier) @_prototype)
+    property: (property_identifier) @name.definition.method) @definition.method
+  right: (assignment_expression left: (member_expression))
+  (#eq? @_prototype "prototype"))
+(assignment_expression
+  left: [(member_expression property: (property_identifier) @name.definition.function)
+         (identifier) @name.definition.function]
+  right: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+; a named function expression passed as an argument or returned is known by its own name
+; (`defineGetter(req, 'host', function host() {...})`, `return function generateETag() {...}`)
+(arguments (function_expression name: (identifier) @name.definition.function) @definition.function)
+(return_statement (function_expression name: (identifier) @name.definition.function) @definition.function)
 
 ; a module-level constant holding a call's result, but not `const x = require("x")`
 (program (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
@@ -40,8 +69,18 @@
   (#not-eq? @_callee "require"))
 
 ; object literal members holding functions: `module.exports = { load: function () {...} }`
-(pair key: [(property_identifier) (string (string_fragment))] @name.definition.function
-  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+; (a string key is named by its text, without quotes); an accessor in a property descriptor
+; (`Object.defineProperty(o, 'x', { get: function getx() {...} })`) is known by the function's
+; own name when it has one, as every descriptor's accessor is `get` or `set`
+(pair key: [(property_identifier) @name.definition.function (string (string_fragment) @name.definition.function)]
+  value: [(arrow_function) (function_expression) (generator_function)]
+  (#not-match? @name.definition.function "^[gs]et$")) @definition.function
+(pair key: (property_identifier) @name.definition.function
+  value: [(arrow_function) (function_expression !name) (generator_function)]
+  (#match? @name.definition.function "^[gs]et$")) @definition.function
+(pair key: (property_identifier) @_accessor
+  value: (function_expression name: (identifier) @name.definition.function)
+  (#match? @_accessor "^[gs]et$")) @definition.function
 
 (call_expression function: (identifier) @name.reference.call)
 (call_expression function: (member_expression property: (property_identifier) @name.reference.call))

@@ -5,14 +5,15 @@
 (extension_definition
   parameters: (parameters (parameter type: [(type_identifier) @scope (generic_type type: (type_identifier) @scope)]))
   body: [
-    (function_definition name: (identifier) @name.definition.method) @definition.method
-    (_ (function_definition name: (identifier) @name.definition.method) @definition.method)])
+    (function_definition name: [(identifier) (operator_identifier)] @name.definition.method) @definition.method
+    (_ (function_definition name: [(identifier) (operator_identifier)] @name.definition.method) @definition.method)])
 (class_definition name: (identifier) @name.definition.class) @definition.class
 (object_definition name: (identifier) @name.definition.class) @definition.class
 (trait_definition name: (identifier) @name.definition.trait) @definition.trait
 (enum_definition name: (identifier) @name.definition.enum) @definition.enum
-(function_definition name: (identifier) @name.definition.function) @definition.function
-(function_declaration name: (identifier) @name.definition.function) @definition.function
+; operators are methods too: `def ++(other: OParser[_, C])`
+(function_definition name: [(identifier) (operator_identifier)] @name.definition.function) @definition.function
+(function_declaration name: [(identifier) (operator_identifier)] @name.definition.function) @definition.function
 (type_definition name: (type_identifier) @name.definition.type) @definition.type
 (template_body (val_definition pattern: (identifier) @name.definition.field) @definition.field)
 (template_body (var_definition pattern: (identifier) @name.definition.field) @definition.field)

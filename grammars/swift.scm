@@ -6,15 +6,23 @@
   name: (user_type . (type_identifier) @scope)
   body: (class_body [
     (function_declaration name: (simple_identifier) @name.definition.method) @definition.method
+    (function_declaration name: [(custom_operator) "==" "!=" "<" ">" "<=" ">=" "+" "-" "*" "/" "%"
+      "&&" "||" "!" "..." "..<" "+=" "-="] @name.definition.method) @definition.method
     (init_declaration "init" @name.definition.method) @definition.method
     (property_declaration name: (pattern bound_identifier: (simple_identifier) @name.definition.field)) @definition.field
-    (class_declaration name: (type_identifier) @name.definition.class) @definition.class
+    (class_declaration declaration_kind: ["class" "actor"] name: (type_identifier) @name.definition.class) @definition.class
+    (class_declaration declaration_kind: "struct" name: (type_identifier) @name.definition.struct) @definition.struct
+    (class_declaration declaration_kind: "enum" name: (type_identifier) @name.definition.enum) @definition.enum
     (typealias_declaration name: (type_identifier) @name.definition.type) @definition.type]))
 (class_declaration declaration_kind: "struct" name: (type_identifier) @name.definition.struct) @definition.struct
 (class_declaration declaration_kind: "enum" name: (type_identifier) @name.definition.enum) @definition.enum
 (class_declaration declaration_kind: ["class" "actor"] name: (type_identifier) @name.definition.class) @definition.class
 (protocol_declaration name: (type_identifier) @name.definition.interface) @definition.interface
 (function_declaration name: (simple_identifier) @name.definition.function) @definition.function
+; operator implementations: `static func ==(lhs: A, rhs: A) -> Bool` (the grammar also gives
+; the return type the field name `name`, so the operator tokens are listed)
+(function_declaration name: [(custom_operator) "==" "!=" "<" ">" "<=" ">=" "+" "-" "*" "/" "%"
+  "&&" "||" "!" "..." "..<" "+=" "-="] @name.definition.function) @definition.function
 (protocol_function_declaration name: (simple_identifier) @name.definition.method) @definition.method
 (init_declaration "init" @name.definition.method) @definition.method
 (deinit_declaration "deinit" @name.definition.method) @definition.method
