@@ -88,10 +88,21 @@ _known_terms: dict[str, tuple[str, ...]] = {}
 _KNOWN_TERMS_MAX = 200_000
 
 
+# Words that describe a bug report rather than the code ("X fails with an error"); as
+# keywords they match every error-handling branch. Named symbols keep them.
+REPORT_WORDS = frozenset(
+    "fix fixes fixed fixing bug bugs buggy fail fails failed failing failure error errors "
+    "wrong incorrect incorrectly broken break breaks regression crash crashes issue problem "
+    "expected unexpected unexpectedly throws raises raised exception should".split()
+)
+
+
 def query_terms(task: ParsedTask) -> Counter[str]:
     """The task's terms: keywords, plus the words and whole names of its symbols twice."""
     terms: Counter[str] = Counter()
     for keyword in task.keywords:
+        if keyword in REPORT_WORDS:
+            continue
         for word in _words(keyword):
             terms[word] = 1
     for symbol in task.symbols:

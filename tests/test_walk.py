@@ -175,3 +175,11 @@ def test_tests_are_shown_as_signatures_and_far_helpers_can_be(py_index) -> None:
                                    WalkConfig(full_detail_relevance=1.01)))
     assert strict["_check_key"].reason == "used by Storage.get"
     assert strict["_check_key"].fidelity is Fidelity.SIGNATURE
+
+
+def test_bug_report_words_are_not_query_terms_but_named_symbols_keep_them() -> None:
+    from ctxopt.lexical import query_terms
+    terms = query_terms(parse_task("parse_rows fails with an error when the header is empty"))
+    assert "fail" not in terms and "error" not in terms
+    assert {"pars", "row", "header", "empti", "=parse_rows"} <= set(terms)
+    assert "error" in query_terms(parse_task("ValueError raised by load_rows"))  # ValueError names code
