@@ -32,9 +32,9 @@
 (lexical_declaration (variable_declarator name: (identifier) @name.definition.class
   value: (class))) @definition.class
 (program (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
-  value: [(object) (array) (string) (number) (template_string) (new_expression) (member_expression) (identifier) (binary_expression)])) @definition.constant)
+  value: [(object) (array) (string) (number) (template_string) (regex) (true) (false) (new_expression) (member_expression) (identifier) (binary_expression)])) @definition.constant)
 (program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
-  value: [(object) (array) (string) (number) (template_string) (new_expression) (member_expression) (identifier) (binary_expression)]))) @definition.constant)
+  value: [(object) (array) (string) (number) (template_string) (regex) (true) (false) (new_expression) (member_expression) (identifier) (binary_expression)]))) @definition.constant)
 ; `Hash.prototype.get = function () {...}` and `Hash.prototype.get = hashGet` define
 ; methods of Hash (@scope); written before the generic assignment so that they win
 (assignment_expression

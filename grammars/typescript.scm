@@ -26,9 +26,9 @@
 (lexical_declaration (variable_declarator name: (identifier) @name.definition.class
   value: (class))) @definition.class
 (program (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
-  value: [(object) (array) (string) (number) (template_string) (new_expression) (member_expression) (identifier) (binary_expression) (as_expression)])) @definition.constant)
+  value: [(object) (array) (string) (number) (template_string) (regex) (true) (false) (new_expression) (member_expression) (identifier) (binary_expression) (as_expression)])) @definition.constant)
 (program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
-  value: [(object) (array) (string) (number) (template_string) (new_expression) (member_expression) (identifier) (binary_expression) (as_expression)]))) @definition.constant)
+  value: [(object) (array) (string) (number) (template_string) (regex) (true) (false) (new_expression) (member_expression) (identifier) (binary_expression) (as_expression)]))) @definition.constant)
 
 ; a module-level constant holding a call's result, but not `const x = require("x")`
 (program (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant

@@ -121,3 +121,12 @@ def test_line_numbers_with_crlf_and_no_trailing_newline() -> None:
     tags = extract_tags("x.py", "python", b"import os\r\n\r\ndef f():\r\n    return 1")
     assert [(d.name, d.start_line, d.end_line) for d in tags.definitions] == [("f", 3, 4)]
     assert tags.line_count == 4
+
+
+@pytest.mark.parametrize("language", ["typescript", "javascript"])
+def test_module_constants_holding_a_regex_or_boolean_are_definitions(language: str) -> None:
+    # regression (trial on zod): `export const email = /.../` was never a definition
+    source = b"export const email = /^[a-z]+@[a-z]+$/;\nconst strict = true;\n"
+    tags = extract_tags("x", language, source)
+    assert [(d.name, d.kind, d.start_line) for d in tags.definitions] == [
+        ("email", "constant", 1), ("strict", "constant", 2)]
