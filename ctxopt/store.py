@@ -35,13 +35,16 @@ all files when the set of files or a ``go.mod`` changed.
 Update, before every gather: one ``stat`` per candidate; a file whose size and mtime
 match is unchanged (unless its mtime was within ``RACY_NS`` of when it was checked, then
 its hash decides); others are read and hashed, and parsed again only when the hash
-differs. Cold indexing parses in worker processes. Writes go in short transactions (WAL
-mode, a busy timeout), so concurrent gathers both succeed and a killed run leaves
-committed batches that the next run keeps; an ``imports_dirty`` mark makes it redo the
-import edges.
+differs. Cold indexing parses in worker processes; an update runs with the cyclic garbage
+collector paused (it makes no cycles of note, and the passes cost a tenth of the CPU).
+Writes go in short transactions (WAL mode, a busy timeout), so concurrent gathers both
+succeed and a killed run leaves committed batches that the next run keeps; an
+``imports_dirty`` mark makes it redo the import edges.
 """
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import marshal
 import math
@@ -358,6 +361,7 @@ def _unpack(packed: str) -> Iterator[tuple[int, str, int | None]]:
 
 def _scan_chunk(root: str, chunk: list[tuple[str, str | None]],
                 config: hygiene.HygieneConfig) -> list[_ScanResult]:
+    gc.disable()  # a worker makes no reference cycles worth collecting (see _without_cyclic_gc)
     return [_scan_one(root, path, old_hash, config) for path, old_hash in chunk]
 
 
@@ -586,13 +590,29 @@ def open_index(root: Path | str, options: IndexOptions | None = None
         rebuilt = _prepare_schema(conn, str(root), _fingerprint(options.hygiene))
         _ensure_indexes(conn)
         report = UpdateReport(path=location, rebuilt=rebuilt, note=note)
-        name_skips = _update(conn, root, options, report)
+        with _without_cyclic_gc():
+            name_skips = _update(conn, root, options, report)
         index = StoredIndex(conn, root, name_skips)
     except sqlite3.DatabaseError as exc:
         raise IndexStoreError(f"the index {location} failed: {exc}") from exc
     report.skipped = dict(sorted(Counter(d.reason for d in index.diagnostics).items()))
     report.seconds = time.monotonic() - started
     return index, report
+
+
+@contextlib.contextmanager
+def _without_cyclic_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused (and restored as it was after): an update makes
+    millions of short-lived tuples and no cycles of note, and the collector's passes over
+    the heap cost about a tenth of a cold index's CPU time. Reference counting still frees
+    everything as usual."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _update(conn: sqlite3.Connection, root: Path, options: IndexOptions,

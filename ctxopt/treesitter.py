@@ -13,6 +13,7 @@ import bisect
 import re
 from collections.abc import Callable
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 import tree_sitter as ts
@@ -279,11 +280,29 @@ def extract_tags(path: str, language: str, source: bytes, *,
     tree = _parse(parser, source, should_stop)
     cursor = ts.QueryCursor(query)
     definitions: dict[tuple[int, int], tuple[ts.Node, str, str, str | None, int]] = {}
-    references: dict[tuple[str, int], tuple[str, int]] = {}
+    # (name, line) -> (rank, kind, start byte) of the most telling reference capture there
+    references: dict[tuple[str, int], tuple[int, str, int]] = {}
     not_names: set[tuple[int, int]] = set()
-    roles: dict[str, tuple[int, str]] = {}  # capture name -> (role, kind), see _role
+    roles: dict[str, tuple[int, str, int]] = {}  # capture name -> (role, kind, rank), see _role
     priority = _REFERENCE_PRIORITY
     for pattern, captures in cursor.matches(tree.root_node):
+        if len(captures) == 1:  # most matches: one reference (the general loop, made short)
+            (capture, nodes), = captures.items()
+            role = roles.get(capture)
+            if role is None:
+                role = roles[capture] = (*_role(capture), priority.get(_role(capture)[1], 9))
+            if role[0] == _REFERENCE:
+                _, kind, rank = role
+                for node in nodes:
+                    start = node.start_byte
+                    name = source[start:node.end_byte].decode("utf-8", "replace")
+                    if not name:
+                        continue
+                    key = (name, node.start_point[0] + 1)
+                    known_ref = references.get(key)
+                    if known_ref is None or rank < known_ref[0]:
+                        references[key] = (rank, kind, start)
+                continue
         if "not_a_name" in captures:
             not_names.update((n.start_byte, n.end_byte) for n in captures["not_a_name"])
         scope_nodes = captures.get("scope")
@@ -291,7 +310,7 @@ def extract_tags(path: str, language: str, source: bytes, *,
         for capture, nodes in captures.items():
             role = roles.get(capture)
             if role is None:
-                role = roles[capture] = _role(capture)
+                role = roles[capture] = (*_role(capture), priority.get(_role(capture)[1], 9))
             if role[0] == _DEFINITION:
                 kind = role[1]
                 outer = captures.get("definition." + kind) or nodes
@@ -312,8 +331,7 @@ def extract_tags(path: str, language: str, source: bytes, *,
                         kind = "constant"
                     definitions[key] = (def_node, name, kind, name_scope, pattern)
             elif role[0] != _OTHER:
-                kind = role[1]
-                rank = priority.get(kind, 9)
+                _, kind, rank = role
                 for node in nodes:
                     start = node.start_byte
                     name = source[start:node.end_byte].decode("utf-8", "replace")
@@ -323,8 +341,8 @@ def extract_tags(path: str, language: str, source: bytes, *,
                         continue
                     key = (name, node.start_point[0] + 1)
                     known_ref = references.get(key)
-                    if known_ref is None or rank < priority.get(known_ref[0], 9):
-                        references[key] = (kind, start)
+                    if known_ref is None or rank < known_ref[0]:
+                        references[key] = (rank, kind, start)
 
     for key in not_names:
         definitions.pop(key, None)
@@ -358,7 +376,7 @@ def extract_tags(path: str, language: str, source: bytes, *,
 
     starts = [s for s, _ in spans]
     refs: list[tuple[str, str, int, int | None]] = []
-    for (name, line), (kind, byte) in references.items():
+    for (name, line), (_, kind, byte) in references.items():
         enclosing = None
         i = bisect.bisect_right(starts, byte) - 1
         while i >= 0:
@@ -375,7 +393,7 @@ def extract_tags(path: str, language: str, source: bytes, *,
             if d.start_line == line:
                 continue
         refs.append((name, kind, line, enclosing))
-    refs.sort(key=lambda r: (r[2], r[0], r[1]))
+    refs.sort(key=itemgetter(2, 0, 1))  # by line, name, kind
     return FileTags(path=path, language=language, line_count=_line_count(source),
                     definitions=tuple(result),
                     references=tuple(refs) if reference_tuples else tuple(

@@ -444,3 +444,32 @@ def test_a_stale_name_snapshot_is_not_used(fixture_repo) -> None:
     with sqlite3.connect(database) as conn:
         assert conn.execute("SELECT CAST(generation AS TEXT) = (SELECT value FROM meta"
                             " WHERE key = 'generation') FROM snapshots").fetchone() == (1,)
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_an_update_leaves_the_garbage_collector_as_it_found_it(fixture_repo, monkeypatch,
+                                                               enabled: bool) -> None:
+    import gc
+
+    root = fixture_repo("py_storage")
+    seen: list[bool] = []
+    original = store._write_file
+
+    def spy(conn, result):
+        seen.append(gc.isenabled())
+        return original(conn, result)
+
+    monkeypatch.setattr(store, "_write_file", spy)
+    was = gc.isenabled()
+    try:
+        gc.enable() if enabled else gc.disable()
+        open_index(root, IndexOptions(jobs=1))[0].close()
+        assert gc.isenabled() is enabled
+        assert seen and not any(seen)  # paused while the rows were made and written
+        (root / "app" / "service.py").write_text("def broken(:\n", encoding="utf-8")
+        monkeypatch.setattr(store, "_write_file", lambda conn, result: 1 / 0)
+        with pytest.raises(ZeroDivisionError):
+            open_index(root, IndexOptions(jobs=1))
+        assert gc.isenabled() is enabled  # restored on failure too
+    finally:
+        gc.enable() if was else gc.disable()

@@ -130,3 +130,15 @@ def test_module_constants_holding_a_regex_or_boolean_are_definitions(language: s
     tags = extract_tags("x", language, source)
     assert [(d.name, d.kind, d.start_line) for d in tags.definitions] == [
         ("email", "constant", 1), ("strict", "constant", 2)]
+
+
+def test_one_reference_per_name_and_line_keeps_the_most_telling_kind() -> None:
+    # `run` is a call and a plain reference on line 3, `Base` an inheritance and a call on
+    # line 5: one reference each, of the higher-priority kind, enclosed where it stands
+    source = (b"import os\n\ndef f(job):\n    job.run(job.run)\n"
+              b"class C(Base):\n    x = Base()\n")
+    refs = [(r.name, r.kind, r.line, r.enclosing)
+            for r in extract_tags("m.py", "python", source).references]
+    assert [r for r in refs if r[0] == "run"] == [("run", "call", 4, 0)]
+    assert ("Base", "inherit", 5, 1) in refs and len([r for r in refs if r[0] == "Base"]) == 2
+    assert refs == sorted(refs, key=lambda r: (r[2], r[0], r[1]))
