@@ -43,7 +43,8 @@ class WalkConfig:
     # Lexical seeds: the best BM25 matches join the named definitions in ring 0.
     max_keyword_seeds: int = 10
     min_seed_relevance: float = 0.25  # relative to the best match
-    lexical_seed_quality: float = 0.6  # a named symbol (0.95) outranks a word match
+    lexical_seed_quality: float = 0.5  # word matches score at most this...
+    named_seed_floor: float = 0.5  # ...and named definitions at least this
     max_matches_per_symbol: int = 8
     file_weight: float = 0.5  # how much a file's own match lifts its definitions
     test_discount: float = 0.5  # tests rank below the code they test
@@ -177,6 +178,8 @@ def find_seeds(index: Index, task: ParsedTask, config: WalkConfig | None = None,
         if index.is_test(node):
             quality *= 0.6  # the code under test comes before its tests
         quality *= 0.7 + 0.3 * relevance_of.get(node, 0.0)
+        # a definition the task names outranks any mere word match, however common its name
+        quality = config.named_seed_floor + (1 - config.named_seed_floor) * quality
         known = seeds.get(node)
         if known is None or quality > known.quality:
             seeds[node] = Seed(node, round(quality, 4), reason)

@@ -183,3 +183,14 @@ def test_bug_report_words_are_not_query_terms_but_named_symbols_keep_them() -> N
     assert "fail" not in terms and "error" not in terms
     assert {"pars", "row", "header", "empti", "=parse_rows"} <= set(terms)
     assert "error" in query_terms(parse_task("ValueError raised by load_rows"))  # ValueError names code
+
+
+def test_named_definitions_outrank_word_matches_even_when_the_name_is_common(make_repo) -> None:
+    # regression (trial on sympy): `.symbol` properties ranked above `class Symbol`
+    files = {f"m{i}.py": f"class Symbol:\n    pass\n\nclass Holder{i}:\n    @property\n"
+                         f"    def symbol(self):\n        return self.symbol_subs_cache\n"
+             for i in range(4)}
+    index = build_index(make_repo(files))
+    seeds = find_seeds(index, parse_task("fix Symbol subs bug"))
+    kinds = [s.reason.startswith("definition of") for s in seeds]
+    assert kinds[:4] == [True] * 4 and not any(kinds[4:]) and len(kinds) > 4
