@@ -256,14 +256,15 @@ class Calibrated:
 
         ``estimated`` is the calibrated count this counter handed out (already
         multiplied by the current factor) and ``actual`` what the model's own tokenizer
-        reported for the same text. The factor moves toward ``factor * actual /
-        estimated`` by an exponentially weighted moving average with weight ``alpha``,
-        then is clamped to [0.5, 2.0]. Repeated observations of one text therefore
+        reported for the same text. The factor this measurement suggests, ``factor *
+        actual / estimated``, is first clamped to [0.5, 2.0] (so one outlier moves the
+        factor at most ``alpha`` of the way to a bound), then the factor moves toward it
+        by an exponentially weighted moving average with weight ``alpha``. Repeated observations of one text therefore
         converge geometrically to ``actual / uncalibrated count``. A non-positive
         ``estimated`` or ``actual`` carries no information and is ignored.
         """
         if estimated > 0 and actual > 0:
-            target = self.factor * actual / estimated
+            target = min(MAX_FACTOR, max(MIN_FACTOR, self.factor * actual / estimated))
             blended = (1 - self.alpha) * self.factor + self.alpha * target
             self.factor = min(MAX_FACTOR, max(MIN_FACTOR, blended))
         return self.factor

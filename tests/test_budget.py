@@ -149,6 +149,12 @@ def test_observe_moves_by_the_moving_average() -> None:
     assert counter.observe(115, 150) == pytest.approx(0.7 * 1.15 + 0.3 * 1.5)
 
 
+def test_one_outlier_moves_the_factor_only_alpha_of_the_way_to_a_bound() -> None:
+    # trial: 100 estimated, 100000 actual took the factor from 1.0 to 2.0 in one step
+    assert Calibrated(FixedCounter(1)).observe(100, 100_000) == pytest.approx(1.3)
+    assert Calibrated(FixedCounter(1)).observe(100_000, 100) == pytest.approx(0.85)
+
+
 @pytest.mark.parametrize(("estimated", "actual"), [(0, 100), (-5, 100), (100, 0), (100, -3)])
 def test_observe_ignores_non_positive_values(estimated, actual) -> None:
     counter = Calibrated(FixedCounter(100), factor=1.2)

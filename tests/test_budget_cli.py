@@ -78,6 +78,12 @@ def test_calibrate_stores_the_factor(runner, config_dir: Path) -> None:
                                           "observations": 2}
 
 
+def test_calibrate_outlier_does_not_dominate(runner, config_dir: Path) -> None:
+    result = runner.invoke(main, ["calibrate", "--model", "m", "--estimated", "100",
+                                  "--actual", "100000"], catch_exceptions=False)
+    assert result.stdout.startswith("m: factor 1.3000 (was 1.0000)")
+
+
 def test_calibrate_replaces_a_corrupt_file_and_keeps_it(runner, config_dir: Path) -> None:
     config_dir.mkdir()
     (config_dir / "calibration.json").write_text("{not json")
