@@ -45,8 +45,10 @@ def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Bloc
     lines above it when the block ends first, with a marker line for each side where
     lines were dropped: ``⋮ N lines above omitted`` first, ``⋮ N lines below omitted``
     last. ``start_line``/``end_line`` are the file lines shown; every other line of the
-    content is a marker."""
-    lines = block.content.split("\n")
+    content is a marker. A block the source reader already cut (its content ends with a
+    ``⋮ N more lines of NAME`` marker after its last file line) keeps that marker when
+    its last line is kept."""
+    lines, tail = _file_lines(block)
     keep = max(1, min(keep, len(lines)))
     first = max(0, min(block.focus_line - block.start_line, len(lines) - keep))
     above, below = first, len(lines) - first - keep
@@ -55,11 +57,23 @@ def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Bloc
         shown.insert(0, f"⋮ {above} lines above omitted")
     if below:
         shown.append(f"⋮ {below} lines below omitted")
+    else:
+        shown += tail
     content = "\n".join(shown)
     return replace(block, content=content, tokens=count(content), kind=Fidelity.TRUNCATED,
                    start_line=block.start_line + first,
-                   end_line=block.start_line + first + keep - 1, omitted_lines=above + below,
+                   end_line=block.start_line + first + keep - 1,
+                   omitted_lines=above + below + (0 if below else block.omitted_lines),
                    focus_line=block.start_line + first)
+
+
+def _file_lines(block: Block) -> tuple[list[str], list[str]]:
+    """The block's content as (file lines, marker lines after them)."""
+    lines = block.content.split("\n")
+    if block.kind is Fidelity.TRUNCATED:
+        shown = block.end_line - block.start_line + 1
+        return lines[:shown], lines[shown:]
+    return lines, []
 
 
 def _signature_block(block: Block, count: Callable[[str], int]) -> Block | None:
@@ -74,7 +88,7 @@ def smallest_form(block: Block, *, cost: Callable[[Block], int],
     """``block`` in the fewest tokens the fitter may show it in: one line (truncated,
     score >= ``TRUNCATE_SCORE``), its signature (score >= ``SIGNATURE_SCORE``) or whole."""
     forms = [block]
-    if block.score >= TRUNCATE_SCORE and block.content.count("\n") > 0:
+    if block.score >= TRUNCATE_SCORE and len(_file_lines(block)[0]) > 1:
         forms.append(truncate_block(block, 1, count))
     if block.score >= SIGNATURE_SCORE:
         signature = _signature_block(block, count)
@@ -87,7 +101,7 @@ def _largest_prefix(block: Block, room: int, cost: Callable[[Block], int],
                     count: Callable[[str], int]) -> Block | None:
     """Binary search for the most lines (from the focus line) whose truncated block costs
     <= room."""
-    total = block.content.count("\n") + 1
+    total = len(_file_lines(block)[0])
     low, high, best = 1, total - 1, None
     while low <= high:
         middle = (low + high) // 2

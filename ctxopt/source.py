@@ -3,7 +3,9 @@
 Each item's line range is widened by ``context_lines`` above; ranges in one file are
 merged when they overlap or lie within ``merge_gap`` lines of each other. A merged block
 takes the best score, the lowest ring and the best item's reason, and lists its symbols
-best first. Files are decoded and split into lines as ``hygiene`` says (BOMs, UTF-16,
+best first. Blocks whose lines are all blank are dropped. A block that stops inside a
+definition running past its last line ends with a marker line ``⋮ N more lines of NAME``
+and is of kind ``truncated``. Files are decoded and split into lines as ``hygiene`` says (BOMs, UTF-16,
 ``\\r\\n``, ``\\r`` and ``\\n``), the same way the indexer numbered them.
 """
 from __future__ import annotations
@@ -75,6 +77,25 @@ def _signature(index: Index, path: str, start: int, end: int) -> str:
     return "\n".join(_skeleton(definitions, i) for i in outermost)
 
 
+# Definitions that span a whole file or most of it: ending inside one says nothing.
+_WRAPPER_KINDS = frozenset({"module", "namespace"})
+
+
+def _cut_definition(index: Index, path: str, start: int, end: int) -> tuple[str, int] | None:
+    """(qualified name, lines left) of the definition a block ``start..end`` stops inside,
+    or None when the block ends no definition early. That definition is the outermost one
+    starting in the block and running past ``end``, else the innermost one around it."""
+    definitions = index.file_definitions(path) or ()
+    running = [d for d in definitions if d.kind not in _WRAPPER_KINDS
+               and d.start_line <= end < d.end_line]
+    if not running:
+        return None
+    starting = [d for d in running if d.start_line >= start]
+    chosen = (min(starting, key=lambda d: (d.start_line, -d.end_line)) if starting
+              else max(running, key=lambda d: (d.start_line, -d.end_line)))
+    return chosen.qualified_name or chosen.name, chosen.end_line - end
+
+
 def _tier(score: float) -> int:
     """0 for ring-0 scores (>= 100), 1 for rings 1-2 (>= 60), 2 below."""
     return 0 if score >= 100 else (1 if score >= 60 else 2)
@@ -107,6 +128,8 @@ def read_blocks(root: Path, items: list[Item], index: Index, counter: TokenCount
             # a weak neighbour is not merged into a strong block: it would ride on its score
             ranges = merge_ranges(subtract_ranges(widened, taken), gap=merge_gap)
             for start, end in ranges:
+                if not any(line.strip() for line in lines[start - 1:end]):
+                    continue  # blank lines left over between tiers say nothing
                 blocks.append(_block(index, path, lines, tier_items, start, end, counter,
                                      context_lines))
             taken = merge_ranges(taken + ranges)
@@ -123,12 +146,18 @@ def _block(index: Index, path: str, lines: list[str], items: list[Item], start: 
     reason = best.reason + (f" (+{len(members) - 1} more)" if len(members) > 1 else "")
     signature = _signature(index, path, start, end)
     content, kind = "\n".join(lines[start - 1:end]), Fidelity.FULL
+    omitted = 0
     if signature and all(i.fidelity is Fidelity.SIGNATURE for i in members):
         content, kind = signature, Fidelity.SIGNATURE
+    elif (cut := _cut_definition(index, path, start, end)) is not None:
+        name, omitted = cut
+        content += f"\n⋮ {omitted} more lines of {name}"
+        kind = Fidelity.TRUNCATED
     focus = max(start, best.start_line - context_lines)
     while focus < best.start_line and not lines[focus - 1].strip():
         focus += 1  # blank context lines are not worth keeping at the top of a cut block
     return Block(
         path=path, language=fence_tag(path), start_line=start, end_line=end, content=content,
         tokens=counter.count(content), score=best.score, ring=min(i.ring for i in members),
-        reason=reason, symbols=symbols, kind=kind, signature=signature, focus_line=focus)
+        reason=reason, symbols=symbols, kind=kind, signature=signature, focus_line=focus,
+        omitted_lines=omitted)
