@@ -338,6 +338,9 @@ def clean_blocks(blocks: list[Block], counter: TokenCounter, config: HygieneConf
                  ) -> tuple[list[Block], list[Diagnostic]]:
     """Blocks ready to leave the machine: secrets redacted, paths made printable.
 
+    The path, the reason and the symbols (which quote file and definition names) get
+    ``display_text``'s escape.
+
     Each block whose content or signature holds a secret (see ``secret_scan``) gets it
     replaced by ``[REDACTED <type>]`` and its tokens recounted, with one ``secret``
     diagnostic per block naming the types and lines. ``config.allow_secrets`` turns
@@ -348,8 +351,10 @@ def clean_blocks(blocks: list[Block], counter: TokenCounter, config: HygieneConf
     for block in blocks:
         path = display_text(block.path)
         original = block.content
-        if path != block.path:
-            block = replace(block, path=path)
+        reason = display_text(block.reason)
+        symbols = tuple(display_text(s) for s in block.symbols)
+        if (path, reason, symbols) != (block.path, block.reason, block.symbols):
+            block = replace(block, path=path, reason=reason, symbols=symbols)
         if not config.allow_secrets:
             content, findings = redact_secrets(block.content)
             signature, signature_findings = redact_secrets(block.signature)

@@ -317,6 +317,31 @@ def test_odd_names_in_text_and_manifest(runner, odd_repo) -> None:
                             "with space.py:1-2"]
 
 
+def test_names_in_reasons_are_escaped_like_paths(runner, make_repo) -> None:
+    # trial: `best match in tab<TAB>name.py` put a raw tab in the manifest's last column
+    root = make_repo({"app.py": "class Storage:\n    def get(self, key):\n        return key\n",
+                      "tab\tname.py": "def storage_get_helper(storage):\n"
+                                      "    \"\"\"Storage get bug helper.\"\"\"\n    return 1\n"})
+    manifest = runner.invoke(main, ["gather", "fix Storage get bug", "--root", str(root),
+                                    "--format", "manifest"])
+    rows = manifest.stdout.splitlines()[2:]
+    assert "tab\\x09name.py:1-3\tsignature\t15\t57.188\tbest match in tab\\x09name.py" in rows
+    assert all(row.count("\t") == 4 for row in rows)
+    document = gather_json(runner, root, "fix Storage get bug")
+    assert all("\t" not in b["reason"] for b in document["blocks"])
+
+
+def test_clean_blocks_escapes_reasons_and_symbols() -> None:
+    from ctxopt.hygiene import HygieneConfig, clean_blocks
+    from ctxopt.model import Block
+    from ctxopt.tokens import Cl100kCounter
+    block = Block("a\tb.py", "python", 1, 1, "x = 1", 3, 50.0, 3, "best match in a\tb.py",
+                  symbols=("odd\nname",))
+    (cleaned,), _ = clean_blocks([block], Cl100kCounter(), HygieneConfig())
+    assert (cleaned.path, cleaned.reason, cleaned.symbols) == (
+        "a\\x09b.py", "best match in a\\x09b.py", ("odd\\x0aname",))
+
+
 def test_task_with_undecodable_bytes(runner, odd_repo) -> None:
     result = runner.invoke(main, ["gather", "fix spaced_func " + os.fsdecode(b"\xff"), "--root",
                                   str(odd_repo)])
