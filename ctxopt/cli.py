@@ -23,7 +23,7 @@ from .budget import (BudgetError, Calibrated, CalibrationStore, EstimatingCounte
                      config_dir)
 from .discover import MAX_FILE_BYTES
 from .errors import CtxoptError, UsageError
-from .hygiene import DEFAULT_PARSE_TIMEOUT, REASON_BINARY, HygieneConfig
+from .hygiene import DEFAULT_PARSE_TIMEOUT, REASON_BINARY, HygieneConfig, display_text
 from .model import Diagnostic
 from .pipeline import DEFAULT_BUDGET, GatherConfig, gather
 from .render import RENDERERS
@@ -328,7 +328,7 @@ def tokens_command(paths: tuple[str, ...], estimate: bool, model: str | None) ->
         click.echo(counts[0][0])
         return
     for count, path in counts:
-        click.echo(f"{count}\t{path}")
+        click.echo(f"{count}\t{display_text(path)}")  # \xHH like gather's paths
     click.echo(f"{sum(count for count, _ in counts)}\ttotal")
 
 

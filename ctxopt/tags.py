@@ -3,7 +3,9 @@
 ``collect_tags`` is the edge: it reads the given files, or walks the given directories
 with ``discover_sources`` (so ``.gitignore`` is honoured), and parses every file in a
 supported language. ``render_tags_text`` and ``render_tags_json`` are pure. Paths in the
-records are relative to ``cwd`` with ``/`` separators; lines are 1-indexed and inclusive.
+records are relative to ``cwd`` with ``/`` separators, escaped like ``gather``'s
+(``hygiene.display_text``: bytes that are not UTF-8 and control characters as ``\\xHH``),
+and names too; lines are 1-indexed and inclusive.
 """
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from pathlib import Path
 
 from .discover import discover_sources
 from .errors import UsageError
+from .hygiene import display_text
 from .languages import language_for_file, needs_head, read_head
 from .model import FileTags
 from .treesitter import extract_tags
@@ -45,10 +48,12 @@ class TagRecord:
 
 def records_of(display_path: str, tags: FileTags) -> list[TagRecord]:
     """The records of one parsed file, definitions and references, sorted by line."""
-    records = [TagRecord(display_path, tags.language, "definition", d.kind, d.name,
-                         d.qualified_name, d.start_line, d.end_line) for d in tags.definitions]
-    records += [TagRecord(display_path, tags.language, "reference", r.kind, r.name, r.name,
-                          r.line, r.line) for r in tags.references]
+    records = [TagRecord(display_path, tags.language, "definition", d.kind,
+                         display_text(d.name), display_text(d.qualified_name), d.start_line,
+                         d.end_line) for d in tags.definitions]
+    records += [TagRecord(display_path, tags.language, "reference", r.kind,
+                          display_text(r.name), display_text(r.name), r.line, r.line)
+                for r in tags.references]
     return sorted(records, key=_sort_key)
 
 
@@ -111,7 +116,8 @@ def collect_tags(paths: list[Path], *, cwd: Path) -> list[TagRecord]:
                 source = file.read_bytes()
             except OSError:
                 continue
-            records += records_of(display, extract_tags(display, language.name, source))
+            records += records_of(display_text(display),
+                                  extract_tags(display, language.name, source))
     return sorted(records, key=_sort_key)
 
 

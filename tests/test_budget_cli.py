@@ -219,3 +219,16 @@ def test_tokens_unreadable_path_exits_2(runner, tmp_path: Path, name: str) -> No
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr.startswith(f"Error: cannot read '{tmp_path / name}'")
     assert len(result.stderr.splitlines()) == 1
+
+
+def test_tokens_escapes_odd_paths(make_repo) -> None:
+    # trial: `ctxopt tokens` printed raw undecodable bytes and newlines in paths
+    import os
+    import subprocess
+    import sys
+    root = make_repo({"ok.txt": "hello"})
+    (root / os.fsdecode(b"bad\xff.txt")).write_text("hello")
+    (root / "new\nline.txt").write_text("hello")
+    out = subprocess.run([sys.executable, "-m", "ctxopt", "tokens", os.fsdecode(b"bad\xff.txt"),
+                          "new\nline.txt"], cwd=root, check=True, capture_output=True).stdout
+    assert out.decode("utf-8").splitlines() == ["1\tbad\\xff.txt", "1\tnew\\x0aline.txt", "2\ttotal"]

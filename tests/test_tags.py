@@ -70,3 +70,19 @@ def test_text_format_has_one_aligned_line_per_record(runner, make_repo) -> None:
     ]
     assert lines[0].split()[-1].endswith("m.py")
     assert render_tags_text([]) == ""
+
+
+def test_odd_file_names_are_escaped_like_gather(make_repo) -> None:
+    # trial: raw undecodable bytes and newlines in text, lone surrogates in JSON
+    import os
+    root = make_repo({"ok.py": "def ok():\n    pass\n"})
+    (root / os.fsdecode(b"bad\xff.py")).write_text("def bad():\n    pass\n")
+    (root / "new\nline.py").write_text("def nl():\n    pass\n")
+    run = [sys.executable, "-m", "ctxopt", "tags", "."]
+    text = subprocess.run(run, cwd=root, check=True, capture_output=True).stdout.decode("utf-8")
+    assert [line.split()[-1] for line in text.splitlines()] == [
+        "bad\\xff.py", "new\\x0aline.py", "ok.py"]
+    out = subprocess.run([*run, "--format", "json"], cwd=root, check=True, capture_output=True)
+    assert "\\ud" not in out.stdout.decode("utf-8")
+    assert [r["file"] for r in json.loads(out.stdout)] == [
+        "bad\\xff.py", "new\\x0aline.py", "ok.py"]
