@@ -241,8 +241,13 @@ def gather_command(task: str, root: Path, budget: int, output_format: str, max_r
         click.echo(f"Error: {exc}", err=True)
         sys.exit(exc.exit_code)
     if not result.selection.blocks and not result.selection.excluded:
+        why = "no definition, file or keyword matched"
+        if result.indexed_files == 0:
+            skipped = Counter(d.reason for d in result.diagnostics)
+            why = "no source files indexed" + (": " + ", ".join(
+                f"{n} {reason}" for reason, n in sorted(skipped.items())) if skipped else "")
         click.echo(f"ctxopt: nothing relevant found for {task.strip()!r} under {root} "
-                   "(no definition, file or keyword matched)", err=True)
+                   f"({why})", err=True)
         sys.exit(ExitStatus.NOTHING_FOUND)
     text = RENDERERS[output_format](result, counter.count)
     summary = _diagnostic_summary(result.diagnostics)

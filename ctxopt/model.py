@@ -148,10 +148,15 @@ class Selection:
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """The answer to one gather: the selection plus what it was fitted for."""
+    """The answer to one gather: the selection plus what it was fitted for.
+
+    ``indexed_files`` is how many files the index holds, set when nothing was found
+    (None otherwise): 0 means every file was skipped (see ``diagnostics``).
+    """
 
     task: str
     intent: Intent
     budget: int
     selection: Selection
     diagnostics: tuple[Diagnostic, ...] = field(default=())
+    indexed_files: int | None = None

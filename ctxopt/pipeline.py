@@ -138,7 +138,7 @@ def _gather_with(root: Path, parsed: ParsedTask, empty: Result, config: GatherCo
         {replace(d, path=display_text(d.path)) for d in (*index.diagnostics, *redacted)},
         key=lambda d: (d.path, d.reason, d.detail)))
     if not blocks:
-        return replace(empty, diagnostics=diagnostics)
+        return replace(empty, diagnostics=diagnostics, indexed_files=len(index.files))
 
     result = _fit_exactly(replace(empty, diagnostics=diagnostics), blocks, counter)
     if result.selection.blocks:

@@ -16,6 +16,9 @@ __all__ = ["render_text", "render_json", "render_manifest", "render_block", "ren
 
 SCHEMA_VERSION = 1
 _TOP_SYMBOLS = 5
+# The text and manifest headers show at most this many characters of the task (the JSON
+# keeps it whole): a long task would otherwise eat the budget.
+TASK_CHARS = 200
 
 
 def _fence(content: str) -> str:
@@ -43,12 +46,20 @@ def top_symbols(result: Result) -> list[str]:
     return symbols[:_TOP_SYMBOLS]
 
 
+def _task_line(task: str) -> str:
+    """The task on one line, cut to about ``TASK_CHARS`` characters with ``…``."""
+    line = " ".join(task.split())
+    if len(line) <= TASK_CHARS:
+        return line
+    return line[:TASK_CHARS - 1].rstrip() + "…"
+
+
 def render_header(result: Result, used: int) -> str:
     """The text header; ``used`` is the token count of the whole text it heads."""
     selection = result.selection
     files = len({b.path for b in selection.blocks})
     symbols = ", ".join(top_symbols(result)) or "-"
-    return (f"# ctxopt context for: {' '.join(result.task.split())}\n"
+    return (f"# ctxopt context for: {_task_line(result.task)}\n"
             f"# budget {result.budget} tokens, used {used}; {files} files; "
             f"{len(selection.truncated)} truncated, {len(selection.excluded)} excluded\n"
             f"# top symbols: {symbols}\n")
@@ -116,7 +127,7 @@ def render_json(result: Result, count: Callable[[str], int]) -> str:
 def render_manifest(result: Result, count: Callable[[str], int]) -> str:
     """One tab-separated line per block: path:start-end, kind, tokens, score, reason."""
     _, used = text_and_used(result, count)
-    lines = [f"# ctxopt manifest for: {' '.join(result.task.split())}",
+    lines = [f"# ctxopt manifest for: {_task_line(result.task)}",
              f"# budget {result.budget} tokens, used {used} (text rendering)"]
     for b in result.selection.blocks:
         lines.append(f"{b.path}:{b.start_line}-{b.end_line}\t{b.kind.value}\t{b.tokens}\t"

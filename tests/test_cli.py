@@ -139,6 +139,28 @@ def test_nothing_found_exits_1(runner, fixture_repo) -> None:
     assert result.stderr.startswith("ctxopt: nothing relevant found for 'zzz qqq'")
 
 
+def test_nothing_indexed_says_why(runner, make_repo) -> None:
+    # trial: a root of binary files only gave "nothing relevant found" and no hint
+    root = make_repo({"a.png": PNG, "b.png": PNG})
+    result = gather(runner, "fix Storage bug", "--root", str(root))
+    assert result.exit_code == 1
+    assert result.stderr == (f"ctxopt: nothing relevant found for 'fix Storage bug' under {root} "
+                             "(no source files indexed: 2 binary)\n")
+
+
+def test_long_task_is_cut_in_the_header_and_whole_in_json(runner, fixture_repo) -> None:
+    # trial: a 5000-word task needed a 20034-token header and exited 2
+    task = "fix Storage bug " + "please " * 5000
+    root = str(fixture_repo("py_storage"))
+    result = gather(runner, task, "--root", root, "--budget", "300")
+    assert result.exit_code == 0, result.stderr
+    first = result.stdout.splitlines()[0]
+    assert first.startswith("# ctxopt context for: fix Storage bug please")
+    assert first.endswith("…") and len(first) <= len("# ctxopt context for: ") + 200
+    document = json.loads(gather(runner, task, "--root", root, "--format", "json").stdout)
+    assert document["task"] == task
+
+
 @pytest.mark.parametrize(("args", "message"), [
     (["fix Storage", "--root", "{missing}"], "does not exist"),
     (["fix Storage", "--budget", "0"], "0 is not in the range x>=1"),
