@@ -226,7 +226,8 @@ def gather_command(task: str, root: Path, budget: int, output_format: str, max_r
                                window=window, reserve=reserve, default=budget)
         counter = _model_counter(Cl100kCounter(), model)
         config = GatherConfig(budget=budget, max_ring=max_ring, include_tests=tests,
-                              scope=scope, hygiene=HygieneConfig(
+                              scope=scope, calibrated_for=model.strip() if isinstance(
+                                  counter, Calibrated) else None, hygiene=HygieneConfig(
                                   allow_secrets=allow_secrets, submodules=submodules,
                                   parse_timeout=parse_timeout))
         progress = _ProgressBar() if sys.stderr.isatty() else None

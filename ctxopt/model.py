@@ -152,6 +152,7 @@ class Result:
 
     ``indexed_files`` is how many files the index holds, set when nothing was found
     (None otherwise): 0 means every file was skipped (see ``diagnostics``).
+    ``calibrated_for`` names the model whose calibration factor scaled the counts.
     """
 
     task: str
@@ -160,3 +161,4 @@ class Result:
     selection: Selection
     diagnostics: tuple[Diagnostic, ...] = field(default=())
     indexed_files: int | None = None
+    calibrated_for: str | None = None

@@ -32,13 +32,15 @@ _FIT_ROUNDS = 10
 class GatherConfig:
     """Options of one gather. ``budget`` is in cl100k_base tokens; ``scope`` is a path
     relative to the root (a directory or a file) that items must lie under; ``hygiene``
-    says what to do with secrets, submodules and slow files."""
+    says what to do with secrets, submodules and slow files; ``calibrated_for`` names the
+    model whose calibration factor the counter applies (the header says so)."""
 
     budget: int = DEFAULT_BUDGET
     max_ring: int = 3
     include_tests: bool = True
     scope: str | None = None
     hygiene: HygieneConfig = HygieneConfig()
+    calibrated_for: str | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.budget, bool) or not isinstance(self.budget, int) or self.budget <= 0:
@@ -114,7 +116,9 @@ def gather(root: Path | str, task: str, config: GatherConfig | None = None, *,
     task = display_text(task)  # bytes that are not UTF-8 (from argv) as \xHH
     parsed = parse_task(task)
     empty = Result(task=task, intent=parsed.intent, budget=config.budget,
-                   selection=Selection(blocks=()))
+                   selection=Selection(blocks=()),
+                   calibrated_for=None if config.calibrated_for is None
+                   else display_text(config.calibrated_for))
     minimum = counter.count(render_header(empty, config.budget))
     if minimum > config.budget:
         raise BudgetTooSmall(config.budget, minimum)

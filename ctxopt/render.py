@@ -59,8 +59,10 @@ def render_header(result: Result, used: int) -> str:
     selection = result.selection
     files = len({b.path for b in selection.blocks})
     symbols = ", ".join(top_symbols(result)) or "-"
+    calibrated = ("" if result.calibrated_for is None
+                  else f" (calibrated for {result.calibrated_for})")
     return (f"# ctxopt context for: {_task_line(result.task)}\n"
-            f"# budget {result.budget} tokens, used {used}; {files} files; "
+            f"# budget {result.budget} tokens, used {used}{calibrated}; {files} files; "
             f"{len(selection.truncated)} truncated, {len(selection.excluded)} excluded\n"
             f"# top symbols: {symbols}\n")
 

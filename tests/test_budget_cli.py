@@ -21,7 +21,7 @@ def config_dir(tmp_path: Path, monkeypatch) -> Path:
 
 
 def used_of(text: str) -> int:
-    return int(text.splitlines()[1].split("used ")[1].split(";")[0])
+    return int(text.splitlines()[1].split("used ")[1].split(";")[0].split(" (")[0])
 
 
 # -- gather --window / --reserve ------------------------------------------------------
@@ -135,6 +135,8 @@ def test_gather_with_model_keeps_the_calibrated_count_within_budget(runner, fixt
     assert calibrated.count(result.stdout) <= budget
     assert used_of(result.stdout) == calibrated.count(result.stdout)
     assert count_tokens(result.stdout) < calibrated.count(result.stdout)
+    assert f"# budget {budget} tokens, used {used_of(result.stdout)} (calibrated for big); " in (
+        result.stdout)
 
 
 def _stored_factor() -> float:
