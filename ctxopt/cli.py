@@ -38,6 +38,18 @@ class ExitStatus(enum.IntEnum):
     NOTHING_FOUND = 1
     FAILURE = 1  # a runtime failure, such as a write that failed
     USAGE = 2
+    INTERRUPTED = 130  # Ctrl-C (SIGINT), as a shell reports a process killed by it
+
+
+class _Main(click.Group):
+    """The command group; Ctrl-C ends any command with one line and exit code 130."""
+
+    def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("ctxopt: interrupted", err=True)
+            ctx.exit(ExitStatus.INTERRUPTED)
 
 
 def _output_target(output: str | None) -> Path | None:
@@ -123,7 +135,7 @@ def _write_output(path: Path, text: str) -> None:
         raise
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="ctxopt")
 def main() -> None:
     """ctxopt: the most relevant code for a task, fitted to a token budget."""

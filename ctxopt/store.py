@@ -44,6 +44,7 @@ succeed and a killed run leaves committed batches that the next run keeps; an
 from __future__ import annotations
 
 import contextlib
+import functools
 import gc
 import hashlib
 import marshal
@@ -59,7 +60,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from . import hygiene
 from .discover import MAX_FILE_BYTES, Candidate, inspect_content, list_candidates
@@ -69,7 +70,7 @@ from .languages import HEAD_BYTES, LANGUAGES, grammars_dir, language_for_file
 from .model import Definition, Diagnostic, FileTags, Reference
 
 __all__ = ["StoredIndex", "IndexOptions", "UpdateReport", "open_index", "default_index_path",
-           "IndexStoreError", "SCHEMA_VERSION", "INDEX_ENV"]
+           "IndexStoreError", "NotAnIndexError", "SCHEMA_VERSION", "INDEX_ENV"]
 
 SCHEMA_VERSION = 4
 INDEX_ENV = "CTXOPT_INDEX"
@@ -165,6 +166,40 @@ _IMPORT_CONFIG = re.compile(r"^(go\.mod|[tj]sconfig.*\.json)$")
 
 class IndexStoreError(CtxoptError):
     """The index database cannot be used (not a ctxopt index, unwritable, damaged)."""
+
+
+class NotAnIndexError(IndexStoreError):
+    """The index path given (``--index``, ``$CTXOPT_INDEX``) holds a file that is not a
+    ctxopt index: bad input (exit 2); the file is left alone."""
+
+    exit_code: ClassVar[int] = 2
+
+
+class _Damaged(Exception):
+    """The database at ctxopt's own location is not an index or is corrupt: move it aside."""
+
+
+def _is_corruption(exc: sqlite3.DatabaseError) -> bool:
+    """True when SQLite says the file is damaged or not a database at all."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+        return True
+    text = str(exc)
+    return "malformed" in text or "not a database" in text
+
+
+def _move_aside(location: str) -> str:
+    """Move a damaged database to ``<location>.corrupt`` (replacing an older one, so one
+    is kept) with its WAL; drop its shared-memory file. Returns where it went."""
+    aside = location + ".corrupt"
+    os.replace(location, aside)
+    for suffix in ("-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            if suffix == "-wal":
+                os.replace(location + suffix, aside + suffix)
+            else:
+                os.unlink(location + suffix)
+    return aside
 
 
 @dataclass(frozen=True, slots=True)
@@ -365,10 +400,69 @@ def _scan_chunk(root: str, chunk: list[tuple[str, str | None]],
     return [_scan_one(root, path, old_hash, config) for path, old_hash in chunk]
 
 
+def _die_with_parent() -> bool:
+    """Ask the kernel to kill this process when its parent dies (Linux prctl
+    PR_SET_PDEATHSIG). False where that is not available."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(1, int(signal.SIGKILL), 0, 0, 0) == 0  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(1)
+
+
+def _worker_init(parent: int) -> None:
+    """Set up a worker: Ctrl-C is the parent's to handle (it ends the workers), and the
+    worker dies with its parent (a killed ``ctxopt index`` leaves no worker behind)."""
+    import signal
+    import threading
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not _die_with_parent():
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
+def _worker_main(conn: Any, root: str, config: hygiene.HygieneConfig, parent: int) -> None:
+    """A worker: scan the chunks received on ``conn`` until None (or the pipe closes),
+    answering each with ("ok", results) or ("error", exception)."""
+    _worker_init(parent)
+    try:
+        while True:
+            chunk = conn.recv()
+            if chunk is None:
+                return
+            try:
+                answer: tuple = ("ok", _scan_chunk(root, chunk, config))
+            except Exception as exc:
+                answer = ("error", exc)
+            try:
+                conn.send(answer)
+            except Exception:  # an exception that does not pickle
+                conn.send(("error", RuntimeError(f"{type(answer[1]).__name__}: {answer[1]}")))
+    except (EOFError, OSError):
+        return  # the parent went away
+
+
 def _scan(root: Path, work: list[tuple[str, str | None]], jobs: int,
           progress: Callable[[int, int], None] | None,
           config: hygiene.HygieneConfig) -> Iterator[_ScanResult]:
-    """Scan ``work`` ((path, old hash) pairs), in worker processes when there is much."""
+    """Scan ``work`` ((path, old hash) pairs), in worker processes when there is much.
+
+    The workers are plain processes with one pipe each (no helper threads): when the
+    scan does not run to its end (an exception, Ctrl-C, the generator closed), they are
+    killed at once, so nothing waits on a worker blocked on a pipe."""
     total = len(work)
     done = 0
     if jobs <= 1 or total < _PARALLEL_THRESHOLD:
@@ -378,8 +472,8 @@ def _scan(root: Path, work: list[tuple[str, str | None]], jobs: int,
             if progress:
                 progress(done, total)
         return
-    import concurrent.futures
     import multiprocessing
+    from multiprocessing.connection import wait
 
     from . import lexical, treesitter  # noqa: F401  (imported here, inherited by forked workers)
 
@@ -387,19 +481,58 @@ def _scan(root: Path, work: list[tuple[str, str | None]], jobs: int,
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     # largest files first, so that no worker is left with a big file at the end
     order = sorted(work, key=lambda w: -_size_or_zero(root / w[0]))
-    chunks = [order[i:i + _CHUNK] for i in range(0, total, _CHUNK)]
-    with concurrent.futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-        futures = [pool.submit(_scan_chunk, str(root), chunk, config) for chunk in chunks]
-        try:
-            for future in concurrent.futures.as_completed(futures):
-                results = future.result()
+    chunks = iter([order[i:i + _CHUNK] for i in range(0, total, _CHUNK)])
+    workers: dict[Any, Any] = {}  # connection -> process
+    finished = False
+    try:
+        for _ in range(min(jobs, -(-total // _CHUNK))):
+            here, there = context.Pipe()
+            process = context.Process(target=_worker_main, daemon=True,
+                                      args=(there, str(root), config, os.getpid()))
+            process.start()
+            there.close()
+            workers[here] = process
+        busy = set()
+        for conn in workers:
+            chunk = next(chunks, None)
+            if chunk is not None:
+                conn.send(chunk)
+                busy.add(conn)
+        while busy:
+            for conn in wait(list(busy)):
+                try:
+                    status, results = conn.recv()
+                except (EOFError, OSError) as exc:
+                    raise IndexStoreError("a worker process died while indexing "
+                                          f"(exit code {workers[conn].exitcode})") from exc
+                if status != "ok":
+                    raise results
+                chunk = next(chunks, None)
+                if chunk is None:
+                    busy.discard(conn)
+                else:
+                    conn.send(chunk)
                 yield from results
                 done += len(results)
                 if progress:
                     progress(done, total)
-        finally:
-            for future in futures:
-                future.cancel()
+        finished = True
+    finally:
+        _stop_workers(workers, finished)
+
+
+def _stop_workers(workers: dict[Any, Any], finished: bool) -> None:
+    """End the workers: ask them to stop after a full scan, else kill them now."""
+    for conn, process in workers.items():
+        if finished:
+            with contextlib.suppress(OSError):
+                conn.send(None)
+        else:
+            with contextlib.suppress(Exception):
+                process.kill()
+    for conn, process in workers.items():
+        process.join()
+        conn.close()
 
 
 def _size_or_zero(path: Path) -> int:
@@ -507,7 +640,7 @@ def _check_ours(path: Path) -> None:
         return  # empty file: a database being created
     application_id = int.from_bytes(header[68:72], "big") if len(header) >= 72 else -1
     if not header.startswith(_SQLITE_MAGIC) or application_id not in (0, _APPLICATION_ID):
-        raise IndexStoreError(f"{path} exists and is not a ctxopt index; "
+        raise NotAnIndexError(f"{path} exists and is not a ctxopt index; "
                               "refusing to overwrite it (choose another --index path)")
 
 
@@ -583,20 +716,63 @@ def open_index(root: Path | str, options: IndexOptions | None = None
     location, note = _writable_location(root, requested)
     if note and options.notify:
         options.notify(note)
+    # the default location is ctxopt's own cache: a damaged file there is moved aside and
+    # the index rebuilt; a path the user gave is never touched
+    own = requested is None and location != ":memory:"
+    repaired: list[Diagnostic] = []
+    for attempt in range(2):
+        try:
+            index, report = _open_at(root, location, own, options, note)
+            break
+        except _Damaged as exc:
+            if attempt:
+                raise IndexStoreError(f"the index {location} failed: {exc}") from exc
+            try:
+                aside = _move_aside(location)
+            except OSError as error:
+                raise IndexStoreError(f"the index {location} is damaged ({exc}) and cannot be "
+                                      f"moved aside: {error.strerror}") from error
+            message = f"the index {location} was damaged ({exc}); moved it to {aside} and rebuilt it"
+            if options.notify:
+                options.notify(message)
+            repaired.append(Diagnostic(location, "damaged index", message))
+    index.diagnostics = sorted(index.diagnostics + repaired, key=lambda d: (d.path, d.reason))
+    report.skipped = dict(sorted(Counter(d.reason for d in index.diagnostics).items()))
+    report.seconds = time.monotonic() - started
+    return index, report
+
+
+def _open_at(root: Path, location: str, own: bool, options: IndexOptions, note: str
+             ) -> tuple["StoredIndex", UpdateReport]:
+    """Open (create) and update the database at ``location``. Raises ``_Damaged`` when
+    ``own`` and the file there is not an index or is corrupt."""
     if location != ":memory:":
-        _check_ours(Path(location))
+        try:
+            _check_ours(Path(location))
+        except NotAnIndexError as exc:
+            if own:
+                raise _Damaged("not a ctxopt index") from exc
+            raise
     try:
         conn = _connect(location)
+    except sqlite3.DatabaseError as exc:
+        if own and _is_corruption(exc):
+            raise _Damaged(str(exc)) from exc
+        raise IndexStoreError(f"the index {location} failed: {exc}") from exc
+    try:
         rebuilt = _prepare_schema(conn, str(root), _fingerprint(options.hygiene))
         _ensure_indexes(conn)
         report = UpdateReport(path=location, rebuilt=rebuilt, note=note)
         with _without_cyclic_gc():
             name_skips = _update(conn, root, options, report)
-        index = StoredIndex(conn, root, name_skips)
-    except sqlite3.DatabaseError as exc:
-        raise IndexStoreError(f"the index {location} failed: {exc}") from exc
-    report.skipped = dict(sorted(Counter(d.reason for d in index.diagnostics).items()))
-    report.seconds = time.monotonic() - started
+        index = StoredIndex(conn, root, name_skips, location if own else None)
+    except BaseException as exc:
+        conn.close()
+        if isinstance(exc, sqlite3.DatabaseError):
+            if own and _is_corruption(exc):
+                raise _Damaged(str(exc)) from exc
+            raise IndexStoreError(f"the index {location} failed: {exc}") from exc
+        raise
     return index, report
 
 
@@ -663,20 +839,24 @@ def _update(conn: sqlite3.Connection, root: Path, options: IndexOptions,
                     _write_file(conn, result)
         pending.clear()
 
-    for result in _scan(root, work, jobs, options.progress, options.hygiene):
-        report.scanned += 1
-        if result[0] == "new":
-            path = result[1]
-            changed.add(path)
-            report.parsed += result[6] is not None
-            was_selected = path in selected_before
-            if (result[8] is None) != was_selected or _IMPORT_CONFIG.match(posixpath.basename(path)):
+    # closed at once on an exception (Ctrl-C in a write): its workers are killed now, not
+    # when the traceback lets go of the generator
+    scan = contextlib.closing(_scan(root, work, jobs, options.progress, options.hygiene))
+    with scan as results:
+        for result in results:
+            report.scanned += 1
+            if result[0] == "new":
+                path = result[1]
+                changed.add(path)
+                report.parsed += result[6] is not None
+                was_selected = path in selected_before
+                if (result[8] is None) != was_selected or _IMPORT_CONFIG.match(posixpath.basename(path)):
+                    full_imports = True
+            elif result[0] == "gone":
                 full_imports = True
-        elif result[0] == "gone":
-            full_imports = True
-        pending.append(result)
-        if len(pending) >= _COMMIT_EVERY:
-            flush()
+            pending.append(result)
+            if len(pending) >= _COMMIT_EVERY:
+                flush()
     flush()
     if bulk:
         _ensure_indexes(conn)
@@ -860,9 +1040,13 @@ class StoredIndex:
     """
 
     def __init__(self, conn: sqlite3.Connection, root: Path,
-                 name_skips: Iterable[Diagnostic] = ()) -> None:
+                 name_skips: Iterable[Diagnostic] = (), own_location: str | None = None
+                 ) -> None:
+        """``own_location``: the database file when it is ctxopt's own (the default
+        location): found damaged by a query, it is moved aside for the next run to rebuild."""
         self._conn = conn
         self.root = root
+        self._own_location = own_location
         conn.execute("BEGIN")  # a read snapshot for the life of this object
         rows = sorted(((file_id, _unkey(key), *rest) for file_id, key, *rest in conn.execute(
             "SELECT id, path, skip, detail, line_count, language, notes, doc_count, doc_length,"
@@ -911,7 +1095,23 @@ class StoredIndex:
         if self._lexical is None:
             self._lexical = _StoredLexical(self._conn, self._path, self._file_length,
                                            *self._documents)
+            self._lexical._failure = self._failure
         return self._lexical
+
+    def _failure(self, exc: sqlite3.DatabaseError) -> IndexStoreError:
+        """The error to raise for a query that failed; a damaged database at ctxopt's own
+        location is moved aside first, so the next run rebuilds it."""
+        location = self._own_location
+        if location is None or not _is_corruption(exc):
+            return IndexStoreError(f"the index failed: {exc}")
+        with contextlib.suppress(sqlite3.Error):
+            self._conn.close()
+        try:
+            aside = _move_aside(location)
+        except OSError:
+            return IndexStoreError(f"the index {location} is damaged ({exc}): delete it to rebuild it")
+        return IndexStoreError(f"the index {location} is damaged ({exc}); moved it to {aside}: "
+                               "run again to rebuild it")
 
     # lifecycle
     def close(self) -> None:
@@ -919,6 +1119,8 @@ class StoredIndex:
         try:
             if self._conn.in_transaction:
                 self._conn.execute("COMMIT")
+        except sqlite3.ProgrammingError:  # already closed (see _failure)
+            pass
         finally:
             self._conn.close()
 
@@ -1188,6 +1390,22 @@ class StoredIndex:
         return groups.edges()
 
 
+def _guarded(method: Callable) -> Callable:
+    """A query method whose SQLite errors become ``IndexStoreError`` (``self._failure``)."""
+    @functools.wraps(method)
+    def guarded(self: Any, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except sqlite3.DatabaseError as exc:
+            raise self._failure(exc) from exc
+    return guarded
+
+
+for _name in ("summary", "definition", "definitions_named", "name_counts", "file_definitions",
+              "file_tags", "edges_out", "edges_in"):
+    setattr(StoredIndex, _name, _guarded(getattr(StoredIndex, _name)))
+
+
 class _StoredLexical:
     """``lexical.LexicalIndex`` over the ``postings`` table: the same scores, bit for bit,
     in the same order (documents by path, then definition index), reading only the rows
@@ -1204,6 +1422,8 @@ class _StoredLexical:
         self._definitions = (definitions, definition_length)
         self._files = (len(file_length), sum(file_length.values()))
         self._terms: dict[str, list[tuple[str, tuple[int, ...]]]] = {}
+        self._failure: Callable[[sqlite3.DatabaseError], Exception] = \
+            lambda exc: IndexStoreError(f"the index failed: {exc}")
 
     def _rows(self, term: str) -> list[tuple[str, tuple[int, ...]]]:
         """(path, unpacked data) of the files holding ``term``, by path."""
@@ -1283,3 +1503,7 @@ class _EdgeGroups:
         return [(other, kind, {"lines": tuple(sorted(set(lines))),
                                "via": self.via.get((other, kind), "reference")})
                 for (other, kind), lines in sorted(self.lines.items())]
+
+
+for _name in ("score_definitions", "score_files"):
+    setattr(_StoredLexical, _name, _guarded(getattr(_StoredLexical, _name)))

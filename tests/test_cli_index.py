@@ -63,7 +63,7 @@ def test_an_index_path_that_is_not_an_index_is_an_error(runner, fixture_repo, tm
     precious.write_text("years of work\n")
     result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root),
                                   "--index", str(precious)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # bad input: the user's file is refused, never overwritten
     assert result.stderr.startswith("Error: ") and len(result.stderr.splitlines()) == 1
     assert precious.read_text() == "years of work\n"
 
