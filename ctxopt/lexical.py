@@ -16,7 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain, groupby
@@ -188,20 +188,40 @@ class _Collection:
             self.postings[term].append((doc, tf))
 
     def score(self, query: Counter[str]) -> dict[str, float]:
-        n = len(self.keys)
-        if not n:
-            return {}
-        average = sum(self.lengths) / n or 1.0
-        scores: dict[int, float] = defaultdict(float)
-        for term, weight in query.items():
-            posting = self.postings.get(term)
-            if not posting:
-                continue
-            idf = math.log(1 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
-            for doc, tf in posting:
-                norm = tf + K1 * (1 - B + B * self.lengths[doc] / average)
-                scores[doc] += weight * idf * tf * (K1 + 1) / norm
-        return {self.keys[doc]: value for doc, value in scores.items()}
+        return bm25(query, len(self.keys), sum(self.lengths),
+                    lambda term: [(self.keys[doc], tf, self.lengths[doc])
+                                  for doc, tf in self.postings.get(term, ())])
+
+
+def bm25(query: Counter[str], documents: int, total_length: int,
+         postings: Callable[[str], list[tuple[str, int, int]]]) -> dict[str, float]:
+    """Okapi BM25 scores of the documents matching at least one query term.
+
+    Parameters
+    ----------
+    query : Counter
+        Term -> weight (how many times the term counts in the query).
+    documents, total_length : int
+        Size of the collection: number of documents and the sum of their lengths (terms).
+    postings : callable
+        Term -> [(document key, term frequency, document length)], one entry a document.
+
+    The one formula behind both the in-memory and the stored index; ``K1`` and ``B`` are
+    read when called.
+    """
+    if not documents:
+        return {}
+    average = total_length / documents or 1.0
+    scores: dict[str, float] = {}
+    for term, weight in query.items():
+        posting = postings(term)
+        if not posting:
+            continue
+        idf = math.log(1 + (documents - len(posting) + 0.5) / (len(posting) + 0.5))
+        for key, tf, length in posting:
+            norm = tf + K1 * (1 - B + B * length / average)
+            scores[key] = scores.get(key, 0.0) + weight * idf * tf * (K1 + 1) / norm
+    return scores
 
 
 class LexicalIndex:

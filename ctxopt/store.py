@@ -48,7 +48,6 @@ import functools
 import gc
 import hashlib
 import marshal
-import math
 import os
 import posixpath
 import re
@@ -63,7 +62,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from . import hygiene
-from .discover import MAX_FILE_BYTES, Candidate, inspect_content, list_candidates
+from .discover import MAX_FILE_BYTES, inspect_content, list_candidates
 from .errors import CtxoptError, UsageError
 from .index import _MAX_ATTRIBUTE_TARGETS, _VIA_PRIORITY, MAX_AMBIGUOUS_TARGETS, is_test_path
 from .languages import HEAD_BYTES, LANGUAGES, grammars_dir, language_for_file
@@ -822,7 +821,6 @@ def _update(conn: sqlite3.Connection, root: Path, options: IndexOptions,
     pending: list[_ScanResult] = []
 
     def flush() -> None:
-        nonlocal full_imports
         if not pending:
             return
         with _Transaction(conn):
@@ -1446,41 +1444,18 @@ class _StoredLexical:
         from . import lexical
 
         n, total = self._definitions
-        if not n:
-            return {}
-        k1, b = lexical.K1, lexical.B
-        average = total / n or 1.0
-        scores: dict[str, float] = {}
-        for term, weight in query.items():
-            posting = [(f"{path}#{data[i]}", data[i + 1], data[i + 2])
-                       for path, data in self._rows(term) for i in range(1, len(data), 3)]
-            if not posting:
-                continue
-            idf = math.log(1 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
-            for node, tf, length in posting:
-                norm = tf + k1 * (1 - b + b * length / average)
-                scores[node] = scores.get(node, 0.0) + weight * idf * tf * (k1 + 1) / norm
-        return scores
+        return lexical.bm25(query, n, total, lambda term: [
+            (f"{path}#{data[i]}", data[i + 1], data[i + 2])
+            for path, data in self._rows(term) for i in range(1, len(data), 3)])
 
     def score_files(self, query: Counter[str]) -> dict[str, float]:
         """Path -> BM25 score for every file matching at least one query term."""
         from . import lexical
 
         n, total = self._files
-        if not n:
-            return {}
-        k1, b = lexical.K1, lexical.B
-        average = total / n or 1.0
-        scores: dict[str, float] = {}
-        for term, weight in query.items():
-            posting = [(path, data[0]) for path, data in self._rows(term) if data[0] is not None]
-            if not posting:
-                continue
-            idf = math.log(1 + (n - len(posting) + 0.5) / (len(posting) + 0.5))
-            for path, tf in posting:
-                norm = tf + k1 * (1 - b + b * self._file_length[path] / average)
-                scores[path] = scores.get(path, 0.0) + weight * idf * tf * (k1 + 1) / norm
-        return scores
+        return lexical.bm25(query, n, total, lambda term: [
+            (path, data[0], self._file_length[path])
+            for path, data in self._rows(term) if data[0] is not None])
 
 
 class _EdgeGroups:

@@ -16,7 +16,6 @@ Nothing outside ring 0 reaches 100, so no other item outranks a ring-0 definitio
 from __future__ import annotations
 
 import math
-import posixpath
 from collections import defaultdict
 from dataclasses import dataclass
 
