@@ -86,20 +86,9 @@ def test_blank_leftover_between_tiers_is_not_a_block(make_repo) -> None:
     assert [(b.start_line, b.end_line) for b in blocks] == [(1, 1)]
 
 
-def test_block_ending_inside_a_definition_says_so(make_repo) -> None:
-    # trial: `command.go:52-68 full` while the struct runs on to line 260
-    from ctxopt.fit import truncate_block
-    from ctxopt.model import Fidelity
+def test_cut_definition_names_the_definition_a_block_stops_inside(make_repo) -> None:
+    from ctxopt.source import cut_definition
     root = make_repo({"m.py": "def f(a,\n      b):\n    x = 1\n    y = 2\n    return x + y\n"})
-    items = [Item("m.py", 1, 2, 120, 0, "best match", "f")]
-    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0)
-    assert block.kind is Fidelity.TRUNCATED and (block.start_line, block.end_line) == (1, 2)
-    assert block.content == "def f(a,\n      b):\n⋮ 3 more lines of f"
-    assert block.tokens == Cl100kCounter().count(block.content)
-    # cutting it further keeps file lines and markers apart
-    one = truncate_block(block, 1, Cl100kCounter().count)
-    assert one.content == "def f(a,\n⋮ 1 lines below omitted"
-    assert (one.start_line, one.end_line) == (1, 1)
-    whole = read_blocks(root, [Item("m.py", 1, 5, 120, 0, "best match", "f")],
-                        build_index(root), Cl100kCounter(), context_lines=0)
-    assert whole[0].kind is Fidelity.FULL
+    index = build_index(root)
+    assert cut_definition(index, "m.py", 1, 2) == ("f", 3)
+    assert cut_definition(index, "m.py", 1, 5) is None
