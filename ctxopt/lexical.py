@@ -57,6 +57,11 @@ def _identifier_terms(identifier: str) -> tuple[str, ...]:
     return tuple(terms)
 
 
+def name_words(name: str) -> set[str]:
+    """The stemmed words of an identifier, as documents and queries hold them."""
+    return set(_words(name))
+
+
 def _words(identifier: str) -> list[str]:
     return [t for t in _identifier_terms(identifier) if not t.startswith("=")]
 

@@ -285,32 +285,40 @@ def extract_tags(path: str, language: str, source: bytes, *,
     not_names: set[tuple[int, int]] = set()
     roles: dict[str, tuple[int, str, int]] = {}  # capture name -> (role, kind, rank), see _role
     priority = _REFERENCE_PRIORITY
+
+    def role_of(capture: str) -> tuple[int, str, int]:
+        role = roles.get(capture)
+        if role is None:
+            role = roles[capture] = (*_role(capture), priority.get(_role(capture)[1], 9))
+        return role
+
+    def record(nodes: list[ts.Node], kind: str, rank: int, is_import: bool) -> None:
+        """Keep, per (name, line), the most telling reference capture."""
+        for node in nodes:
+            start = node.start_byte
+            name = source[start:node.end_byte].decode("utf-8", "replace")
+            if is_import:
+                name = _import_name(name)
+            if not name:
+                continue
+            key = (name, node.start_point[0] + 1)
+            known_ref = references.get(key)
+            if known_ref is None or rank < known_ref[0]:
+                references[key] = (rank, kind, start)
+
     for pattern, captures in cursor.matches(tree.root_node):
         if len(captures) == 1:  # most matches: one reference (the general loop, made short)
             (capture, nodes), = captures.items()
-            role = roles.get(capture)
-            if role is None:
-                role = roles[capture] = (*_role(capture), priority.get(_role(capture)[1], 9))
+            role = role_of(capture)
             if role[0] == _REFERENCE:
-                _, kind, rank = role
-                for node in nodes:
-                    start = node.start_byte
-                    name = source[start:node.end_byte].decode("utf-8", "replace")
-                    if not name:
-                        continue
-                    key = (name, node.start_point[0] + 1)
-                    known_ref = references.get(key)
-                    if known_ref is None or rank < known_ref[0]:
-                        references[key] = (rank, kind, start)
+                record(nodes, role[1], role[2], False)
                 continue
         if "not_a_name" in captures:
             not_names.update((n.start_byte, n.end_byte) for n in captures["not_a_name"])
         scope_nodes = captures.get("scope")
         scope = _dotted(_text(scope_nodes[0], source)) if scope_nodes else None
         for capture, nodes in captures.items():
-            role = roles.get(capture)
-            if role is None:
-                role = roles[capture] = (*_role(capture), priority.get(_role(capture)[1], 9))
+            role = role_of(capture)
             if role[0] == _DEFINITION:
                 kind = role[1]
                 outer = captures.get("definition." + kind) or nodes
@@ -331,18 +339,7 @@ def extract_tags(path: str, language: str, source: bytes, *,
                         kind = "constant"
                     definitions[key] = (def_node, name, kind, name_scope, pattern)
             elif role[0] != _OTHER:
-                _, kind, rank = role
-                for node in nodes:
-                    start = node.start_byte
-                    name = source[start:node.end_byte].decode("utf-8", "replace")
-                    if role[0] == _IMPORT:
-                        name = _import_name(name)
-                    if not name:
-                        continue
-                    key = (name, node.start_point[0] + 1)
-                    known_ref = references.get(key)
-                    if known_ref is None or rank < known_ref[0]:
-                        references[key] = (rank, kind, start)
+                record(nodes, role[1], role[2], role[0] == _IMPORT)
 
     for key in not_names:
         definitions.pop(key, None)

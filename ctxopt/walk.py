@@ -20,8 +20,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from .index import Index, is_test_path
-from .lexical import query_terms
-from .model import Definition, Fidelity, Intent, Item
+from .lexical import name_words, query_terms
+from .model import Definition, Fidelity, Item
 from .task import ParsedTask, split_identifier
 
 __all__ = ["WalkConfig", "Seed", "find_seeds", "walk_rings"]
@@ -251,10 +251,8 @@ def find_seeds(index: Index, task: ParsedTask, config: WalkConfig | None = None,
 
 def _matching_words(index: Index, node: str, terms: list[str]) -> str:
     """The task's words found in a definition's name, else 'the task's words'."""
-    name_terms = set(query_terms(ParsedTask(raw="", symbols=(),
-                                            keywords=tuple(split_identifier(index.definition(node).name)),
-                                            intent=Intent.GENERAL)))
-    found = [t for t in terms if t in name_terms and not t.startswith("=")]
+    in_name = name_words(index.definition(node).name)
+    found = [t for t in terms if t in in_name]
     return ", ".join(found) if found else "the task's words"
 
 
@@ -427,7 +425,7 @@ def walk_rings(index: Index, task: ParsedTask, config: WalkConfig | None = None)
                         else Fidelity.SIGNATURE)
 
     # Ring 2: callers and referrers of rings 0-1, and tests.
-    callers: dict[str, tuple[float, str, list[tuple[int, int]]]] = {}
+    callers: dict[str, tuple[float, str, list[tuple[int, int]], bool]] = {}
     for target in ring0 + members:
         if index.is_file(target):
             continue
@@ -445,14 +443,14 @@ def walk_rings(index: Index, task: ParsedTask, config: WalkConfig | None = None)
             known = callers.get(source)
             if known is None or weight > known[0]:
                 callers[source] = (weight, f"{verb} {label}",
-                                   _caller_ranges(index, source, lines, config))
+                                   _caller_ranges(index, source, lines, config), is_test)
     ranked_callers = sorted(callers.items(), key=lambda c: (-c[1][0], _node_order(index, c[0])))
     # callers and tests each get their own quota, so that neither crowds out the other
-    ranked_callers = ([c for c in ranked_callers if not c[1][1].startswith("tests ")][: config.max_callers]
-                      + [c for c in ranked_callers if c[1][1].startswith("tests ")][: config.max_tests])
-    for source, (weight, reason, ranges) in ranked_callers:
+    ranked_callers = ([c for c in ranked_callers if not c[1][3]][: config.max_callers]
+                      + [c for c in ranked_callers if c[1][3]][: config.max_tests])
+    for source, (weight, reason, ranges, is_test) in ranked_callers:
         # a test shows how the code is used; its name and signature say most of that
-        fidelity = Fidelity.SIGNATURE if reason.startswith("tests ") else Fidelity.FULL
+        fidelity = Fidelity.SIGNATURE if is_test else Fidelity.FULL
         for lines in ranges:
             collect.add(source, 2, weight, reason, lines, fidelity)
 
