@@ -61,9 +61,10 @@ def _start_index(root: Path, stderr: int = subprocess.PIPE) -> tuple[subprocess.
     return process, workers
 
 
-@pytest.fixture(scope="module")
-def big_tree(tmp_path_factory) -> Path:
-    return _tree(tmp_path_factory.mktemp("big"), 3000, functions=20)
+@pytest.fixture
+def big_tree(tmp_path: Path) -> Path:
+    """A fresh, never-indexed tree per test: each test needs a cold index whose workers start."""
+    return _tree(tmp_path / "big", 3000, functions=20)
 
 
 @linux_only
