@@ -70,3 +70,52 @@ class BudgetTooSmallForContent(BudgetTooSmall):
 
 class GrammarError(CtxoptError):
     """A tag query in ``grammars/`` is missing or does not compile."""
+
+
+class TranscriptError(UsageError, ValueError):
+    """A transcript that cannot be read as OpenAI chat or Anthropic messages (exit 2):
+    a message that is not an object, an unknown role, a tool result answering no call
+    before it, or signals of both shapes at once."""
+
+
+class EmptyTranscriptError(TranscriptError):
+    """A transcript with no messages: there is nothing to compact (exit 2)."""
+
+
+class NoObjectiveError(TranscriptError):
+    """A transcript without a user message: compaction keeps the first one (the
+    objective) whatever it costs, so there must be one (exit 2)."""
+
+
+class CompactionSettingsError(UsageError, ValueError):
+    """Compaction or budget-policy settings that make no sense (exit 2).
+
+    Attributes
+    ----------
+    setting : str
+        The setting at fault (``trigger_percent``, ``target_percent``, ``target_tokens``,
+        ``recent_tail``, ``preserve``, ``work_room``...).
+    """
+
+    def __init__(self, setting: str, message: str) -> None:
+        super().__init__(message)
+        self.setting = setting
+
+
+class RetentionTooLargeError(UsageError):
+    """The messages compaction must keep (system messages, the objective and the
+    preserved tools' calls and results) alone exceed the budget (exit 2).
+
+    Attributes
+    ----------
+    retained : int
+        Tokens of the retention set (with the tool schemas and the Anthropic system).
+    budget : int
+        The window's budget (``max_tokens - reserve``), in tokens.
+    """
+
+    def __init__(self, retained: int, budget: int) -> None:
+        super().__init__(f"the messages that must be kept (system, objective, preserved tools) "
+                         f"take {retained} tokens, more than the budget of {budget}")
+        self.retained = retained
+        self.budget = budget

@@ -21,7 +21,7 @@ from .model import Block, Fidelity, Item
 from .ranges import clamp_range, merge_ranges, subtract_ranges
 from .tokens import TokenCounter
 
-__all__ = ["read_lines", "read_blocks", "CONTEXT_LINES", "MERGE_GAP"]
+__all__ = ["read_lines", "read_blocks", "outline", "CONTEXT_LINES", "MERGE_GAP"]
 
 CONTEXT_LINES = 2
 MERGE_GAP = 3
@@ -61,6 +61,14 @@ def _skeleton(definitions: tuple, i: int) -> str:
     if len(children) > SKELETON_MEMBERS:
         body.append(f"⋮ {len(children) - SKELETON_MEMBERS} more members")
     return "\n".join(head + body + tail)
+
+
+def outline(definitions: tuple) -> str:
+    """A file's signature reduction: the signatures of its top-level definitions, each
+    class-like one with its members' signatures as its body (``_skeleton``), one after
+    the other. ``definitions`` is ``FileTags.definitions``; '' when there are none."""
+    return "\n".join(_skeleton(definitions, i) for i, d in enumerate(definitions)
+                     if d.parent is None)
 
 
 def _signature(index: Index, path: str, start: int, end: int) -> str:
