@@ -25,8 +25,8 @@ from .discover import MAX_FILE_BYTES
 from .errors import CtxoptError, UsageError
 from .hygiene import DEFAULT_PARSE_TIMEOUT, REASON_BINARY, HygieneConfig, display_text
 from .model import Diagnostic
-from .pipeline import DEFAULT_BUDGET, GatherConfig, gather
-from .render import RENDERERS
+from .pipeline import DEFAULT_BUDGET, GatherConfig, gather, why_nothing_found
+from .render import RENDERERS, task_line
 from .store import INDEX_ENV, IndexOptions, StoredIndex, UpdateReport, open_index
 from .tokens import Cl100kCounter, TokenCounter
 
@@ -254,13 +254,8 @@ def gather_command(task: str, root: Path, budget: int, output_format: str, max_r
         click.echo(f"Error: {exc}", err=True)
         sys.exit(exc.exit_code)
     if not result.selection.blocks and not result.selection.excluded:
-        why = "no definition, file or keyword matched"
-        if result.indexed_files == 0:
-            skipped = Counter(d.reason for d in result.diagnostics)
-            why = "no source files indexed" + (": " + ", ".join(
-                f"{n} {reason}" for reason, n in sorted(skipped.items())) if skipped else "")
-        click.echo(f"ctxopt: nothing relevant found for {task.strip()!r} under {root} "
-                   f"({why})", err=True)
+        click.echo(f"ctxopt: nothing relevant found for {task_line(task)!r} under {root} "
+                   f"({why_nothing_found(root, result)})", err=True)
         sys.exit(ExitStatus.NOTHING_FOUND)
     text = RENDERERS[output_format](result, counter.count)
     summary = _diagnostic_summary(result.diagnostics)

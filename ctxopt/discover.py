@@ -30,12 +30,13 @@ import os
 import re
 import stat
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 import pathspec
 
-from . import hygiene
+from . import gitrepo, hygiene
+from .errors import UsageError
 from .model import Diagnostic
 
 __all__ = ["discover_sources", "list_candidates", "classify_content", "inspect_content", "Candidate",
@@ -56,8 +57,9 @@ VENDORED_DIRECTORIES = frozenset({
     "third-party", "thirdparty", "site-packages", ".venv", "venv", "virtualenv",
     "Pods", "Carthage",
 })
+REASON_NOT_CHECKED_OUT = "not checked out"
 SKIP_REASONS = ("vendored", "build output", "too large", "generated", "minified", "binary", "unreadable",
-                "broken link", "outside root")
+                "broken link", "outside root", REASON_NOT_CHECKED_OUT)
 MAX_FILE_BYTES = 1_000_000
 IGNORE_FILE = ".ctxoptignore"
 # Read this many bytes to decide whether a file is binary (a NUL byte means binary, as git does).
@@ -79,12 +81,15 @@ _MINIFIED_SUFFIXES = (".min.js", ".min.css", ".min.mjs", "-min.js", ".bundle.js"
 
 @dataclass(frozen=True, slots=True)
 class Candidate:
-    """A file that passed the name rules: its root-relative path, size (bytes) and
-    modification time (nanoseconds since the epoch)."""
+    """A file that passed the name rules: its root-relative path, size (bytes),
+    modification time (nanoseconds since the epoch), and ``generated``: False when
+    ``.gitattributes`` says it is not generated (``-linguist-generated``), which turns the
+    ``DO NOT EDIT`` header rule off, else None."""
 
     path: str
     size: int
     mtime_ns: int
+    generated: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -125,30 +130,19 @@ def _is_venv(directory: str) -> bool:
     return os.path.isfile(os.path.join(directory, "pyvenv.cfg"))
 
 
-def _git_files(root: Path) -> list[str] | None:
-    """Tracked and untracked-not-ignored files under ``root``, or None outside a work tree."""
-    try:
-        completed = subprocess.run(
-            ["git", "-c", "core.quotepath=off", "ls-files", "-z", "--cached", "--others",
-             "--exclude-standard"],
-            cwd=root, capture_output=True, timeout=120,
-            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"})
-    except (OSError, subprocess.SubprocessError):
-        return None
-    if completed.returncode != 0:
-        return None
-    names = completed.stdout.decode("utf-8", "surrogateescape").split("\0")
-    return sorted({name for name in names if name})
-
-
 def _walk_files(root: Path, diagnostics: list[Diagnostic], config: hygiene.HygieneConfig
                 ) -> list[str]:
-    """Every file under ``root`` not excluded by ``.gitignore`` files or skipped directories."""
+    """Every file under ``root`` not excluded by ``.gitignore`` files or skipped directories.
+
+    A vendored directory is reported once and not entered, unless a ``.gitattributes`` on
+    the way un-vendors something (``-linguist-vendored``): then its files are listed and
+    the name rules decide each one."""
     files: list[str] = []
     root_ignore = _load_ignore(root, "")
-    stack: list[tuple[Path, str, list[_Ignore]]] = [(root, "", [root_ignore] if root_ignore else [])]
+    stack: list[tuple[Path, str, list[_Ignore], bool]] = [
+        (root, "", [root_ignore] if root_ignore else [], _unvendors(root))]
     while stack:
-        directory, rel_dir, ignores = stack.pop()
+        directory, rel_dir, ignores, unvendors = stack.pop()
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
         except OSError as exc:
@@ -162,7 +156,7 @@ def _walk_files(root: Path, diagnostics: list[Diagnostic], config: hygiene.Hygie
                 if not rel_dir and entry.name in BUILD_OUTPUT_DIRECTORIES:
                     diagnostics.append(Diagnostic(rel + "/", "build output", "directory"))
                     continue
-                if entry.name in VENDORED_DIRECTORIES or _is_venv(entry.path):
+                if not unvendors and (entry.name in VENDORED_DIRECTORIES or _is_venv(entry.path)):
                     diagnostics.append(Diagnostic(rel + "/", "vendored", "directory"))
                     continue
                 if not config.submodules and hygiene.is_nested_repository(Path(entry.path)):
@@ -170,17 +164,31 @@ def _walk_files(root: Path, diagnostics: list[Diagnostic], config: hygiene.Hygie
                     continue
                 child_ignore = _load_ignore(Path(entry.path), rel)
                 stack.append((Path(entry.path), rel,
-                              ignores + [child_ignore] if child_ignore else ignores))
+                              ignores + [child_ignore] if child_ignore else ignores,
+                              unvendors or _unvendors(Path(entry.path))))
             elif not _ignored(rel, ignores, False):
                 files.append(rel)
     files.sort()
     return files
 
 
-def _vendored(rel: str, root: Path, venvs: dict[str, bool]) -> bool:
+_UNVENDORED = re.compile(r"(?:^|\s)(?:-linguist-vendored|linguist-vendored=false)(?:\s|$)", re.M)
+
+
+def _unvendors(directory: Path) -> bool:
+    """Whether ``directory``'s ``.gitattributes`` un-vendors some path."""
+    try:
+        text = (directory / ".gitattributes").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    return _UNVENDORED.search(text) is not None
+
+
+def _vendored(rel: str, root: Path, venvs: dict[str, bool], start: int = 0) -> bool:
+    """True when a directory of ``rel`` after its first ``start`` parts is vendored."""
     parts = rel.split("/")[:-1]
-    for i, part in enumerate(parts):
-        if part in VENDORED_DIRECTORIES:
+    for i in range(start, len(parts)):
+        if parts[i] in VENDORED_DIRECTORIES:
             return True
         directory = "/".join(parts[: i + 1])
         if directory not in venvs:
@@ -190,53 +198,149 @@ def _vendored(rel: str, root: Path, venvs: dict[str, bool]) -> bool:
     return False
 
 
+def check_root(root: Path, shown: str | None = None) -> None:
+    """Refuse a root that is git's own directory (a bare repository or a ``.git``).
+
+    ``shown``: how to name the root in the message (default: ``root``). Reads nothing
+    but the directory's layout and ``git rev-parse``; writes nothing.
+
+    Raises
+    ------
+    UsageError
+        When ``root`` is a git directory.
+    """
+    problem = gitrepo.git_directory_problem(root.resolve())
+    if problem is not None:
+        raise UsageError(f"{shown if shown is not None else root} {problem}")
+
+
+@dataclass
+class _Listing:
+    """The files of one tree (root-relative), before the name rules.
+
+    ``modules``: (path, depth in parts) of each submodule whose files are listed;
+    ``attributes``: {path: {attribute: verdict}} for files with ``ATTRIBUTES`` specified;
+    ``ignores``: ``.ctxoptignore`` files with bases relative to ``prefix``'s top, and
+    ``prefix`` the root relative to the work tree's top (``''`` outside a work tree).
+    """
+
+    files: list[str]
+    prefix: str = ""
+    modules: list[tuple[str, int]] = field(default_factory=list)
+    attributes: dict[str, dict[str, bool]] = field(default_factory=dict)
+
+
+def _list_files(root: Path, config: hygiene.HygieneConfig, diagnostics: list[Diagnostic]
+                ) -> _Listing:
+    """What git lists under ``root`` (else a walk), with submodules expanded when
+    ``config.submodules`` and each other one reported, and the files' attributes."""
+    tree = gitrepo.work_tree(root)
+    if tree is None:
+        files = _walk_files(root, diagnostics, config)
+        rules = gitrepo.AttributeFiles(root, [f for f in files if _named(f, ".gitattributes")])
+        return _Listing(files, attributes={
+            f: found for f in files if rules.rules and (found := rules.lookup(f))})
+    diagnostics.extend(Diagnostic(rel, REASON_NOT_CHECKED_OUT, "outside the sparse checkout")
+                       for rel in tree.not_checked_out)
+    # git lists an untracked nested repository as "dir/": a submodule not yet registered
+    modules = sorted(set(tree.submodules) | {f.rstrip("/") for f in tree.files if f.endswith("/")})
+    listing = _Listing([f for f in tree.files if not f.endswith("/")], tree.prefix)
+    listing.attributes = gitrepo.check_attributes(root, listing.files) or {}
+    for module in modules:
+        if not hygiene.is_nested_repository(root / module):
+            continue  # not initialised: no files to index or to report
+        if not config.submodules:
+            diagnostics.append(hygiene.submodule_diagnostic(module))
+            continue
+        inner = _list_files(root / module, config, notes := [])
+        diagnostics.extend(replace(d, path=f"{module}/{d.path}") for d in notes)
+        depth = module.count("/") + 1
+        listing.files += [f"{module}/{f}" for f in inner.files]
+        listing.modules += [(module, depth)] + [(f"{module}/{m}", depth + d) for m, d in inner.modules]
+        listing.attributes.update((f"{module}/{f}", a) for f, a in inner.attributes.items())
+    listing.files.sort()
+    return listing
+
+
+def _named(rel: str, name: str) -> bool:
+    return rel == name or rel.endswith("/" + name)
+
+
+def _ignore_files(root: Path, listing: _Listing) -> list[_Ignore]:
+    """The ``.ctxoptignore`` files that apply under ``root``, bases relative to the work
+    tree's top: the listed ones, and in a sub-root of a work tree those of the
+    directories above it up to the top (the whole tree's rules apply to a part of it)."""
+    ignores = []
+    parents = listing.prefix.rstrip("/").split("/") if listing.prefix else []
+    top = root.joinpath(*([".."] * len(parents)))
+    for depth in range(len(parents)):
+        base = "/".join(parents[:depth])
+        loaded = _load_ignore(top.joinpath(*parents[:depth]), base, IGNORE_FILE)
+        if loaded:
+            ignores.append(loaded)
+    for rel in listing.files:
+        if _named(rel, IGNORE_FILE):
+            base = rel[: -len(IGNORE_FILE)].rstrip("/")
+            loaded = _load_ignore(root / base if base else root, listing.prefix + base
+                                  if base else listing.prefix.rstrip("/"), IGNORE_FILE)
+            if loaded:
+                ignores.append(loaded)
+    ignores.sort(key=lambda i: (i.base.count("/") + bool(i.base), i.base))
+    return ignores
+
+
+def _attribute_skip(rel: str, attributes: dict[str, bool]) -> Diagnostic | None:
+    """The diagnostic of a file that ``.gitattributes`` marks generated or vendored."""
+    for name in gitrepo.ATTRIBUTES:
+        if attributes.get(name):
+            reason = "vendored" if name.endswith("vendored") else "generated"
+            return Diagnostic(rel, reason, f"{name} in .gitattributes")
+    return None
+
+
 def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
                     config: hygiene.HygieneConfig | None = None
                     ) -> tuple[list[Candidate], list[Diagnostic]]:
     """The files to index under ``root`` by the rules that need no reading.
 
     Returns (candidates sorted by path, diagnostics of the files skipped by reason
-    ``vendored``, ``too large``, ``generated`` (lock files), ``minified`` (by name),
-    ``broken link``, ``outside root`` or ``unreadable``). Symbolic links to directories
-    are not followed; links to files are kept only when they resolve inside ``root``.
-    Never raises for a single bad file.
+    ``vendored``, ``too large``, ``generated`` (lock files, ``.gitattributes``),
+    ``minified`` (by name), ``submodule``, ``not checked out``, ``broken link``,
+    ``outside root`` or ``unreadable``). ``.gitattributes`` win over the name rules both
+    ways: ``linguist-generated``/``gitlab-generated`` and ``linguist-vendored`` skip a file,
+    ``-linguist-generated`` keeps a lock file (and its candidate says so, for the header
+    rule), ``-linguist-vendored`` keeps a file under ``vendor/``. Symbolic links to
+    directories are not followed; links to files are kept only when they resolve inside
+    ``root``. Never raises for a single bad file.
+
+    Raises
+    ------
+    UsageError
+        When ``root`` is a git directory (``check_root``).
     """
     config = config or hygiene.HygieneConfig()
     root = root.resolve()
+    check_root(root)
     diagnostics: list[Diagnostic] = []
-    listed = _git_files(root)
-    in_git = listed is not None
-    if listed is None:
-        listed = _walk_files(root, diagnostics, config)
-    elif config.submodules:  # git lists a submodule as one entry: walk into it
-        expanded = []
-        for rel in listed:
-            directory = root / rel.rstrip("/")
-            if directory.is_dir() and not directory.is_symlink():
-                base = rel.rstrip("/")
-                expanded += [f"{base}/{sub}" for sub in _walk_files(directory, diagnostics, config)]
-            else:
-                expanded.append(rel)
-        listed = sorted(expanded)
-    ctxoptignores = []
-    for rel in listed:
-        if rel == IGNORE_FILE or rel.endswith("/" + IGNORE_FILE):
-            base = rel[: -len(IGNORE_FILE)].rstrip("/")
-            loaded = _load_ignore(root / base if base else root, base, IGNORE_FILE)
-            if loaded:
-                ctxoptignores.append(loaded)
-    ctxoptignores.sort(key=lambda i: (i.base.count("/") + bool(i.base), i.base))
+    listing = _list_files(root, config, diagnostics)
+    ignores = _ignore_files(root, listing)
     venvs: dict[str, bool] = {}
     candidates: list[Candidate] = []
     links: set[str] = set()
     base = os.path.join(str(root), "")
-    for rel in listed:
+    module_depths = dict(listing.modules)
+    for rel in listing.files:
         if rel == ".ctxopt" or rel.startswith(".ctxopt/"):
             continue
-        if ctxoptignores and _ignored_with_parents(rel, ctxoptignores):
+        if ignores and _ignored_with_parents(listing.prefix + rel, ignores):
             continue
-        if in_git and _vendored(rel, root, venvs):
-            diagnostics.append(Diagnostic(rel, "vendored"))
+        attributes = listing.attributes.get(rel, {})
+        skip = _attribute_skip(rel, attributes)
+        if skip is None and attributes.get("linguist-vendored") is not False \
+                and _vendored(rel, root, venvs, _module_depth(rel, module_depths)):
+            skip = Diagnostic(rel, "vendored")
+        if skip is not None:
+            diagnostics.append(skip)
             continue
         try:
             info = os.lstat(base + rel)
@@ -250,26 +354,14 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
                 continue
             info = full.stat()
             links.add(rel)
-        elif stat.S_ISDIR(info.st_mode):
-            if not config.submodules and hygiene.is_nested_repository(root / rel):
-                diagnostics.append(hygiene.submodule_diagnostic(rel.rstrip("/")))
-            continue
         elif not stat.S_ISREG(info.st_mode):
-            continue  # sockets, fifos
-        if not config.allow_secrets and hygiene.secret_file_kind(rel) is not None:
-            diagnostics.append(Diagnostic(rel, hygiene.REASON_SECRET, hygiene.secret_file_kind(rel)))
+            continue  # directories, sockets, fifos
+        generated = _generated_verdict(attributes)
+        problem = _name_rule(rel, info.st_size, max_file_bytes, config, generated)
+        if problem is not None:
+            diagnostics.append(problem)
             continue
-        if info.st_size > max_file_bytes:
-            diagnostics.append(Diagnostic(rel, "too large", f"{info.st_size} bytes"))
-            continue
-        name = rel.rsplit("/", 1)[-1]
-        if name in _LOCK_FILES:
-            diagnostics.append(Diagnostic(rel, "generated", "lock file"))
-            continue
-        if name.endswith(_MINIFIED_SUFFIXES):
-            diagnostics.append(Diagnostic(rel, "minified", "named as minified"))
-            continue
-        candidates.append(Candidate(rel, info.st_size, info.st_mtime_ns))
+        candidates.append(Candidate(rel, info.st_size, info.st_mtime_ns, generated))
     kept, duplicates = hygiene.drop_duplicate_links(root, [c.path for c in candidates], links)
     if duplicates:
         diagnostics.extend(duplicates)
@@ -279,16 +371,50 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
     return candidates, diagnostics
 
 
-def classify_content(data: bytes) -> tuple[str, str] | None:
+def _module_depth(rel: str, module_depths: dict[str, int]) -> int:
+    """Path parts of the deepest submodule holding ``rel`` (0: none): vendored directories
+    are looked for only inside it, since a submodule is reported as one wherever it is."""
+    if not module_depths:
+        return 0
+    parts = rel.split("/")
+    for depth in range(len(parts) - 1, 0, -1):
+        if "/".join(parts[:depth]) in module_depths:
+            return depth
+    return 0
+
+
+def _generated_verdict(attributes: dict[str, bool]) -> bool | None:
+    verdicts = [attributes[name] for name in ("linguist-generated", "gitlab-generated")
+                if name in attributes]
+    return None if not verdicts else any(verdicts)
+
+
+def _name_rule(rel: str, size: int, max_file_bytes: int, config: hygiene.HygieneConfig,
+               generated: bool | None) -> Diagnostic | None:
+    """The rules that decide from a file's name and size alone."""
+    if not config.allow_secrets and hygiene.secret_file_kind(rel) is not None:
+        return Diagnostic(rel, hygiene.REASON_SECRET, hygiene.secret_file_kind(rel))
+    if size > max_file_bytes:
+        return Diagnostic(rel, "too large", f"{size} bytes")
+    name = rel.rsplit("/", 1)[-1]
+    if name in _LOCK_FILES and generated is not False:
+        return Diagnostic(rel, "generated", "lock file")
+    if name.endswith(_MINIFIED_SUFFIXES):
+        return Diagnostic(rel, "minified", "named as minified")
+    return None
+
+
+def classify_content(data: bytes, *, generated: bool | None = None) -> tuple[str, str] | None:
     """Why a file's content should not be indexed: (reason, detail), or None to index it.
 
     ``binary`` when a NUL byte is in the first 8000 bytes; ``generated`` when a comment
-    in the first 4 KB says ``generated ... DO NOT EDIT``; ``minified`` when lines average
-    over 1000 characters or one line exceeds 20,000.
+    in the first 4 KB says ``generated ... DO NOT EDIT`` (unless ``generated`` is False:
+    ``.gitattributes`` said otherwise); ``minified`` when lines average over 1000
+    characters or one line exceeds 20,000.
     """
     if hygiene.looks_binary(data[:_BINARY_SNIFF_BYTES]):
         return ("binary", "")
-    if _GENERATED_HEADER.search(data[:_HEADER_BYTES]):
+    if generated is not False and _GENERATED_HEADER.search(data[:_HEADER_BYTES]):
         return ("generated", "marked DO NOT EDIT")
     if len(data) > _MINIFIED_MEAN_LINE:
         lines = data.count(b"\n") + 1
@@ -300,17 +426,18 @@ def classify_content(data: bytes) -> tuple[str, str] | None:
     return None
 
 
-def inspect_content(root: Path, rel: str, data: bytes, config: hygiene.HygieneConfig
-                    ) -> tuple[bool, list[Diagnostic]]:
+def inspect_content(root: Path, rel: str, data: bytes, config: hygiene.HygieneConfig, *,
+                    generated: bool | None = None) -> tuple[bool, list[Diagnostic]]:
     """The content rules for one candidate whose bytes are ``data``: (keep, diagnostics).
 
     ``hygiene.inspect_file`` first (secrets, binary, over-long lines; a kept file may
-    carry a ``decoded with replacement`` diagnostic), then ``classify_content``.
+    carry a ``decoded with replacement`` diagnostic), then ``classify_content``;
+    ``generated``: the candidate's ``.gitattributes`` verdict.
     """
     keep, notes = hygiene.inspect_file(root / rel, rel, config, data=data)
     if not keep:
         return keep, notes
-    skip = classify_content(data)
+    skip = classify_content(data, generated=generated)
     if skip:
         return False, [Diagnostic(rel, *skip)]
     return keep, notes
@@ -335,7 +462,8 @@ def discover_sources(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
         except OSError as exc:
             diagnostics.append(Diagnostic(candidate.path, "unreadable", exc.strerror or ""))
             continue
-        keep, notes = inspect_content(root, candidate.path, data, config)
+        keep, notes = inspect_content(root, candidate.path, data, config,
+                                      generated=candidate.generated)
         diagnostics.extend(notes)
         if keep:
             files.append(candidate.path)

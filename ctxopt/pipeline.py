@@ -4,6 +4,7 @@ task parser -> indexer -> ring walker -> source reader -> budget fitter -> (rend
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -12,15 +13,15 @@ from .errors import BudgetTooSmall, BudgetTooSmallForContent, UsageError
 from .fit import fit_budget, smallest_form
 from .hygiene import HygieneConfig, clean_blocks, display_text
 from .index import Index
-from .model import Block, Dropped, Fidelity, Result, Selection
-from .render import render_block, render_header, text_and_used
+from .model import Block, Diagnostic, Dropped, Fidelity, Result, Selection
+from .render import render_block, render_header, task_line, text_and_used
 from .source import read_blocks
 from .store import IndexOptions, StoredIndex, open_index
 from .task import ParsedTask, parse_task
 from .tokens import Cl100kCounter, TokenCounter
 from .walk import WalkConfig, walk_rings
 
-__all__ = ["GatherConfig", "gather", "resolve_scope", "DEFAULT_BUDGET"]
+__all__ = ["GatherConfig", "gather", "resolve_scope", "why_nothing_found", "DEFAULT_BUDGET"]
 
 DEFAULT_BUDGET = 12000
 # Most rounds of fit-measure-refit to reserve exactly what the header takes; usually one
@@ -253,3 +254,58 @@ def _trim_to_budget(result: Result, counter: TokenCounter) -> Result:
             Dropped(last.path, last.start_line, last.end_line, last.tokens, last.score,
                     "excluded", "the output header and separators left no room")))
         result = replace(result, selection=selection)
+
+
+# How a skip reason reads after a file's name; others read "was skipped (reason)".
+_SKIPPED_AS = {"not checked out": "is not checked out", "submodule": "is in a submodule",
+               "vendored": "is vendored", "generated": "is generated", "binary": "is binary",
+               "minified": "is minified", "too large": "is too large",
+               "unreadable": "is unreadable"}
+
+
+def why_nothing_found(root: Path, result: Result) -> str:
+    """One line saying why ``result`` (a gather that selected nothing) is empty.
+
+    Files the task names come first: skipped ones with their reason (a file inside a
+    skipped directory or submodule with that directory's), empty ones as empty; then
+    "no source files indexed" with the skip counts, or that nothing matched.
+    """
+    notes = []
+    for symbol in parse_task(result.task).symbols:
+        if "/" not in symbol and "." not in symbol:
+            continue
+        skip = _skip_of(symbol, result.diagnostics)
+        if skip is not None:
+            notes.append(f"{skip.path} {_SKIPPED_AS.get(skip.reason, f'was skipped ({skip.reason})')}"
+                         + (f" ({skip.detail})" if skip.detail and skip.reason in _SKIPPED_AS else ""))
+        elif _is_empty_file(root, symbol):
+            notes.append(f"{symbol} is empty")
+    if notes:
+        return "; ".join(notes)
+    if result.indexed_files == 0:
+        skipped = Counter(d.reason for d in result.diagnostics)
+        return "no source files indexed" + (": " + ", ".join(
+            f"{n} {reason}" for reason, n in sorted(skipped.items())) if skipped else "")
+    return "no definition, file or keyword matched"
+
+
+def _skip_of(named: str, diagnostics: tuple[Diagnostic, ...]) -> Diagnostic | None:
+    """The diagnostic of the file ``named`` (a path, or its last parts), or of a skipped
+    directory or submodule holding it."""
+    for d in diagnostics:
+        if d.path == named or d.path.endswith("/" + named):
+            return d
+    for d in diagnostics:
+        directory = d.path.rstrip("/")
+        if (d.path.endswith("/") or d.reason == "submodule") and named.startswith(directory + "/"):
+            return d
+    return None
+
+
+def _is_empty_file(root: Path, named: str) -> bool:
+    try:
+        path = (root / named).resolve()
+        return path.is_relative_to(root.resolve()) and path.is_file() and \
+            not path.read_bytes().strip()
+    except (OSError, ValueError):
+        return False

@@ -46,7 +46,7 @@ def top_symbols(result: Result) -> list[str]:
     return symbols[:_TOP_SYMBOLS]
 
 
-def _task_line(task: str) -> str:
+def task_line(task: str) -> str:
     """The task on one line, cut to about ``TASK_CHARS`` characters with ``…``."""
     line = " ".join(task.split())
     if len(line) <= TASK_CHARS:
@@ -61,7 +61,7 @@ def render_header(result: Result, used: int) -> str:
     symbols = ", ".join(top_symbols(result)) or "-"
     calibrated = ("" if result.calibrated_for is None
                   else f" (calibrated for {result.calibrated_for})")
-    return (f"# ctxopt context for: {_task_line(result.task)}\n"
+    return (f"# ctxopt context for: {task_line(result.task)}\n"
             f"# budget {result.budget} tokens, used {used}{calibrated}; {files} files; "
             f"{len(selection.truncated)} truncated, {len(selection.excluded)} excluded\n"
             f"# top symbols: {symbols}\n")
@@ -129,7 +129,7 @@ def render_json(result: Result, count: Callable[[str], int]) -> str:
 def render_manifest(result: Result, count: Callable[[str], int]) -> str:
     """One tab-separated line per block: path:start-end, kind, tokens, score, reason."""
     _, used = text_and_used(result, count)
-    lines = [f"# ctxopt manifest for: {_task_line(result.task)}",
+    lines = [f"# ctxopt manifest for: {task_line(result.task)}",
              f"# budget {result.budget} tokens, used {used} (text rendering)"]
     for b in result.selection.blocks:
         lines.append(f"{b.path}:{b.start_line}-{b.end_line}\t{b.kind.value}\t{b.tokens}\t"

@@ -62,7 +62,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from . import hygiene
-from .discover import MAX_FILE_BYTES, inspect_content, list_candidates
+from .discover import MAX_FILE_BYTES, check_root, inspect_content, list_candidates
 from .errors import CtxoptError, UsageError
 from .index import _MAX_ATTRIBUTE_TARGETS, _VIA_PRIORITY, MAX_AMBIGUOUS_TARGETS, is_test_path
 from .languages import HEAD_BYTES, LANGUAGES, grammars_dir, language_for_file
@@ -708,6 +708,7 @@ def open_index(root: Path | str, options: IndexOptions | None = None
     root = Path(root)
     if not root.is_dir():
         raise UsageError(f"root {str(root)!r} is not a directory")
+    check_root(root, str(root))
     root = root.resolve()
     requested = options.path
     if requested is None and os.environ.get(INDEX_ENV):
