@@ -316,11 +316,18 @@ def _model_counter(base: TokenCounter, model: str | None) -> TokenCounter:
               help="Fast estimate (about 4 characters a token) instead of exact cl100k_base.")
 @click.option("--model", type=str, default=None,
               help="Scale the count by the factor `ctxopt calibrate` stored for MODEL.")
-def tokens_command(paths: tuple[str, ...], estimate: bool, model: str | None) -> None:
+@click.option("--messages", is_flag=True,
+              help="PATH is a transcript (JSON): print its system, tools, conversation and "
+                   "total tokens.")
+def tokens_command(paths: tuple[str, ...], estimate: bool, model: str | None,
+                   messages: bool) -> None:
     """Print the token count of each PATH, or of standard input (no PATH, or -).
 
     One input prints its count; several print `COUNT<TAB>PATH` lines and a total.
     """
+    if messages:
+        _transcript_usage(paths, estimate, model)
+        return
     texts: list[tuple[str, str]] = []
     for path in paths or ("-",):
         if path == "-":
@@ -343,6 +350,79 @@ def tokens_command(paths: tuple[str, ...], estimate: bool, model: str | None) ->
     for count, path in counts:
         click.echo(f"{count}\t{display_text(path)}")  # \xHH like gather's paths
     click.echo(f"{sum(count for count, _ in counts)}\ttotal")
+
+
+def _transcript_usage(paths: tuple[str, ...], estimate: bool, model: str | None) -> None:
+    from .transcript.command import usage_lines, usage_of
+
+    try:
+        if len(paths) != 1 or paths[0] == "-":
+            raise UsageError("--messages takes exactly one transcript file")
+        counter = _model_counter(EstimatingCounter() if estimate else Cl100kCounter(), model)
+        click.echo(usage_lines(usage_of(paths[0], counter, model)), nl=False)
+    except CtxoptError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+
+
+@main.command("compact")
+@click.argument("transcript", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True), default=None,
+              help="Write the compacted transcript here (default: standard output).")
+@click.option("--window", type=int, required=True, help="The model's context window, in tokens.")
+@click.option("--reserve", type=int, default=0, show_default=True,
+              help="Tokens kept free for the answer.")
+@click.option("--trigger-percent", type=float, default=100, show_default=True,
+              help="Compact at or above this percent of the budget (window - reserve).")
+@click.option("--target-percent", type=float, default=None,
+              help="Compact down to this percent of the budget  [default: 10].")
+@click.option("--target-tokens", type=int, default=None, help="...or down to this many tokens.")
+@click.option("--recent-tail", type=int, default=8, show_default=True,
+              help="At most this many recent units (a call with its results, or a message).")
+@click.option("--preserve", multiple=True, metavar="TOOL",
+              help="Always keep the calls and results of TOOL (repeatable).")
+@click.option("--summarizer-cmd", type=str, default=None, metavar="CMD",
+              help="Run CMD with the dropped messages as JSON on stdin; its stdout is the "
+                   "summary (the offline summary if it fails).")
+@click.option("--summarizer-timeout", type=click.FloatRange(min=0, min_open=True), default=60.0,
+              show_default=True, help="Seconds the summarizer command may take.")
+@click.option("--model", type=str, default=None,
+              help="Price images for MODEL's family and apply its stored calibration.")
+@click.option("--estimate", is_flag=True, help="Count about 4 characters a token.")
+@click.option("--format", "output_format", type=click.Choice(["json", "text"]), default="json",
+              show_default=True)
+def compact_command(transcript: str, output: str | None, window: int, reserve: int,
+                    trigger_percent: float, target_percent: float | None,
+                    target_tokens: int | None, recent_tail: int, preserve: tuple[str, ...],
+                    summarizer_cmd: str | None, summarizer_timeout: float, model: str | None,
+                    estimate: bool, output_format: str) -> None:
+    """Compact an agent TRANSCRIPT (OpenAI or Anthropic JSON) to fit the window."""
+    from .transcript.command import compact_file, render_transcript, report_line
+
+    try:
+        target = _output_target(output)
+        if target is not None and target.exists() and target.samefile(transcript):
+            raise UsageError(f"-o {output!r} is the input transcript: write elsewhere")
+        counter = _model_counter(EstimatingCounter() if estimate else Cl100kCounter(), model)
+        result = compact_file(
+            transcript, window=window, reserve=reserve, trigger_percent=trigger_percent,
+            target_percent=target_percent, target_tokens=target_tokens,
+            recent_tail=recent_tail, preserve=preserve, summarizer_cmd=summarizer_cmd,
+            summarizer_timeout=summarizer_timeout, counter=counter, model=model)
+    except CtxoptError as exc:
+        click.echo(f"Error: {exc}", err=True)
+        sys.exit(exc.exit_code)
+    text = (json.dumps(result.transcript.to_document(), indent=1, ensure_ascii=False) + "\n"
+            if output_format == "json" else render_transcript(result.transcript))
+    if target is None:
+        click.echo(text, nl=False)
+    else:
+        try:
+            _write_output(target, text)
+        except OSError as exc:
+            click.echo(f"Error: cannot write {output!r}: {exc.strerror or exc}", err=True)
+            sys.exit(ExitStatus.FAILURE)
+    click.echo(report_line(result), err=True)
 
 
 @main.command("calibrate")

@@ -302,7 +302,7 @@ class _Compactor:
         message = self.t.messages[i]
         call_id = (message.get("tool_call_id") if slot is None
                    else message["content"][slot].get("tool_use_id"))
-        return calls.get(call_id)
+        return calls.get(call_id) if isinstance(call_id, str) else None
 
 
 def _as_transcript(messages: Any) -> Transcript:
@@ -390,7 +390,8 @@ def _assemble(work: _Compactor, plan: _Plan, summarizer: Summarizer | None,
     dropped_units = sorted(plan.dropped, key=lambda u: u.start)
     dropped = [i for u in dropped_units for i in range(u.start, u.end)]
     output: list[dict[str, Any]] = []
-    source, warnings = None, ()
+    source: str | None = None
+    warnings: tuple[str, ...] = ()
     marker_at = dropped_units[0].start if dropped_units else None
     for unit in sorted(kept_units + dropped_units, key=lambda u: u.start):
         if unit.start == marker_at:

@@ -116,7 +116,10 @@ def load_transcript(document: Any) -> Transcript:
         ``role``, a role or block the shape does not have, a tool call without ``id`` or
         name, a tool result without its call id, or signals of both shapes at once.
     """
-    system, tools, extra, wrapped = None, [], {}, isinstance(document, dict)
+    system: Any = None
+    tools: Any = []
+    extra: dict[str, Any] = {}
+    wrapped = isinstance(document, dict)
     if wrapped:
         if not isinstance(document.get("messages"), list):
             raise TranscriptError("a transcript object needs a `messages` list")
@@ -342,7 +345,7 @@ def with_result_text(message: Message, slot: int | None, text: str) -> Message:
     message = copy.deepcopy(message)
     content = _slot_content(message, slot)
     if isinstance(content, list):
-        others = [p for p in content if not (_block_type(p) == "text")]
+        others = [p for p in content if _block_type(p) != "text"]
         content = [{"type": "text", "text": text}, *others]
     else:
         content = text

@@ -2,7 +2,8 @@
 
 The summary names what the dropped turns touched, in the order first seen: the tool
 calls (by name, with counts), the files (paths with an extension in call arguments and
-in any text), the symbols (string arguments named like ``symbol``, ``name``, ``function``
+in user and assistant text, not in results, whose code names files it did not touch),
+the symbols (string arguments named like ``symbol``, ``name``, ``function``
 or ``class``, and identifiers in backticks in assistant text) and the last error (the
 last line that looks like one in a failed or erroring tool result). It is cut to
 ``SUMMARY_MAX_TOKENS``.
@@ -99,6 +100,8 @@ def extractive_summary(messages: Sequence[dict[str, Any]], shape: str,
         symbols.update((s, None) for s in _strings(call.arguments, _SYMBOL_KEYS)
                        if 0 < len(s) <= 80 and "\n" not in s and not _PATH.fullmatch(s))
     for message in messages:
+        if result_slots(message, shape):
+            continue  # a result's text (code, listings) names files it did not touch
         for text in _texts(message):
             files.update((p, None) for p in _PATH.findall(text))
             if message.get("role") == "assistant":

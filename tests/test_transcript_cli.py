@@ -1,0 +1,142 @@
+"""`ctxopt compact` and `ctxopt tokens --messages`."""
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from ctxopt.cli import main
+
+SESSIONS = Path(__file__).resolve().parent.parent / "fixtures" / "transcripts"
+WINDOW = ["--window", "16000", "--reserve", "2000", "--target-percent", "40"]
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Path:
+    path = tmp_path / "session.json"
+    shutil.copy(SESSIONS / "agent_session.anthropic.json", path)
+    return path
+
+
+def _report(stderr: str) -> str:
+    lines = [line for line in stderr.splitlines() if line.startswith("ctxopt: ")]
+    assert len(lines) == 1, stderr
+    return lines[0]
+
+
+def test_compact_writes_the_same_shape_and_reports_one_line(runner, session, tmp_path):
+    out = tmp_path / "out.json"
+    result = runner.invoke(main, ["compact", str(session), "-o", str(out), *WINDOW])
+    assert result.exit_code == 0, result.output
+    report = _report(result.stderr)
+    assert report.startswith("ctxopt: compacted 14885 -> ") and "dropped 4" in report
+    document = json.loads(out.read_text())
+    original = json.loads(session.read_text())
+    assert document["system"] == original["system"] and document["tools"] == original["tools"]
+    assert document["messages"][0] == original["messages"][0]
+    usage = runner.invoke(main, ["tokens", "--messages", str(out)])
+    total = int(usage.stdout.splitlines()[-1].split("\t")[1])
+    assert f"-> {total} tokens" in report and total <= 5600
+
+
+def test_below_the_trigger_the_transcript_is_written_unchanged(runner, session):
+    result = runner.invoke(main, ["compact", str(session), "--window", "200000"])
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == json.loads(session.read_text())
+    assert "below the trigger of 200000: unchanged" in _report(result.stderr)
+
+
+def test_text_format(runner, session):
+    result = runner.invoke(main, ["compact", str(session), *WINDOW, "--format", "text"])
+    assert result.exit_code == 0
+    assert result.stdout.startswith("## system\n") and "## user\n[ctxopt compact]" in result.stdout
+
+
+@pytest.mark.parametrize("arguments, message", [
+    ([*WINDOW, "--target-tokens", "100"], "alternatives"),
+    ([*WINDOW, "--recent-tail", "65"], "recent tail must be 0 to 64"),
+    ([*WINDOW, "--trigger-percent", "101"], "trigger percent must be a number from 0 to 100"),
+    ([*WINDOW, "--preserve", "grep", "--preserve", "grep"], "repeat: grep"),
+    (["--window", "16000", "--reserve", "16000"], "must be less than the window"),
+    (["--window", "8000", "--preserve", "read_file"], "more than the budget of 8000"),
+])
+def test_bad_settings_exit_2_with_one_line(runner, session, arguments, message):
+    result = runner.invoke(main, ["compact", str(session), *arguments])
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr and "Traceback" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("content, message", [
+    ("{not json", "is not JSON"),
+    ('{"messages": []}', "has no messages"),
+    ('[{"role": "assistant", "content": "hi"}, {"role": "assistant", "content": "x"}]',
+     "no user message"),
+    ('[{"role": "tool", "tool_call_id": "x", "content": "orphan"}]', "answers tool call"),
+])
+def test_bad_transcripts_exit_2_with_one_line(runner, tmp_path, content, message):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    result = runner.invoke(main, ["compact", str(path), "--window", "1000",
+                                  "--trigger-percent", "1", "--target-percent", "0.5"])
+    assert result.exit_code == 2, result.output
+    assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
+
+
+def test_a_missing_file_and_writing_over_the_input_are_refused(runner, session, tmp_path):
+    missing = runner.invoke(main, ["compact", str(tmp_path / "none.json"), *WINDOW])
+    assert missing.exit_code == 2 and "cannot read" in missing.stderr
+    before = session.read_bytes()
+    result = runner.invoke(main, ["compact", str(session), "-o", str(session), *WINDOW])
+    assert result.exit_code == 2 and "is the input transcript" in result.stderr
+    assert session.read_bytes() == before
+
+
+def _script(tmp_path: Path, body: str) -> str:
+    path = tmp_path / "summarize.py"
+    path.write_text(body)
+    return f"{sys.executable} {path}"
+
+
+def test_the_summarizer_command_gets_the_dropped_messages_on_stdin(runner, session, tmp_path):
+    command = _script(tmp_path, "import json, sys\nmessages = json.load(sys.stdin)\n"
+                                "print(f'{len(messages)} messages about the budget')\n")
+    result = runner.invoke(main, ["compact", str(session), *WINDOW, "--summarizer-cmd", command])
+    assert result.exit_code == 0, result.output
+    assert "4 messages about the budget" in result.stdout
+    assert "summary: summarizer" in _report(result.stderr)
+
+
+@pytest.mark.parametrize("body, timeout, reason", [
+    ("import sys\nsys.stderr.write('no model\\n')\nsys.exit(3)\n", "60", "exit status 3: no model"),
+    ("import time\ntime.sleep(30)\n", "0.5", "timed out after 0.5 s"),
+    ("", "60", "printed nothing"),
+])
+def test_a_failing_summarizer_falls_back_to_the_offline_summary(runner, session, tmp_path,
+                                                                 body, timeout, reason):
+    command = _script(tmp_path, body)
+    result = runner.invoke(main, ["compact", str(session), *WINDOW, "--summarizer-cmd", command,
+                                  "--summarizer-timeout", timeout])
+    assert result.exit_code == 0, result.output
+    report = _report(result.stderr)
+    assert "summary: offline" in report and reason in report
+    assert "Tool calls: todo_write, read_file" in result.stdout
+
+
+def test_a_summarizer_that_cannot_start_falls_back(runner, session, tmp_path):
+    result = runner.invoke(main, ["compact", str(session), *WINDOW, "--summarizer-cmd",
+                                  str(tmp_path / "no-such-program")])
+    assert result.exit_code == 0 and "cannot run it" in _report(result.stderr)
+
+
+def test_tokens_messages_prints_the_usage_split(runner, session):
+    result = runner.invoke(main, ["tokens", "--messages", str(session)])
+    assert result.exit_code == 0
+    assert result.stdout == "system\t34\ntools\t209\nconversation\t14639\ntotal\t14885\n"
+    fast = runner.invoke(main, ["tokens", "--messages", "--estimate", str(session)])
+    assert fast.exit_code == 0 and fast.stdout != result.stdout
+    both = runner.invoke(main, ["tokens", "--messages", str(session), str(session)])
+    assert both.exit_code == 2 and "exactly one transcript" in both.stderr
