@@ -19,7 +19,6 @@ imports, else to every definition of that name when there are at most
 from __future__ import annotations
 
 import posixpath
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,33 +31,14 @@ if TYPE_CHECKING:  # networkx loads only when a graph is built in memory (start-
 from . import hygiene
 from .discover import discover_sources
 from .imports import ImportResolver
-from .manifests import read_ts_paths
+from .manifests import go_modules, read_ts_paths
 from .languages import language_for_file, needs_head, read_head
 from .lexical import FileDocuments, LexicalIndex, file_documents
 from .model import Definition, Diagnostic, FileTags
+from .graph.rules import (MAX_AMBIGUOUS_TARGETS, MAX_ATTRIBUTE_TARGETS, VIA_PRIORITY, is_test_path,
+                          symbol_id)
 
 __all__ = ["Index", "build_index", "build_graph", "is_test_path", "MAX_AMBIGUOUS_TARGETS"]
-
-MAX_AMBIGUOUS_TARGETS = 5
-# Attribute uses (`x.name` without a call) resolve only within the file and the files it
-# imports: a lone definition elsewhere is too often another object's attribute.
-_MAX_ATTRIBUTE_TARGETS = 0
-# The most telling kind of use names an edge ("calls" over "imports").
-_VIA_PRIORITY = {"inherit": 0, "call": 1, "type": 2, "import_member": 3, "reference": 4}
-_TEST_PATH = re.compile(
-    r"(^|/)(tests?|__tests__|spec|testing)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$"
-    r"|\.(test|spec)\.[jt]sx?$|(^|/)conftest\.py$"
-)
-
-
-def is_test_path(path: str) -> bool:
-    """True for files that hold tests by the common conventions of each language."""
-    return bool(_TEST_PATH.search(path))
-
-
-def symbol_id(path: str, index: int) -> str:
-    """Graph node id of the ``index``-th definition of ``path``."""
-    return f"{path}#{index}"
 
 
 @dataclass
@@ -139,21 +119,6 @@ class Index:
                 in self.graph.out_edges(node, keys=True, data=True) if key in kinds]
 
 
-def _go_modules(root: Path, files: list[str]) -> dict[str, str]:
-    modules = {}
-    for path in files:
-        if posixpath.basename(path) != "go.mod":
-            continue
-        try:
-            text = (root / path).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-        match = re.search(r"^\s*module\s+(\S+)", text, re.MULTILINE)
-        if match:
-            modules[match.group(1).strip('"')] = posixpath.dirname(path)
-    return modules
-
-
 def build_index(root: Path, *, config: hygiene.HygieneConfig | None = None) -> Index:
     """Discover, read and parse every file under ``root`` and build the graph.
 
@@ -183,7 +148,7 @@ def build_index(root: Path, *, config: hygiene.HygieneConfig | None = None) -> I
         tags[path] = parsed
         text = hygiene.normalize_newlines(hygiene.decode_text(source).text)
         documents.append(file_documents(path, text, tags[path]))
-    graph, by_name = build_graph(files, tags, ImportResolver(files, _go_modules(root, files),
+    graph, by_name = build_graph(files, tags, ImportResolver(files, go_modules(root, files),
                                                              read_ts_paths(root, files)))
     return Index(files=files, tags=tags, graph=graph, by_name=by_name, diagnostics=diagnostics,
                  lexical=LexicalIndex(documents))
@@ -291,7 +256,7 @@ def _add_reference_edges(graph: nx.MultiDiGraph, path: str, file_tags: FileTags,
         source = path if ref.enclosing is None else symbol_id(path, ref.enclosing)
         local = [c for c in candidates if graph.nodes[c]["path"] == path]
         via_import = [c for c in candidates if graph.nodes[c]["path"] in imported]
-        limit = _MAX_ATTRIBUTE_TARGETS if ref.kind == "reference" else MAX_AMBIGUOUS_TARGETS
+        limit = MAX_ATTRIBUTE_TARGETS if ref.kind == "reference" else MAX_AMBIGUOUS_TARGETS
         targets = local or via_import or (candidates if len(candidates) <= limit else [])
         kind = "inherits" if ref.kind == "inherit" else "references"
         for target in targets:
@@ -299,7 +264,7 @@ def _add_reference_edges(graph: nx.MultiDiGraph, path: str, file_tags: FileTags,
                 continue  # recursion says nothing new
             lines[(source, target, kind)].append(ref.line)
             known = via.get((source, target, kind))
-            if known is None or _VIA_PRIORITY[ref.kind] < _VIA_PRIORITY[known]:
+            if known is None or VIA_PRIORITY[ref.kind] < VIA_PRIORITY[known]:
                 via[(source, target, kind)] = ref.kind
             if test and not graph.nodes[target]["test"]:
                 lines[(source, target, "tests")].append(ref.line)

@@ -1,7 +1,8 @@
 """Edge: project files that steer import resolution, read into ``imports`` values.
 
-``read_ts_paths`` reads every ``tsconfig.json`` and ``jsconfig.json`` among the discovered
-files (JSON with comments and trailing commas, as TypeScript accepts) into ``TsPaths``.
+``go_modules`` reads the module path of every ``go.mod``. ``read_ts_paths`` reads every
+``tsconfig.json`` and ``jsconfig.json`` among the discovered files (JSON with comments and
+trailing commas, as TypeScript accepts) into ``TsPaths``.
 Unreadable or malformed configs are skipped: they only make fewer imports resolve.
 """
 from __future__ import annotations
@@ -9,11 +10,12 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+from collections.abc import Iterable
 from pathlib import Path
 
 from .imports import TsPaths
 
-__all__ = ["read_ts_paths", "parse_jsonc"]
+__all__ = ["read_ts_paths", "parse_jsonc", "go_modules"]
 
 _CONFIG_NAMES = ("tsconfig.json", "jsconfig.json")
 # A string, a comment, or a trailing comma before a closing bracket.
@@ -73,3 +75,24 @@ def read_ts_paths(root: Path, files: list[str]) -> list[TsPaths]:
         if config is not None:
             found.append(config)
     return found
+
+
+_GO_MODULE = re.compile(r"^\s*module\s+(\S+)", re.MULTILINE)
+
+
+def go_modules(root: Path, files: Iterable[str]) -> dict[str, str]:
+    """Go module path -> the directory ('' for the root) of every ``go.mod`` in ``files``
+    (paths relative to ``root``); unreadable ones and those without a ``module`` line are
+    left out."""
+    modules = {}
+    for path in files:
+        if posixpath.basename(path) != "go.mod":
+            continue
+        try:
+            text = (root / path).read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        match = _GO_MODULE.search(text)
+        if match:
+            modules[match.group(1).strip('"')] = posixpath.dirname(path)
+    return modules

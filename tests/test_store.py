@@ -1,6 +1,7 @@
 """The persistent index: it answers like a fresh in-memory build, after any sequence of edits."""
 from __future__ import annotations
 
+import marshal
 import os
 import shutil
 import sqlite3
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from ctxopt import store
+from ctxopt.store import scan, schema, update
 from ctxopt.hygiene import decode_text, normalize_newlines
 from ctxopt.lexical import file_documents
 from ctxopt.errors import UsageError
@@ -254,7 +256,7 @@ def test_schema_version_mismatch_rebuilds(fixture_repo) -> None:
 def test_parser_fingerprint_mismatch_rebuilds(fixture_repo, monkeypatch) -> None:
     root = fixture_repo("py_storage")
     open_index(root)[0].close()
-    monkeypatch.setattr(store, "_fingerprint", lambda config: "another grammar")
+    monkeypatch.setattr(schema, "fingerprint", lambda config: "another grammar")
     index, report = open_index(root)
     index.close()
     assert report.rebuilt and report.parsed == 7
@@ -328,7 +330,7 @@ def test_progress_reports_every_file_read(fixture_repo) -> None:
 
 def test_interrupted_index_keeps_committed_batches(fixture_repo, monkeypatch) -> None:
     root = fixture_repo("py_storage")
-    monkeypatch.setattr(store, "_COMMIT_EVERY", 2)
+    monkeypatch.setattr(update, "COMMIT_EVERY", 2)
 
     def interrupt(done: int, total: int) -> None:
         if done == 5:
@@ -345,8 +347,9 @@ def test_interrupted_index_keeps_committed_batches(fixture_repo, monkeypatch) ->
 _KILL_SCRIPT = textwrap.dedent("""
     import os, signal, sys
     from ctxopt import store
-    store._COMMIT_EVERY = 2
-    store._BULK_LOAD = 1  # load without secondary indexes, as a cold index of a big tree does
+    from ctxopt.store import update
+    update.COMMIT_EVERY = 2
+    update.BULK_LOAD = 1  # load without secondary indexes, as a cold index of a big tree does
     def die(done, total):
         if done == 5:
             os.kill(os.getpid(), signal.SIGKILL)
@@ -364,7 +367,7 @@ def test_index_killed_halfway_is_repaired_by_the_next_run(fixture_repo) -> None:
     _assert_matches_oracle(root)
     with sqlite3.connect(root / ".ctxopt" / "index.db") as conn:
         indexes = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
-    assert set(store._INDEXES) <= indexes
+    assert set(schema.INDEXES) <= indexes
 
 
 def test_two_concurrent_gathers_both_succeed(fixture_repo) -> None:
@@ -418,10 +421,10 @@ def test_rewriting_content_another_process_stored_keeps_its_edges(fixture_repo) 
                  " WHERE f.path = CAST('app/service.py' AS BLOB)")
         before = conn.execute(query).fetchone()[0]
     # a second updater that read the table before the first one committed re-scans the file
-    stale = store._scan_one(str(root), "app/service.py", None)
-    conn = store._connect(str(database))
-    with store._Transaction(conn):
-        store._write_file(conn, stale)
+    stale = scan.scan_one(str(root), "app/service.py", None)
+    conn = schema.connect(str(database))
+    with schema.Transaction(conn):
+        update.write_file(conn, stale)
     assert conn.execute(query).fetchone()[0] == before > 0
     conn.close()
 
@@ -434,8 +437,8 @@ def test_a_stale_name_snapshot_is_not_used(fixture_repo) -> None:
     database = root / ".ctxopt" / "index.db"
     with sqlite3.connect(database) as conn:  # a snapshot of another generation, and wrong
         conn.execute("UPDATE snapshots SET generation = generation - 1, data = ?",
-                     (store.marshal.dumps({"Nothing": ["x.py#0"]}),))
-    stale = store.StoredIndex(store._connect(str(database)), root)
+                     (marshal.dumps({"Nothing": ["x.py#0"]}),))
+    stale = store.StoredIndex(schema.connect(str(database)), root)
     with stale:
         assert {name: stale.definitions_named(name) for name in stale.name_counts()} == expected
     index, _ = open_index(root)  # the next update writes it again
@@ -453,13 +456,13 @@ def test_an_update_leaves_the_garbage_collector_as_it_found_it(fixture_repo, mon
 
     root = fixture_repo("py_storage")
     seen: list[bool] = []
-    original = store._write_file
+    original = update.write_file
 
     def spy(conn, result):
         seen.append(gc.isenabled())
         return original(conn, result)
 
-    monkeypatch.setattr(store, "_write_file", spy)
+    monkeypatch.setattr(update, "write_file", spy)
     was = gc.isenabled()
     try:
         gc.enable() if enabled else gc.disable()
@@ -467,7 +470,7 @@ def test_an_update_leaves_the_garbage_collector_as_it_found_it(fixture_repo, mon
         assert gc.isenabled() is enabled
         assert seen and not any(seen)  # paused while the rows were made and written
         (root / "app" / "service.py").write_text("def broken(:\n", encoding="utf-8")
-        monkeypatch.setattr(store, "_write_file", lambda conn, result: 1 / 0)
+        monkeypatch.setattr(update, "write_file", lambda conn, result: 1 / 0)
         with pytest.raises(ZeroDivisionError):
             open_index(root, IndexOptions(jobs=1))
         assert gc.isenabled() is enabled  # restored on failure too

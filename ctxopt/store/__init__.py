@@ -1,0 +1,164 @@
+"""Edge stage: a persistent, incremental index of a repository in SQLite.
+
+``open_index(root)`` brings the database up to date with the files on disk and returns a
+``StoredIndex``, which answers the same queries as the in-memory ``index.Index`` (the
+walker and the source reader use only those) by reading just the rows a gather touches.
+
+Storage (``SCHEMA_VERSION``; a database with another version, another parser fingerprint
+or another root is emptied and rebuilt, never misread):
+
+- ``files``: every selected or content-skipped file keyed by path, with size, mtime (ns),
+  a BLAKE2 hash of the content, language, line count, skip reason (``file_tags`` puts a
+  file's references back in tag order from ``uses`` and ``import_specs``);
+- ``defs``: each file's definitions (node ``path#idx``), indexed by name and, for Go
+  methods declared out of line, by their receiver type (``owner``);
+- ``uses``: each file's references *unresolved*, one row per (file, name) packing every
+  use's line, kind and enclosing definition, indexed by name (5x fewer rows than uses);
+- ``import_specs``: each file's import specifiers in tag order;
+- ``imports``: resolved file -> file import edges, indexed on both endpoints;
+- ``postings``: the BM25 term counts of each parsed file's lexical documents
+  (``lexical.file_documents``), one row per (term, file) indexed by term and by file, with
+  ``data`` = marshalled ints (tf in the file's document or None, then (definition index, tf,
+  definition document length) for each definition holding the term); the files' columns
+  ``doc_count``, ``doc_length`` and ``file_length`` give the collection statistics. A
+  gather scores only the task's terms (``StoredLexical``, the formula of
+  ``lexical.LexicalIndex``, with the same results), and a changed file replaces its rows.
+
+Edges. ``contains`` edges are the ``parent`` column (plus ``owner``); ``imports`` are
+stored; ``references``, ``inherits`` and ``tests`` edges are resolved at query time from
+``uses`` by name, with the rule of ``index.build_graph`` (same file, else imported files,
+else every definition when few). So when a file changes, nothing but its own rows and
+the import edges need repair: a reference anywhere re-resolves against the current
+definitions on the next query. Import edges are recomputed for the changed files, or for
+all files when the set of files or a ``go.mod`` changed.
+
+Update, before every gather: one ``stat`` per candidate; a file whose size and mtime
+match is unchanged (unless its mtime was within ``RACY_NS`` of when it was checked, then
+its hash decides); others are read and hashed, and parsed again only when the hash
+differs. Cold indexing parses in worker processes; an update runs with the cyclic garbage
+collector paused (it makes no cycles of note, and the passes cost a tenth of the CPU).
+Writes go in short transactions (WAL mode, a busy timeout), so concurrent gathers both
+succeed and a killed run leaves committed batches that the next run keeps; an
+``imports_dirty`` mark makes it redo the import edges.
+"""
+from __future__ import annotations
+
+import os
+import sqlite3
+import time
+from collections import Counter
+from pathlib import Path
+
+from ..discover import check_root
+from ..errors import UsageError
+from ..model import Diagnostic
+from .errors import IndexStoreError, NotAnIndexError
+from .location import Damaged, check_ours, is_corruption, move_aside, writable_location
+from .options import IndexOptions, UpdateReport
+from .query import StoredIndex
+from . import schema
+from .schema import SCHEMA_VERSION, connect, ensure_indexes, prepare_schema
+from .update import update_tables, without_cyclic_gc
+
+__all__ = ["StoredIndex", "IndexOptions", "UpdateReport", "open_index", "IndexStoreError",
+           "NotAnIndexError", "SCHEMA_VERSION", "INDEX_ENV"]
+
+INDEX_ENV = "CTXOPT_INDEX"
+
+
+def open_index(root: Path | str, options: IndexOptions | None = None
+               ) -> tuple["StoredIndex", UpdateReport]:
+    """Bring the persistent index of ``root`` up to date and open it for queries.
+
+    Parameters
+    ----------
+    root : path
+        The repository's root directory.
+    options : IndexOptions, optional
+        Database path, worker count, file size limit, progress callback.
+
+    Returns
+    -------
+    (StoredIndex, UpdateReport)
+        The index (close it, or use it as a context manager) and what the update did.
+
+    Raises
+    ------
+    UsageError
+        ``root`` is not a directory.
+    IndexStoreError
+        The database path holds something that is not a ctxopt index, or cannot be
+        written, or the database fails.
+    """
+    started = time.monotonic()
+    options = options or IndexOptions()
+    root = Path(root)
+    if not root.is_dir():
+        raise UsageError(f"root {str(root)!r} is not a directory")
+    check_root(root, str(root))
+    root = root.resolve()
+    requested = options.path
+    if requested is None and os.environ.get(INDEX_ENV):
+        requested = Path(os.environ[INDEX_ENV])
+    location, note = writable_location(root, requested)
+    if note and options.notify:
+        options.notify(note)
+    # the default location is ctxopt's own cache: a damaged file there is moved aside and
+    # the index rebuilt; a path the user gave is never touched
+    own = requested is None and location != ":memory:"
+    repaired: list[Diagnostic] = []
+    for attempt in range(2):
+        try:
+            index, report = _open_at(root, location, own, options, note)
+            break
+        except Damaged as exc:
+            if attempt:
+                raise IndexStoreError(f"the index {location} failed: {exc}") from exc
+            try:
+                aside = move_aside(location)
+            except OSError as error:
+                raise IndexStoreError(f"the index {location} is damaged ({exc}) and cannot be "
+                                      f"moved aside: {error.strerror}") from error
+            message = f"the index {location} was damaged ({exc}); moved it to {aside} and rebuilt it"
+            if options.notify:
+                options.notify(message)
+            repaired.append(Diagnostic(location, "damaged index", message))
+    index.diagnostics = sorted(index.diagnostics + repaired, key=lambda d: (d.path, d.reason))
+    report.skipped = dict(sorted(Counter(d.reason for d in index.diagnostics).items()))
+    report.seconds = time.monotonic() - started
+    return index, report
+
+
+def _open_at(root: Path, location: str, own: bool, options: IndexOptions, note: str
+             ) -> tuple["StoredIndex", UpdateReport]:
+    """Open (create) and update the database at ``location``. Raises ``Damaged`` when
+    ``own`` and the file there is not an index or is corrupt."""
+    if location != ":memory:":
+        try:
+            check_ours(Path(location))
+        except NotAnIndexError as exc:
+            if own:
+                raise Damaged("not a ctxopt index") from exc
+            raise
+    try:
+        conn = connect(location)
+    except sqlite3.DatabaseError as exc:
+        if own and is_corruption(exc):
+            raise Damaged(str(exc)) from exc
+        raise IndexStoreError(f"the index {location} failed: {exc}") from exc
+    try:
+        rebuilt = prepare_schema(conn, str(root), schema.fingerprint(options.hygiene))
+        ensure_indexes(conn)
+        report = UpdateReport(path=location, rebuilt=rebuilt, note=note)
+        with without_cyclic_gc():
+            name_skips = update_tables(conn, root, options, report)
+        index = StoredIndex(conn, root, name_skips, location if own else None)
+    except BaseException as exc:
+        conn.close()
+        if isinstance(exc, sqlite3.DatabaseError):
+            if own and is_corruption(exc):
+                raise Damaged(str(exc)) from exc
+            raise IndexStoreError(f"the index {location} failed: {exc}") from exc
+        raise
+    return index, report
+

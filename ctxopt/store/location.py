@@ -1,0 +1,101 @@
+"""Where the index database lives, and recovery from a damaged one.
+
+The default location is ``<root>/.ctxopt/index.db``; a read-only root falls back to the
+user's cache directory, then the temporary directory, then memory (``writable_location``).
+A damaged database at ctxopt's own location is moved aside (``move_aside``) and rebuilt; a
+path the user gave is never touched.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+import sqlite3
+import tempfile
+from pathlib import Path
+
+from .errors import IndexStoreError, NotAnIndexError
+from .schema import APPLICATION_ID, SQLITE_MAGIC
+
+__all__ = ["Damaged", "is_corruption", "move_aside", "check_ours", "writable_location"]
+
+
+class Damaged(Exception):
+    """The database at ctxopt's own location is not an index or is corrupt: move it aside."""
+
+
+def is_corruption(exc: sqlite3.DatabaseError) -> bool:
+    """True when SQLite says the file is damaged or not a database at all."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
+        return True
+    text = str(exc)
+    return "malformed" in text or "not a database" in text
+
+
+def move_aside(location: str) -> str:
+    """Move a damaged database to ``<location>.corrupt`` (replacing an older one, so one
+    is kept) with its WAL; drop its shared-memory file. Returns where it went."""
+    aside = location + ".corrupt"
+    os.replace(location, aside)
+    for suffix in ("-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            if suffix == "-wal":
+                os.replace(location + suffix, aside + suffix)
+            else:
+                os.unlink(location + suffix)
+    return aside
+
+
+def check_ours(path: Path) -> None:
+    """Refuse to open a file that exists and is not a ctxopt index (never overwrite it)."""
+    try:
+        with path.open("rb") as handle:
+            header = handle.read(100)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise IndexStoreError(f"cannot read the index {path}: {exc.strerror}") from exc
+    if not header:
+        return  # empty file: a database being created
+    application_id = int.from_bytes(header[68:72], "big") if len(header) >= 72 else -1
+    if not header.startswith(SQLITE_MAGIC) or application_id not in (0, APPLICATION_ID):
+        raise NotAnIndexError(f"{path} exists and is not a ctxopt index; "
+                              "refusing to overwrite it (choose another --index path)")
+
+
+def writable_location(root: Path, requested: Path | None) -> tuple[str, str]:
+    """(database path or ':memory:', note for the user)."""
+    if requested is not None:
+        try:
+            requested.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise IndexStoreError(f"cannot create {requested.parent}: {exc.strerror}") from exc
+        if not os.access(requested.parent, os.W_OK) or (
+                requested.exists() and not os.access(requested, os.W_OK)):
+            raise IndexStoreError(f"cannot write the index at {requested}")
+        return str(requested), ""
+    directory = root / ".ctxopt"
+    try:
+        directory.mkdir(exist_ok=True)
+        ignore = directory / ".gitignore"
+        if not ignore.exists():
+            ignore.write_text("# written by ctxopt: nothing in here belongs in version control\n*\n",
+                              encoding="utf-8")
+        database = directory / "index.db"
+        if os.access(directory, os.W_OK) and (not database.exists() or os.access(database, os.W_OK)):
+            return str(database), ""
+    except OSError:
+        pass
+    key = hashlib.blake2b(str(root).encode(), digest_size=8).hexdigest()
+    cache_home = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
+    for base in (Path(cache_home) / "ctxopt", Path(tempfile.gettempdir()) / f"ctxopt-{os.getuid()}"):
+        try:
+            base.mkdir(parents=True, exist_ok=True)
+            if os.access(base, os.W_OK):
+                database = base / f"{root.name or 'root'}-{key}.db"
+                return str(database), f"{root} is not writable; the index is kept in {database}"
+        except OSError:
+            continue
+    return ":memory:", f"{root} is not writable; the index is kept in memory for this run"
+

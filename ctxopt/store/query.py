@@ -1,0 +1,393 @@
+"""The query surface of the stored index (``StoredIndex``)."""
+from __future__ import annotations
+
+import contextlib
+import marshal
+import posixpath
+import sqlite3
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from ..graph.rules import (MAX_AMBIGUOUS_TARGETS, MAX_ATTRIBUTE_TARGETS, EdgeGroups,
+                           is_test_path, split_symbol)
+from ..model import Definition, Diagnostic, FileTags, Reference
+from .errors import IndexStoreError
+from .lexical import StoredLexical, guarded
+from .location import is_corruption, move_aside
+from .scan import unpack_uses
+from .schema import SQL_VARS, key_path
+from .update import name_table
+
+__all__ = ["StoredIndex"]
+
+
+class StoredIndex:
+    """The query surface of ``index.Index`` over the SQLite store (see ``ctxopt.store``).
+
+    Attributes
+    ----------
+    files : list of str
+        Every selected file, sorted (parsed or not).
+    diagnostics : list of Diagnostic
+        Files skipped, by reason (see ``discover``).
+
+    The index reads from one snapshot of the database (a read transaction held until
+    ``close``), so a concurrent update cannot change its answers halfway through a gather.
+    """
+
+    def __init__(self, conn: sqlite3.Connection, root: Path,
+                 name_skips: Iterable[Diagnostic] = (), own_location: str | None = None
+                 ) -> None:
+        """``own_location``: the database file when it is ctxopt's own (the default
+        location): found damaged by a query, it is moved aside for the next run to rebuild."""
+        self._conn = conn
+        self.root = root
+        self._own_location = own_location
+        conn.execute("BEGIN")  # a read snapshot for the life of this object
+        rows = sorted(((file_id, key_path(key), *rest) for file_id, key, *rest in conn.execute(
+            "SELECT id, path, skip, detail, line_count, language, notes, doc_count, doc_length,"
+            " file_length FROM files")), key=lambda row: row[1])
+        self._id: dict[str, int] = {}
+        self._path: dict[int, str] = {}
+        self.files: list[str] = []
+        self.diagnostics: list[Diagnostic] = list(name_skips)
+        self._line_count: dict[str, int] = {}
+        self._language: dict[str, str | None] = {}
+        self._file_length: dict[str, int] = {}  # of the lexical documents of files
+        self._documents = [0, 0]  # definition documents, their summed length
+        for (file_id, path, skip, detail, line_count, language, notes, doc_count, doc_length,
+             file_length) in rows:
+            self._id[path] = file_id
+            self._path[file_id] = path
+            if skip is None:
+                self.files.append(path)
+                self._line_count[path] = line_count
+                self._language[path] = language
+                if doc_count is not None:
+                    self._file_length[path] = file_length
+                    self._documents[0] += doc_count
+                    self._documents[1] += doc_length
+                if notes:
+                    self.diagnostics += [Diagnostic(path, *n) for n in marshal.loads(notes)]
+            elif skip:
+                self.diagnostics.append(Diagnostic(path, skip, detail))
+        self.diagnostics.sort(key=lambda d: (d.path, d.reason))
+        self._file_set = frozenset(self.files)
+        self._definitions: dict[str, tuple[Definition, ...]] = {}
+        self._definition_of: dict[str, Definition] = {}
+        self._owners: dict[str, tuple[str | None, ...]] = {}
+        self._tags: dict[str, FileTags] = {}
+        self._named: dict[str, list[str]] = {}
+        self._all_named: dict[str, list[str]] | None = None
+        self._imported: dict[str, frozenset[str]] = {}
+        self._test_paths: dict[str, bool] = {}
+        self._lexical: Any = None
+        self._edges: dict[tuple[str, str, tuple[str, ...]], list[tuple[str, str, dict]]] = {}
+
+    @property
+    def lexical(self) -> "StoredLexical":
+        """BM25 over the parsed files' lexical documents, as ``lexical.LexicalIndex``
+        (``score_definitions``, ``score_files``), reading only the query's terms."""
+        if self._lexical is None:
+            self._lexical = StoredLexical(self._conn, self._path, self._file_length,
+                                          *self._documents, failure=self._failure)
+        return self._lexical
+
+    def _failure(self, exc: sqlite3.DatabaseError) -> IndexStoreError:
+        """The error to raise for a query that failed; a damaged database at ctxopt's own
+        location is moved aside first, so the next run rebuilds it."""
+        location = self._own_location
+        if location is None or not is_corruption(exc):
+            return IndexStoreError(f"the index failed: {exc}")
+        with contextlib.suppress(sqlite3.Error):
+            self._conn.close()
+        try:
+            aside = move_aside(location)
+        except OSError:
+            return IndexStoreError(f"the index {location} is damaged ({exc}): delete it to rebuild it")
+        return IndexStoreError(f"the index {location} is damaged ({exc}); moved it to {aside}: "
+                               "run again to rebuild it")
+
+    # lifecycle
+    def close(self) -> None:
+        """End the read snapshot and close the database."""
+        try:
+            if self._conn.in_transaction:
+                self._conn.execute("COMMIT")
+        except sqlite3.ProgrammingError:  # already closed (see _failure)
+            pass
+        finally:
+            self._conn.close()
+
+    def __enter__(self) -> "StoredIndex":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def summary(self) -> dict[str, Any]:
+        """What the index holds: ``files`` (selected), ``languages`` {name: parsed files},
+        ``definitions``, ``references`` (uses of names, resolved when queried), ``edges``
+        {``contains``, ``imports``} (the stored edges)."""
+        languages = Counter(lang for lang in self._language.values() if lang)
+        definitions = self._conn.execute("SELECT COUNT(*) FROM defs").fetchone()[0]
+        references = self._conn.execute("SELECT COALESCE(SUM(count), 0) FROM uses").fetchone()[0]
+        imports = self._conn.execute("SELECT COUNT(*) FROM imports").fetchone()[0]
+        receivers = 0
+        for file_id, owner in self._conn.execute(
+                "SELECT file_id, owner FROM defs WHERE owner IS NOT NULL AND parent IS NULL"):
+            directory = posixpath.dirname(self._path[file_id])
+            receivers += sum(posixpath.dirname(self.path_of(c)) == directory
+                             for c in self.definitions_named(owner))
+        return {"files": len(self.files), "languages": dict(sorted(languages.items())),
+                "definitions": definitions, "references": references,
+                "edges": {"contains": definitions + receivers, "imports": imports}}
+
+    # the query surface of index.Index
+    def definition(self, node: str) -> Definition:
+        """The ``Definition`` of a symbol node id (KeyError for an unknown node)."""
+        found = self._definition_of.get(node)
+        if found is None:
+            path, i = split_symbol(node)
+            definitions = self._load_definitions(path)
+            if not 0 <= i < len(definitions):
+                raise KeyError(node)
+            found = self._definition_of[node] = definitions[i]
+        return found
+
+    def path_of(self, node: str) -> str:
+        """The file a node belongs to."""
+        return node if node in self._file_set else node.rpartition("#")[0]
+
+    def is_file(self, node: str) -> bool:
+        """True for file nodes, False for definitions."""
+        return node in self._file_set
+
+    def is_test(self, node: str) -> bool:
+        """True when the node lies in a test file."""
+        return self._is_test_path(self.path_of(node))
+
+    def _is_test_path(self, path: str) -> bool:
+        known = self._test_paths.get(path)
+        if known is None:
+            known = self._test_paths[path] = is_test_path(path)
+        return known
+
+    def definitions_named(self, name: str) -> list[str]:
+        """Node ids of the definitions called exactly ``name``, by path then position."""
+        if self._all_named is not None:
+            return list(self._all_named.get(name, ()))
+        found = self._named.get(name)
+        if found is None:
+            found = [f"{self._path[f]}#{i}" for f, i in sorted(
+                self._conn.execute("SELECT file_id, idx FROM defs WHERE name = ?", (name,)),
+                key=lambda r: (self._path[r[0]], r[1]))]
+            self._named[name] = found
+        return list(found)
+
+    def name_counts(self) -> dict[str, int]:
+        """Every definition name -> how many definitions have it (loads the name table)."""
+        return {name: len(nodes) for name, nodes in self._load_all_names().items()}
+
+    def line_count(self, path: str) -> int | None:
+        """The line count of a parsed file, None for files that were not parsed."""
+        return self._line_count[path] if self._language.get(path) else None
+
+    def file_definitions(self, path: str) -> tuple[Definition, ...] | None:
+        """The definitions of a parsed file (``file_tags(path).definitions`` without
+        reading its references), None for files that were not parsed."""
+        return self._load_definitions(path) if self._language.get(path) else None
+
+    def file_tags(self, path: str) -> FileTags | None:
+        """The tags of a parsed file, None for files that were not parsed."""
+        tags = self._tags.get(path)
+        if tags is None:
+            language = self._language.get(path)
+            if language is None:
+                return None
+            file_id = self._id[path]
+            rows = [(name, kind, line, enclosing) for name, packed in self._conn.execute(
+                "SELECT name, packed FROM uses WHERE file_id = ?", (file_id,))
+                for line, kind, enclosing in unpack_uses(packed)]
+            rows += self._conn.execute(  # imports are not uses: the specifiers hold them
+                "SELECT name, kind, line, enclosing FROM import_specs WHERE file_id = ?"
+                " AND kind = 'import'", (file_id,)).fetchall()
+            rows.sort(key=lambda r: (r[2], r[0], r[1]))  # tag order (unique: one per name and line)
+            refs = [Reference(*row) for row in rows]
+            tags = FileTags(path=path, language=language, line_count=self._line_count[path],
+                            definitions=self._load_definitions(path), references=tuple(refs))
+            self._tags[path] = tags
+        return tags
+
+    def edges_out(self, node: str, kinds: tuple[str, ...]) -> list[tuple[str, str, dict]]:
+        """(target, edge kind, edge data) of the edges of ``kinds`` out of ``node``."""
+        key = ("out", node, tuple(kinds))
+        if key not in self._edges:
+            self._edges[key] = self._edges_out(node, kinds)
+        return list(self._edges[key])
+
+    def edges_in(self, node: str, kinds: tuple[str, ...]) -> list[tuple[str, str, dict]]:
+        """(source, edge kind, edge data) of the edges of ``kinds`` into ``node``."""
+        key = ("in", node, tuple(kinds))
+        if key not in self._edges:
+            self._edges[key] = self._edges_in(node, kinds)
+        return list(self._edges[key])
+
+    def _edges_out(self, node: str, kinds: tuple[str, ...]) -> list[tuple[str, str, dict]]:
+        found: list[tuple[str, str, dict]] = []
+        is_file = node in self._file_set
+        path, idx = (node, None) if is_file else split_symbol(node)
+        if path not in self._id:
+            return found
+        if "contains" in kinds:
+            definitions = self._load_definitions(path)
+            found += [(f"{path}#{i}", "contains", {}) for i, d in enumerate(definitions)
+                      if d.parent == idx]
+            if not is_file:
+                name = definitions[idx].name
+                directory = posixpath.dirname(path)
+                for file_id, i in self._conn.execute(
+                        "SELECT file_id, idx FROM defs WHERE owner = ? AND parent IS NULL", (name,)):
+                    other = self._path[file_id]
+                    if posixpath.dirname(other) == directory:
+                        found.append((f"{other}#{i}", "contains", {}))
+        if "imports" in kinds and is_file:
+            found += [(self._path[dst], "imports", {}) for (dst,) in self._conn.execute(
+                "SELECT dst FROM imports WHERE src = ? ORDER BY dst", (self._id[path],))]
+        wanted = {"references", "inherits", "tests"} & set(kinds)
+        if wanted and self._language.get(path):
+            groups = EdgeGroups()
+            test = self._is_test_path(path)
+            for name, packed in self._conn.execute(
+                    "SELECT name, packed FROM uses WHERE file_id = ?", (self._id[path],)):
+                for line, kind, enclosing in unpack_uses(packed):
+                    if enclosing != idx:
+                        continue
+                    for target in self._resolve(path, name, kind):
+                        if target == node:
+                            continue
+                        groups.add(target, kind, line, test and not self.is_test(target))
+            found += [(target, key, data) for target, key, data in groups.edges() if key in wanted]
+        return found
+
+    def _edges_in(self, node: str, kinds: tuple[str, ...]) -> list[tuple[str, str, dict]]:
+        found: list[tuple[str, str, dict]] = []
+        if node in self._file_set:
+            if "imports" in kinds and node in self._id:
+                found += [(self._path[src], "imports", {}) for (src,) in self._conn.execute(
+                    "SELECT src FROM imports WHERE dst = ? ORDER BY src", (self._id[node],))]
+            return found
+        path, idx = split_symbol(node)
+        definitions = self._load_definitions(path)
+        if not 0 <= idx < len(definitions):
+            return found
+        definition = definitions[idx]
+        if "contains" in kinds:
+            found.append((path if definition.parent is None else f"{path}#{definition.parent}",
+                          "contains", {}))
+            owner = self._load_owners(path)[idx]
+            if owner is not None:
+                directory = posixpath.dirname(path)
+                found += [(candidate, "contains", {}) for candidate in self.definitions_named(owner)
+                          if posixpath.dirname(self.path_of(candidate)) == directory]
+        wanted = {"references", "inherits", "tests"} & set(kinds)
+        if wanted:
+            found += [e for e in self._reference_edges_in(node, path, definition.name)
+                      if e[1] in wanted]
+        return found
+
+    # helpers
+    def _load_definitions(self, path: str) -> tuple[Definition, ...]:
+        definitions = self._definitions.get(path)
+        if definitions is None:
+            file_id = self._id.get(path)
+            rows = [] if file_id is None else self._conn.execute(
+                "SELECT name, kind, qualified_name, start_line, end_line, signature, parent, owner"
+                " FROM defs WHERE file_id = ? ORDER BY idx", (file_id,)).fetchall()
+            definitions = tuple(Definition(*row[:7]) for row in rows)
+            self._definitions[path] = definitions
+            self._owners[path] = tuple(row[7] for row in rows)
+        return definitions
+
+    def _load_owners(self, path: str) -> tuple[str | None, ...]:
+        self._load_definitions(path)
+        return self._owners[path]
+
+    def _load_all_names(self) -> dict[str, list[str]]:
+        if self._all_named is None:
+            row = self._conn.execute(
+                "SELECT s.data FROM snapshots s JOIN meta m ON m.key = 'generation'"
+                " WHERE s.key = 'names' AND CAST(s.generation AS TEXT) = m.value").fetchone()
+            # the snapshot of this generation, else (another process is updating) the table
+            self._all_named = marshal.loads(row[0]) if row else name_table(self._conn)
+        return self._all_named
+
+    def _imports_of(self, path: str) -> frozenset[str]:
+        imported = self._imported.get(path)
+        if imported is None:
+            imported = frozenset(self._path[dst] for (dst,) in self._conn.execute(
+                "SELECT dst FROM imports WHERE src = ?", (self._id[path],)))
+            self._imported[path] = imported
+        return imported
+
+    def _resolve(self, path: str, name: str, kind: str) -> list[str]:
+        """The definitions a use of ``name`` (of reference ``kind``) in ``path`` means."""
+        candidates = self.definitions_named(name)
+        if not candidates:
+            return []
+        local = [c for c in candidates if c.rpartition("#")[0] == path]
+        if local:
+            return local
+        imported = self._imports_of(path)
+        via_import = [c for c in candidates if c.rpartition("#")[0] in imported]
+        if via_import:
+            return via_import
+        limit = MAX_ATTRIBUTE_TARGETS if kind == "reference" else MAX_AMBIGUOUS_TARGETS
+        return candidates if len(candidates) <= limit else []
+
+    def _reference_edges_in(self, node: str, path: str, name: str) -> list[tuple[str, str, dict]]:
+        candidates = self.definitions_named(name)
+        candidate_files = {c.rpartition("#")[0] for c in candidates}
+        rows = self._conn.execute("SELECT file_id, packed FROM uses WHERE name = ?",
+                                  (name,)).fetchall()
+        if not rows:
+            return []
+        # which referring files import which of the files that define the name
+        importing: dict[int, set[int]] = defaultdict(set)
+        candidate_ids = [self._id[f] for f in sorted(candidate_files)]
+        for start in range(0, len(candidate_ids), SQL_VARS):
+            chunk = candidate_ids[start:start + SQL_VARS]
+            marks = ",".join("?" * len(chunk))
+            for src, dst in self._conn.execute(
+                    f"SELECT src, dst FROM imports WHERE dst IN ({marks})", chunk):
+                importing[src].add(dst)
+        own_id = self._id[path]
+        target_test = self._is_test_path(path)
+        groups = EdgeGroups()
+        for file_id, packed in rows:
+            referrer = self._path[file_id]
+            if referrer in candidate_files:  # the name resolves to the referrer's own
+                if referrer != path:
+                    continue
+            elif importing.get(file_id):  # ... else to the imported definitions
+                if own_id not in importing[file_id]:
+                    continue
+            elif len(candidates) > MAX_AMBIGUOUS_TARGETS:  # ... else to all, when few
+                continue
+            tests = not target_test and self._is_test_path(referrer)
+            fallback = referrer not in candidate_files and not importing.get(file_id)
+            for line, kind, enclosing in unpack_uses(packed):
+                if fallback and kind == "reference" and len(candidates) > MAX_ATTRIBUTE_TARGETS:
+                    continue
+                source = referrer if enclosing is None else f"{referrer}#{enclosing}"
+                if source != node:
+                    groups.add(source, kind, line, tests)
+        return groups.edges()
+
+
+for _name in ("summary", "definition", "definitions_named", "name_counts", "file_definitions",
+              "file_tags", "edges_out", "edges_in"):
+    setattr(StoredIndex, _name, guarded(getattr(StoredIndex, _name)))
+

@@ -1,0 +1,151 @@
+"""Reading one file into the rows the index stores (runs in worker processes).
+
+``scan_one`` reads, hashes, classifies and parses a file and returns a ``ScanResult``;
+``definition_rows`` and ``reference_rows`` make the ``defs``, ``uses`` and
+``import_specs`` rows (see ``ctxopt.store``), ``unpack_uses`` reads a ``uses`` row back.
+"""
+from __future__ import annotations
+
+import gc
+import hashlib
+import marshal
+import os
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import hygiene
+from ..discover import inspect_content
+from ..errors import CtxoptError
+from ..languages import HEAD_BYTES, language_for_file
+from ..model import FileTags
+from .lexical import postings_of
+
+__all__ = ["ScanResult", "scan_one", "scan_chunk", "definition_rows", "reference_rows",
+           "unpack_uses", "IMPORT_KINDS"]
+
+IMPORT_KINDS = ("import", "import_member")
+
+
+@dataclass(frozen=True, slots=True)
+class ScanResult:
+    """What scanning one file found.
+
+    ``status``: ``"same"`` (the content hash equals the stored one: only ``size``,
+    ``mtime_ns`` and ``checked_ns`` are set), ``"gone"`` (the file vanished: only ``path``)
+    or ``"new"`` (every field). ``skip``: a skip reason (``''``: dropped without a
+    diagnostic) or None for a selected file; ``language`` is None for files not parsed.
+    ``notes``: the marshalled (reason, detail) diagnostics of a kept file, or None;
+    ``lexical``: the ``postings_of`` the file's lexical documents, or None; ``defs``,
+    ``uses``, ``imports``: rows of the ``defs``, ``uses`` and ``import_specs`` tables
+    without the file id (``definition_rows``, ``reference_rows``). Sizes in bytes, times
+    in nanoseconds since the epoch.
+    """
+
+    status: str
+    path: str
+    size: int = 0
+    mtime_ns: int = 0
+    checked_ns: int = 0
+    hash: str = ""
+    language: str | None = None
+    line_count: int = 0
+    skip: str | None = None
+    detail: str = ""
+    notes: bytes | None = None
+    lexical: tuple[int, int, int, list[tuple[str, bytes]]] | None = None
+    defs: tuple[tuple, ...] = ()
+    uses: tuple[tuple, ...] = ()
+    imports: tuple[tuple, ...] = ()
+
+
+def scan_one(root: str, path: str, old_hash: str | None,
+             config: hygiene.HygieneConfig = hygiene.HygieneConfig()) -> ScanResult:
+    """Read, hash, classify and parse one file (see ``ScanResult``)."""
+    checked_ns = time.time_ns()
+    full = os.path.join(root, path)
+    try:
+        with open(full, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            data = handle.read()
+    except FileNotFoundError:
+        return ScanResult("gone", path)
+    except OSError as exc:
+        return ScanResult("new", path, checked_ns=checked_ns, skip="unreadable",
+                          detail=exc.strerror or "")
+    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+    stat = {"size": info.st_size, "mtime_ns": info.st_mtime_ns, "checked_ns": checked_ns}
+    if digest == old_hash:
+        return ScanResult("same", path, **stat)
+    keep, notes = inspect_content(Path(root), path, data, config)
+    if not keep:
+        reason, detail = (notes[0].reason, notes[0].detail) if notes else ("", "")
+        return ScanResult("new", path, **stat, hash=digest, skip=reason, detail=detail)
+    kept_notes = marshal.dumps(tuple((d.reason, d.detail) for d in notes)) if notes else None
+    language = language_for_file(path, data[:HEAD_BYTES])
+    if language is None:
+        return ScanResult("new", path, **stat, hash=digest, notes=kept_notes)
+    from ..lexical import file_documents
+
+    text = hygiene.normalize_newlines(hygiene.decode_text(data).text)
+    try:
+        tags, parse_notes = hygiene.parse_source(path, language.name, data, config, text=text,
+                                                 reference_tuples=True)
+    except CtxoptError:
+        raise  # a broken grammar breaks every file: abort, do not record skips
+    except Exception as exc:  # one file's parse failure must not abort the index
+        first = (str(exc).splitlines() or [""])[0][:200]
+        return ScanResult("new", path, **stat, hash=digest, skip="unparsable",
+                          detail=f"{type(exc).__name__}: {first}")
+    if tags is None:  # too slow to parse
+        reason, detail = (parse_notes[0].reason, parse_notes[0].detail) if parse_notes else ("", "")
+        return ScanResult("new", path, **stat, hash=digest, skip=reason, detail=detail)
+    uses, imports = reference_rows(tags)
+    return ScanResult("new", path, **stat, hash=digest, language=language.name,
+                      line_count=tags.line_count, notes=kept_notes,
+                      lexical=postings_of(file_documents(path, text, tags)),
+                      defs=definition_rows(tags), uses=uses, imports=imports)
+
+
+def definition_rows(tags: FileTags) -> tuple[tuple, ...]:
+    """The ``defs`` rows of a file's definitions (without file id); ``owner`` is the scope
+    of a top-level definition whose qualified name has one (a method declared out of line)."""
+    rows = []
+    for i, d in enumerate(tags.definitions):
+        owner = None
+        if d.parent is None and d.qualified_name != d.name:
+            owner = d.qualified_name.rsplit(".", 1)[0]
+        rows.append((i, d.name, d.kind, d.qualified_name, d.start_line, d.end_line,
+                     d.signature, d.parent, owner))
+    return tuple(rows)
+
+
+def reference_rows(tags: FileTags) -> tuple[tuple[tuple, ...], tuple[tuple, ...]]:
+    """(uses rows, import_specs rows) of tags whose references are (name, kind, line,
+    enclosing) tuples. A use packs as ``line,kind,enclosing`` (enclosing empty at module
+    level), uses joined by ``;``."""
+    packed: dict[str, list[str]] = defaultdict(list)
+    imports = []
+    for name, kind, line, enclosing in tags.references:
+        if kind in IMPORT_KINDS:
+            imports.append((len(imports), name, kind, line, enclosing))
+        if kind != "import":
+            packed[name].append(f"{line},{kind},{'' if enclosing is None else enclosing}")
+    uses = tuple((name, len(entries), ";".join(entries)) for name, entries in packed.items())
+    return uses, tuple(imports)
+
+
+def unpack_uses(packed: str) -> Iterator[tuple[int, str, int | None]]:
+    """(line, kind, enclosing) of each use packed by ``reference_rows``."""
+    for entry in packed.split(";"):
+        line, kind, enclosing = entry.split(",")
+        yield int(line), kind, int(enclosing) if enclosing else None
+
+
+def scan_chunk(root: str, chunk: list[tuple[str, str | None]],
+               config: hygiene.HygieneConfig) -> list[ScanResult]:
+    """``scan_one`` of each (path, old hash) of ``chunk``, in a worker process."""
+    gc.disable()  # a worker makes no reference cycles worth collecting (see without_cyclic_gc)
+    return [scan_one(root, path, old_hash, config) for path, old_hash in chunk]

@@ -1,0 +1,208 @@
+"""The index database: its tables, connections, transactions and schema versioning.
+
+A database with another ``SCHEMA_VERSION``, another parser ``fingerprint`` or another root
+is emptied and rebuilt, never misread (``prepare_schema``).
+"""
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import sys
+import time
+from typing import Any
+
+from .. import hygiene
+from ..errors import CtxoptError
+from ..languages import LANGUAGES, grammars_dir
+from .errors import IndexStoreError
+
+__all__ = ["SCHEMA_VERSION", "APPLICATION_ID", "SQLITE_MAGIC", "INDEXES", "BUMP_GENERATION",
+           "SQL_VARS", "connect", "Transaction", "read_meta", "prepare_schema", "ensure_indexes",
+           "drop_indexes", "fingerprint", "path_key", "key_path"]
+
+SCHEMA_VERSION = 4
+# PRAGMA application_id of a ctxopt index ("ctxo"): a database without it is not ours.
+APPLICATION_ID = 0x6374786F
+SQLITE_MAGIC = b"SQLite format 3\x00"
+_BUSY_TIMEOUT_S = 60.0
+SQL_VARS = 900  # host parameters per statement (SQLite's old limit is 999)
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS files(
+    id INTEGER PRIMARY KEY,
+    path BLOB NOT NULL UNIQUE,  -- UTF-8, undecodable bytes kept (surrogateescape)
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    checked_ns INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    language TEXT,
+    line_count INTEGER NOT NULL DEFAULT 0,
+    skip TEXT,
+    detail TEXT NOT NULL DEFAULT '',
+    doc_count INTEGER,    -- lexical documents: definitions (NULL: the file was not parsed)
+    doc_length INTEGER,   -- their summed lengths (terms counted with repetition)
+    file_length INTEGER,  -- the length of the file's own document
+    notes BLOB);
+CREATE TABLE IF NOT EXISTS defs(
+    file_id INTEGER NOT NULL,
+    idx INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    qualified_name TEXT NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    signature TEXT NOT NULL,
+    parent INTEGER,
+    owner TEXT,
+    PRIMARY KEY (file_id, idx)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS uses(
+    file_id INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    count INTEGER NOT NULL,
+    packed TEXT NOT NULL,
+    PRIMARY KEY (file_id, name)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS import_specs(
+    file_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    enclosing INTEGER,
+    PRIMARY KEY (file_id, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS imports(
+    src INTEGER NOT NULL,
+    dst INTEGER NOT NULL,
+    PRIMARY KEY (src, dst)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS postings(
+    term TEXT NOT NULL,
+    file_id INTEGER NOT NULL,
+    data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS snapshots(
+    key TEXT PRIMARY KEY,
+    generation INTEGER NOT NULL,
+    data BLOB NOT NULL);
+"""
+# Secondary indexes: dropped while a cold index loads its rows, built after (a sort is
+# much faster than as many random B-tree inserts); recreated on open when missing.
+INDEXES = {
+    "defs_name": "CREATE INDEX defs_name ON defs(name)",
+    "defs_owner": "CREATE INDEX defs_owner ON defs(owner) WHERE owner IS NOT NULL",
+    "uses_name": "CREATE INDEX uses_name ON uses(name)",
+    "imports_dst": "CREATE INDEX imports_dst ON imports(dst)",
+    "postings_term": "CREATE INDEX postings_term ON postings(term)",
+    "postings_file": "CREATE INDEX postings_file ON postings(file_id)",
+}
+TABLES = ("meta", "files", "defs", "uses", "import_specs", "imports", "postings", "snapshots")
+# Bumped by every transaction that may change the files or their definitions: a snapshot
+# (the name table) is used only when it was built at the current generation.
+BUMP_GENERATION = ("INSERT INTO meta(key, value) VALUES ('generation', '1') ON CONFLICT(key)"
+                    " DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+
+
+def fingerprint(config: hygiene.HygieneConfig) -> str:
+    """Changes whenever the tags could change: schema, languages, tag queries, hygiene."""
+    digest = hashlib.blake2b(digest_size=12)
+    digest.update(f"{SCHEMA_VERSION}|{sys.version_info[:2]}|{config!r}".encode())
+    for language in LANGUAGES:
+        digest.update(repr(language).encode())
+    try:
+        directory = grammars_dir()
+        for query in sorted(directory.glob("*.scm")):
+            digest.update(query.name.encode() + query.read_bytes())
+    except (OSError, CtxoptError):
+        pass
+    return digest.hexdigest()
+
+
+def path_key(path: str) -> bytes:
+    """A path as stored: UTF-8 bytes, with the bytes of names that are not UTF-8 kept."""
+    return path.encode("utf-8", "surrogateescape")
+
+
+def key_path(key: bytes) -> str:
+    return key.decode("utf-8", "surrogateescape")
+
+
+def connect(path: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, timeout=_BUSY_TIMEOUT_S, isolation_level=None,
+                           check_same_thread=False)
+    conn.execute(f"PRAGMA busy_timeout = {int(_BUSY_TIMEOUT_S * 1000)}")
+    if path != ":memory:":
+        conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA temp_store = MEMORY")
+    conn.execute("PRAGMA cache_size = -65536")  # KiB: 64 MB of page cache at most
+    return conn
+
+
+class Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (rollback on error), retried while busy."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def __enter__(self) -> sqlite3.Connection:
+        deadline = time.monotonic() + _BUSY_TIMEOUT_S
+        while True:
+            try:
+                self.conn.execute("BEGIN IMMEDIATE")
+                return self.conn
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) and "busy" not in str(exc):
+                    raise
+                if time.monotonic() > deadline:
+                    raise IndexStoreError(f"the index is locked by another process: {exc}") from exc
+                time.sleep(0.05)
+
+    def __exit__(self, kind: Any, value: Any, traceback: Any) -> None:
+        if kind is None:
+            self.conn.execute("COMMIT")
+        elif self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
+
+
+def read_meta(conn: sqlite3.Connection) -> dict[str, str]:
+    try:
+        return dict(conn.execute("SELECT key, value FROM meta").fetchall())
+    except sqlite3.OperationalError:
+        return {}
+
+
+def prepare_schema(conn: sqlite3.Connection, root: str, fingerprint: str) -> bool:
+    """Create the tables, or empty them when the database was written for another schema,
+    parser or root. Returns True when the index starts empty."""
+    meta = read_meta(conn)
+    expected = {"schema_version": str(SCHEMA_VERSION), "fingerprint": fingerprint, "root": root}
+    if meta and all(meta.get(k) == v for k, v in expected.items()):
+        return False
+    with Transaction(conn):
+        meta = read_meta(conn)  # another process may have done it meanwhile
+        if meta and all(meta.get(k) == v for k, v in expected.items()):
+            return False
+        for table in TABLES:
+            conn.execute(f"DROP TABLE IF EXISTS {table}")
+        for statement in SCHEMA.split(";"):
+            if statement.strip():
+                conn.execute(statement)
+        conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        conn.executemany("INSERT INTO meta(key, value) VALUES (?, ?)",
+                         sorted({**expected, "imports_dirty": "1"}.items()))
+    return True
+
+
+def ensure_indexes(conn: sqlite3.Connection) -> None:
+    """Create the secondary indexes that are missing (a cold index killed while loading)."""
+    present = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
+    missing = [name for name in INDEXES if name not in present]
+    if missing:
+        with Transaction(conn):
+            for name in missing:
+                conn.execute(INDEXES[name].replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS"))
+
+
+def drop_indexes(conn: sqlite3.Connection) -> None:
+    with Transaction(conn):
+        for name in INDEXES:
+            conn.execute(f"DROP INDEX IF EXISTS {name}")
+

@@ -1,0 +1,273 @@
+"""Bringing the tables in line with the files on disk (see ``ctxopt.store``)."""
+from __future__ import annotations
+
+import contextlib
+import gc
+import marshal
+import os
+import posixpath
+import re
+import sqlite3
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from ..discover import list_candidates
+from ..imports import ImportResolver
+from ..manifests import go_modules, read_ts_paths
+from ..model import Diagnostic
+from .options import IndexOptions, UpdateReport
+from .scan import ScanResult
+from .schema import (BUMP_GENERATION, Transaction, drop_indexes, ensure_indexes, key_path,
+                     path_key, read_meta)
+from .workers import scan_files
+
+__all__ = ["update_tables", "without_cyclic_gc", "write_file", "delete_file", "name_table",
+           "RACY_NS", "COMMIT_EVERY", "BULK_LOAD"]
+
+# An mtime this close to the moment the file was checked cannot prove it unchanged
+# (a write in the same clock tick keeps the mtime): such files are hashed again.
+RACY_NS = 2_000_000_000
+COMMIT_EVERY = 400  # files per write transaction while indexing
+BULK_LOAD = 500  # more files than this to load (and most of the index): index afterwards
+# Files whose content changes how imports resolve anywhere: a change recomputes them all.
+_IMPORT_CONFIG = re.compile(r"^(go\.mod|[tj]sconfig.*\.json)$")
+
+
+@contextlib.contextmanager
+def without_cyclic_gc() -> Iterator[None]:
+    """The cyclic garbage collector paused (and restored as it was after): an update makes
+    millions of short-lived tuples and no cycles of note, and the collector's passes over
+    the heap cost about a tenth of a cold index's CPU time. Reference counting still frees
+    everything as usual."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
+           report: UpdateReport) -> list[Diagnostic]:
+    """Bring the tables in line with the files on disk (see ``ctxopt.store``).
+
+    Returns the diagnostics of the files skipped by name (not stored: cheap to redo)."""
+    candidates, name_skips = list_candidates(root, max_file_bytes=options.max_file_bytes,
+                                             config=options.hygiene)
+    stored = {key_path(row[0]): row[1:] for row in conn.execute(
+        "SELECT path, size, mtime_ns, checked_ns, hash, skip, language FROM files")}
+    work: list[tuple[str, str | None]] = []
+    seen = set()
+    for candidate in candidates:
+        seen.add(candidate.path)
+        known = stored.get(candidate.path)
+        if known is not None and known[0] == candidate.size and known[1] == candidate.mtime_ns \
+                and known[2] - candidate.mtime_ns > RACY_NS:
+            continue
+        work.append((candidate.path, known[3] if known else None))
+    removed = sorted(set(stored) - seen)
+    bulk = len(work) > BULK_LOAD and len(work) > len(stored) // 2
+    if bulk:
+        drop_indexes(conn)
+    selected_before = {p for p, row in stored.items() if row[4] is None}
+    full_imports = read_meta(conn).get("imports_dirty") == "1" or bool(removed)
+    changed: set[str] = set()
+    jobs = options.jobs or os.cpu_count() or 1
+    pending: list[ScanResult] = []
+    # closed at once on an exception (Ctrl-C in a write): its workers are killed now, not
+    # when the traceback lets go of the generator
+    scan = contextlib.closing(scan_files(root, work, jobs, options.progress, options.hygiene))
+    with scan as results:
+        for result in results:
+            report.scanned += 1
+            if result.status == "new":
+                changed.add(result.path)
+                report.parsed += result.language is not None
+                if (result.skip is None) != (result.path in selected_before) \
+                        or _IMPORT_CONFIG.match(posixpath.basename(result.path)):
+                    full_imports = True
+            elif result.status == "gone":
+                full_imports = True
+            pending.append(result)
+            if len(pending) >= COMMIT_EVERY:
+                _write_batch(conn, pending)
+    _write_batch(conn, pending)
+    if bulk:
+        ensure_indexes(conn)
+    if removed:
+        _remove(conn, removed)
+        report.removed = len(removed)
+    if full_imports or changed:
+        update_imports(conn, root, None if full_imports else changed)
+    if read_meta(conn).get("generation") != snapshot_generation(conn, "names"):
+        write_names(conn)
+    conn.execute("PRAGMA optimize")
+    if report.rebuilt or report.scanned > 1000:
+        conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+    return name_skips
+
+
+def _write_batch(conn: sqlite3.Connection, pending: list[ScanResult]) -> None:
+    """Store the scanned files of ``pending`` in one transaction, then empty it."""
+    if not pending:
+        return
+    with Transaction(conn):
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('imports_dirty', '1')")
+        conn.execute(BUMP_GENERATION)
+        for result in pending:
+            if result.status == "same":
+                conn.execute("UPDATE files SET size=?, mtime_ns=?, checked_ns=? WHERE path=?",
+                             (result.size, result.mtime_ns, result.checked_ns,
+                              path_key(result.path)))
+            elif result.status == "gone":
+                delete_file(conn, result.path)
+            else:
+                write_file(conn, result)
+    pending.clear()
+
+
+def _remove(conn: sqlite3.Connection, removed: list[str]) -> None:
+    """Drop the rows of files no longer on disk (or no longer selected)."""
+    with Transaction(conn):
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('imports_dirty', '1')")
+        conn.execute(BUMP_GENERATION)
+        for path in removed:
+            delete_file(conn, path)
+
+
+def delete_file(conn: sqlite3.Connection, path: str) -> None:
+    """Drop every row of ``path``."""
+    row = conn.execute("SELECT id FROM files WHERE path = ?", (path_key(path),)).fetchone()
+    if row is None:
+        return
+    file_id = row[0]
+    conn.execute("DELETE FROM defs WHERE file_id = ?", (file_id,))
+    conn.execute("DELETE FROM uses WHERE file_id = ?", (file_id,))
+    conn.execute("DELETE FROM import_specs WHERE file_id = ?", (file_id,))
+    conn.execute("DELETE FROM imports WHERE src = ? OR dst = ?", (file_id, file_id))
+    conn.execute("DELETE FROM postings WHERE file_id = ?", (file_id,))
+    conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
+
+
+def write_file(conn: sqlite3.Connection, result: ScanResult) -> None:
+    """Store one new or changed file's rows (``result.status == "new"``)."""
+    path, size, mtime_ns, checked_ns, digest = (result.path, result.size, result.mtime_ns,
+                                                result.checked_ns, result.hash)
+    language, line_count, skip, detail, notes = (result.language, result.line_count,
+                                                 result.skip, result.detail, result.notes)
+    defs, uses, imports, lexical = result.defs, result.uses, result.imports, result.lexical
+    row = conn.execute("SELECT id, hash FROM files WHERE path = ?", (path_key(path),)).fetchone()
+    if row is not None and digest and row[1] == digest:
+        # another process stored this content meanwhile: keep its rows (readers may use them)
+        conn.execute("UPDATE files SET size=?, mtime_ns=?, checked_ns=? WHERE id=?",
+                     (size, mtime_ns, checked_ns, row[0]))
+        return
+    doc_count, doc_length, file_length, postings = lexical or (None, None, None, ())
+    if row is None:
+        file_id = conn.execute(
+            "INSERT INTO files(path, size, mtime_ns, checked_ns, hash, language, line_count,"
+            " skip, detail, notes, doc_count, doc_length, file_length)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (path_key(path), size, mtime_ns, checked_ns, digest, language, line_count, skip, detail,
+             notes, doc_count, doc_length, file_length)
+        ).lastrowid
+    else:
+        file_id = row[0]
+        conn.execute("DELETE FROM defs WHERE file_id = ?", (file_id,))
+        conn.execute("DELETE FROM uses WHERE file_id = ?", (file_id,))
+        conn.execute("DELETE FROM import_specs WHERE file_id = ?", (file_id,))
+        conn.execute("DELETE FROM imports WHERE src = ?", (file_id,))
+        conn.execute("DELETE FROM postings WHERE file_id = ?", (file_id,))
+        conn.execute(
+            "UPDATE files SET size=?, mtime_ns=?, checked_ns=?, hash=?, language=?,"
+            " line_count=?, skip=?, detail=?, notes=?, doc_count=?, doc_length=?,"
+            " file_length=? WHERE id=?",
+            (size, mtime_ns, checked_ns, digest, language, line_count, skip, detail, notes,
+             doc_count, doc_length, file_length, file_id))
+    if defs:
+        conn.executemany("INSERT INTO defs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                         [(file_id, *d) for d in defs])
+    if uses:
+        conn.executemany("INSERT INTO uses VALUES (?, ?, ?, ?)", [(file_id, *u) for u in uses])
+    if imports:
+        conn.executemany("INSERT INTO import_specs VALUES (?, ?, ?, ?, ?, ?)",
+                         [(file_id, *i) for i in imports])
+    if postings:
+        conn.executemany("INSERT INTO postings(term, file_id, data) VALUES (?, ?, ?)",
+                         [(term, file_id, data) for term, data in postings])
+
+
+def update_imports(conn: sqlite3.Connection, root: Path, only: set[str] | None) -> None:
+    """Recompute the import edges of the files in ``only`` (None: of every file)."""
+    ids = {key_path(path): file_id for path, file_id in conn.execute(
+        "SELECT path, id FROM files WHERE skip IS NULL")}
+    paths = sorted(ids)
+    resolver = ImportResolver(paths, go_modules(root, ids), read_ts_paths(root, paths))
+    sources = ids if only is None else {p: ids[p] for p in only if p in ids}
+    query = ("SELECT f.path, f.language, r.name, r.kind FROM import_specs r"
+             " JOIN files f ON f.id = r.file_id")
+    rows: Iterable[tuple[str, str, str, str]]
+    if only is None:
+        rows = conn.execute(query + " ORDER BY r.file_id, r.seq").fetchall()
+    else:
+        rows = []
+        for path in sorted(sources):
+            rows.extend(conn.execute(query + " WHERE r.file_id = ? ORDER BY r.seq", (sources[path],)))
+    edges: set[tuple[int, int]] = set()
+    last_module: dict[str, str] = {}
+    for key, language, name, kind in rows:
+        path = key_path(key)
+        if kind == "import":
+            last_module[path] = name
+            specifier = name
+        else:
+            module = last_module.get(path)
+            if module is None:
+                continue
+            # `from pkg import mod` may name a submodule
+            specifier = module + ("" if module.endswith(".") else ".") + name
+        for target in resolver.resolve(language, path, specifier):
+            if target != path and target in ids:
+                edges.add((ids[path], ids[target]))
+    with Transaction(conn):
+        if only is None:
+            conn.execute("DELETE FROM imports")
+        else:
+            for file_id in sources.values():
+                conn.execute("DELETE FROM imports WHERE src = ?", (file_id,))
+        conn.executemany("INSERT OR IGNORE INTO imports(src, dst) VALUES (?, ?)", sorted(edges))
+        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('imports_dirty', '0')")
+
+
+def snapshot_generation(conn: sqlite3.Connection, key: str) -> str | None:
+    row = conn.execute("SELECT generation FROM snapshots WHERE key = ?", (key,)).fetchone()
+    return None if row is None else str(row[0])
+
+
+def name_table(conn: sqlite3.Connection) -> dict[str, list[str]]:
+    """Definition name -> node ids of the selected files, by path then position."""
+    paths = {file_id: key_path(key) for file_id, key in conn.execute(
+        "SELECT id, path FROM files WHERE skip IS NULL")}
+    rank = {file_id: r for r, file_id in enumerate(sorted(paths, key=paths.__getitem__))}
+    rows = [row for row in conn.execute("SELECT file_id, idx, name FROM defs ORDER BY file_id, idx")
+            if row[0] in rank]
+    rows.sort(key=lambda row: rank[row[0]])  # stable: by path, then position
+    named: dict[str, list[str]] = {}
+    for file_id, i, name in rows:
+        node = f"{paths[file_id]}#{i}"
+        found = named.get(name)
+        if found is None:
+            named[name] = [node]
+        else:
+            found.append(node)
+    return named
+
+
+def write_names(conn: sqlite3.Connection) -> None:
+    """Store the name table (``name_table``) as a snapshot of the current generation."""
+    with Transaction(conn):
+        generation = int(read_meta(conn).get("generation", "0"))
+        conn.execute("INSERT OR REPLACE INTO snapshots(key, generation, data) VALUES (?, ?, ?)",
+                     ("names", generation, marshal.dumps(name_table(conn))))
+

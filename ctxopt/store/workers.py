@@ -1,0 +1,164 @@
+"""Scanning many files in worker processes that end with their parent."""
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+from .. import hygiene
+from .errors import IndexStoreError
+from .scan import ScanResult, scan_chunk, scan_one
+
+__all__ = ["scan_files"]
+
+# Below this many files to read, parse in this process (starting workers costs more).
+_PARALLEL_THRESHOLD = 48
+_CHUNK = 16  # files per worker task
+
+
+def _die_with_parent() -> bool:
+    """Ask the kernel to kill this process when its parent dies (Linux prctl
+    PR_SET_PDEATHSIG). False where that is not available."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(1, int(signal.SIGKILL), 0, 0, 0) == 0  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return False
+
+
+def _watch_parent(parent: int) -> None:
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(1)
+
+
+def _worker_init(parent: int) -> None:
+    """Set up a worker: Ctrl-C is the parent's to handle (it ends the workers), and the
+    worker dies with its parent (a killed ``ctxopt index`` leaves no worker behind)."""
+    import signal
+    import threading
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if not _die_with_parent():
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if os.getppid() != parent:  # the parent died before the request took effect
+        os._exit(1)
+
+
+def _worker_main(conn: Any, root: str, config: hygiene.HygieneConfig, parent: int) -> None:
+    """A worker: scan the chunks received on ``conn`` until None (or the pipe closes),
+    answering each with ("ok", results) or ("error", exception)."""
+    _worker_init(parent)
+    try:
+        while True:
+            chunk = conn.recv()
+            if chunk is None:
+                return
+            try:
+                answer: tuple = ("ok", scan_chunk(root, chunk, config))
+            except Exception as exc:
+                answer = ("error", exc)
+            try:
+                conn.send(answer)
+            except Exception:  # an exception that does not pickle
+                conn.send(("error", RuntimeError(f"{type(answer[1]).__name__}: {answer[1]}")))
+    except (EOFError, OSError):
+        return  # the parent went away
+
+
+def scan_files(root: Path, work: list[tuple[str, str | None]], jobs: int,
+          progress: Callable[[int, int], None] | None,
+          config: hygiene.HygieneConfig) -> Iterator[ScanResult]:
+    """Scan ``work`` ((path, old hash) pairs), in worker processes when there is much.
+
+    The workers are plain processes with one pipe each (no helper threads): when the
+    scan does not run to its end (an exception, Ctrl-C, the generator closed), they are
+    killed at once, so nothing waits on a worker blocked on a pipe."""
+    total = len(work)
+    done = 0
+    if jobs <= 1 or total < _PARALLEL_THRESHOLD:
+        for path, old_hash in work:
+            yield scan_one(str(root), path, old_hash, config)
+            done += 1
+            if progress:
+                progress(done, total)
+        return
+    import multiprocessing
+    from multiprocessing.connection import wait
+
+    from .. import lexical, treesitter  # noqa: F401  (imported here, inherited by forked workers)
+
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else None)
+    # largest files first, so that no worker is left with a big file at the end
+    order = sorted(work, key=lambda w: -_size_or_zero(root / w[0]))
+    chunks = iter([order[i:i + _CHUNK] for i in range(0, total, _CHUNK)])
+    workers: dict[Any, Any] = {}  # connection -> process
+    finished = False
+    try:
+        for _ in range(min(jobs, -(-total // _CHUNK))):
+            here, there = context.Pipe()
+            process = context.Process(target=_worker_main, daemon=True,
+                                      args=(there, str(root), config, os.getpid()))
+            process.start()
+            there.close()
+            workers[here] = process
+        busy = set()
+        for conn in workers:
+            chunk = next(chunks, None)
+            if chunk is not None:
+                conn.send(chunk)
+                busy.add(conn)
+        while busy:
+            for conn in wait(list(busy)):
+                try:
+                    status, results = conn.recv()
+                except (EOFError, OSError) as exc:
+                    raise IndexStoreError("a worker process died while indexing "
+                                          f"(exit code {workers[conn].exitcode})") from exc
+                if status != "ok":
+                    raise results
+                chunk = next(chunks, None)
+                if chunk is None:
+                    busy.discard(conn)
+                else:
+                    conn.send(chunk)
+                yield from results
+                done += len(results)
+                if progress:
+                    progress(done, total)
+        finished = True
+    finally:
+        _stop_workers(workers, finished)
+
+
+def _stop_workers(workers: dict[Any, Any], finished: bool) -> None:
+    """End the workers: ask them to stop after a full scan, else kill them now."""
+    for conn, process in workers.items():
+        if finished:
+            with contextlib.suppress(OSError):
+                conn.send(None)
+        else:
+            with contextlib.suppress(Exception):
+                process.kill()
+    for conn, process in workers.items():
+        process.join()
+        conn.close()
+
+
+def _size_or_zero(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
