@@ -222,3 +222,18 @@ def test_the_fixture_session_compacts_in_its_shape(shape):
     assert load_transcript(result.transcript.to_document()).shape == shape
     assert result.transcript.to_document()["model"] == document["model"]
     assert any(c.how.startswith("signatures") for c in result.cuts)
+
+
+def test_what_a_reduced_result_leaves_of_its_share_rolls_to_the_next():
+    code = "".join(f"def f{i}(x):\n" + "    y = x + 1\n" * 30 for i in range(40))
+    calls = [Call("read_file", {"path": "src/m.py"}, code)] + [
+        Call("run_tests", {}, words(3000, n)) for n in range(5)]
+    document = render([Step("user", "go"), Step("assistant", "a", tuple(calls))], "openai")
+    window = Window(100000, 0, Compaction(trigger_percent=10, target_tokens=3000))
+    result = compact(document, window, estimator=FAST)
+    cuts = sorted(result.cuts, key=lambda c: c.message)
+    assert cuts[0].how == "signatures" and {c.how for c in cuts[1:]} == {"lines"}
+    # the first log gets what the reduction left over; the others share equally
+    assert cuts[1].tokens_after > cuts[2].tokens_after + 100
+    assert max(c.tokens_after for c in cuts) <= max(512, 3000 // 3)
+    assert result.tokens_after <= 3000

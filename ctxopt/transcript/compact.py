@@ -7,7 +7,9 @@ message) until a unit does not fit, ``recent_tail`` units are kept, or the targe
 reached. Tool results in the kept tail share the room left by max-min fair shares
 (``budget.distribute_budget``): each is first clipped to a ceiling of a third of the
 room (at least ``fit.CAP_FLOOR``, as the fitter caps a block while others wait) and
-never cut below ``fit.SHARE_FLOOR``; a result over its share is cut (``reduce``). The
+never cut below ``fit.SHARE_FLOOR``; a result over its share is cut (``reduce``), and
+what a result leaves of its share (a signature reduction often leaves much) rolls to the
+next, newer one, within its ceiling, as in ``fit``. The
 dropped messages become one marker message, placed where the first of them was.
 """
 from __future__ import annotations
@@ -288,13 +290,19 @@ class _Compactor:
         shares = distribute_budget(demands, max(0, room - fixed), SHARE_FLOOR)
         calls = {call.id: call.arguments for unit in tail for call in unit.calls}
         cuts = {}
-        for (i, slot, tokens), share in zip(results, shares):
-            if share >= tokens:
+        carry = 0  # what earlier results left of their shares (a reduction often does)
+        for (i, slot, tokens), share, demand in zip(results, shares, demands):
+            allowance = min(share + carry, demand)
+            carry += share
+            if allowance >= tokens:
+                carry -= tokens
                 continue
             text = result_text(self.t.messages[i], slot)
-            cut_text, how = cut_result(text, share, self.est.text,
+            cut_text, how = cut_result(text, allowance, self.est.text,
                                        self._arguments(i, slot, calls))
-            cuts[(i, slot)] = (cut_text, Cut(i, tokens, self.est.text(cut_text), how))
+            used = self.est.text(cut_text)
+            carry -= used
+            cuts[(i, slot)] = (cut_text, Cut(i, tokens, used, how))
         dropped = [u for u in self.others if u not in tail]
         return _Plan(tail, cuts, dropped)
 
