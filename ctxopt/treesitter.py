@@ -77,6 +77,17 @@ def _split_qualified(name: str) -> tuple[str, str]:
             (stripped[last.end():] + " ".join(tail.split())).strip())
 
 
+def module_name(path: str) -> str:
+    """The name a module is imported by: the file's stem (``src/shapes.ts`` -> ``shapes``),
+    or its directory's name for an ``index`` file (``Button/index.tsx`` -> ``Button``).
+    Anonymous default exports are named so (``export default () => 0``)."""
+    parts = [p for p in re.split(r"[\\/]", path) if p]
+    stem = parts[-1].split(".", 1)[0] if parts else ""
+    if stem == "index" and len(parts) > 1:
+        return parts[-2]
+    return stem or path
+
+
 def _import_name(text: str) -> str:
     """An import as written, without quotes, keyword or semicolon (``import a.b;`` -> ``a.b``)."""
     text = re.sub(r"^\s*import\s+(static\s+)?", "", text).rstrip("; \n")
@@ -299,6 +310,8 @@ def extract_tags(path: str, language: str, source: bytes, *,
             name = source[start:node.end_byte].decode("utf-8", "replace")
             if is_import:
                 name = _import_name(name)
+            elif "::" in name or "<" in name:  # captured with its qualifier: `a::b::c`
+                name = _split_qualified(name)[1]
             if not name:
                 continue
             key = (name, node.start_point[0] + 1)
@@ -330,7 +343,8 @@ def extract_tags(path: str, language: str, source: bytes, *,
                 width = def_node.end_byte - def_node.start_byte
                 if known is None or (width, -pattern) > (
                         known[0].end_byte - known[0].start_byte, -known[4]):
-                    name = _text(name_node, source)
+                    name = (_text(name_node, source) if name_node.type != "default"
+                            else module_name(path))
                     name_scope = scope
                     if _QUALIFIER.search(name) or "<" in name or name.startswith("operator"):
                         prefix, name = _split_qualified(name)

@@ -58,7 +58,7 @@
   ]) @definition.type
 (enumerator name: (identifier) @name.definition.constant) @definition.constant
 (preproc_def name: (identifier) @name.definition.constant) @definition.constant
-(preproc_function_def name: (identifier) @name.definition.function) @definition.function
+(preproc_function_def name: (identifier) @name.definition.macro) @definition.macro
 
 (field_declaration_list (field_declaration declarator: [
   (field_identifier) @name.definition.field

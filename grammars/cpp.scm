@@ -62,8 +62,9 @@
   (init_declarator declarator: (identifier) @name.definition.variable)
   ]) @definition.variable))
 
-(call_expression function: (qualified_identifier name: (identifier) @name.reference.call))
-(call_expression function: (template_function name: (identifier) @name.reference.call))
+; a qualified or templated callee is captured whole (`a::b::c`, `std::chrono::duration_cast<T>`,
+; `x::y<int>::z`): the indexer keeps the name after the last `::`, without template arguments
+(call_expression function: [(qualified_identifier) (template_function)] @name.reference.call)
 (call_expression function: (field_expression field: (template_method name: (field_identifier) @name.reference.call)))
 (new_expression type: (type_identifier) @name.reference.call)
 (base_class_clause (type_identifier) @name.reference.inherit)

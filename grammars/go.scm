@@ -8,17 +8,33 @@
     (type_identifier) @scope
     (pointer_type (type_identifier) @scope)
     (generic_type type: (type_identifier) @scope)
-    (pointer_type (generic_type type: (type_identifier) @scope))]))
+    (pointer_type (generic_type type: (type_identifier) @scope))
+    (parenthesized_type [(type_identifier) @scope (generic_type type: (type_identifier) @scope)
+      (pointer_type [(type_identifier) @scope (generic_type type: (type_identifier) @scope)])])
+    (pointer_type (parenthesized_type [(type_identifier) @scope (generic_type type: (type_identifier) @scope)]))]))
   name: (field_identifier) @name.definition.method) @definition.method
 
-(type_declaration (type_spec name: (type_identifier) @name.definition.struct type: (struct_type))) @definition.struct
-(type_declaration (type_spec name: (type_identifier) @name.definition.interface type: (interface_type))) @definition.interface
+; A declaration holding one spec spans the whole declaration (with its `type` keyword);
+; in a group, `type ( A struct{}; B int )`, each spec spans itself (the widest capture of a
+; name wins, so the first pattern of each pair applies only to a lone spec).
+(type_declaration . (type_spec name: (type_identifier) @name.definition.struct type: (struct_type)) .) @definition.struct
+(type_declaration (type_spec name: (type_identifier) @name.definition.struct type: (struct_type)) @definition.struct)
+(type_declaration . (type_spec name: (type_identifier) @name.definition.interface type: (interface_type)) .) @definition.interface
+(type_declaration (type_spec name: (type_identifier) @name.definition.interface type: (interface_type)) @definition.interface)
+(type_declaration . (type_spec name: (type_identifier) @name.definition.type type: [
+  (type_identifier) (qualified_type) (pointer_type) (slice_type) (map_type) (array_type)
+  (function_type) (channel_type) (generic_type) (parenthesized_type)]) .) @definition.type
 (type_declaration (type_spec name: (type_identifier) @name.definition.type type: [
   (type_identifier) (qualified_type) (pointer_type) (slice_type) (map_type) (array_type)
-  (function_type) (channel_type) (generic_type)])) @definition.type
-(type_declaration (type_alias name: (type_identifier) @name.definition.type)) @definition.type
-(source_file (const_declaration (const_spec name: (identifier) @name.definition.constant)) @definition.constant)
-(source_file (var_declaration (var_spec name: (identifier) @name.definition.variable)) @definition.variable)
+  (function_type) (channel_type) (generic_type) (parenthesized_type)]) @definition.type)
+(type_declaration . (type_alias name: (type_identifier) @name.definition.type) .) @definition.type
+(type_declaration (type_alias name: (type_identifier) @name.definition.type) @definition.type)
+(source_file (const_declaration . (const_spec name: (identifier) @name.definition.constant) .) @definition.constant)
+(source_file (const_declaration (const_spec name: (identifier) @name.definition.constant) @definition.constant))
+(source_file (var_declaration . (var_spec name: (identifier) @name.definition.variable) .) @definition.variable)
+(source_file (var_declaration (var_spec name: (identifier) @name.definition.variable) @definition.variable))
+(source_file (var_declaration (var_spec_list . (var_spec name: (identifier) @name.definition.variable) .)) @definition.variable)
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name.definition.variable) @definition.variable)))
 (field_declaration_list (field_declaration name: (field_identifier) @name.definition.field) @definition.field)
 (method_elem name: (field_identifier) @name.definition.method) @definition.method
 

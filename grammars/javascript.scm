@@ -68,19 +68,28 @@
   value: (call_expression function: (_) @_callee)))) @definition.constant
   (#not-eq? @_callee "require"))
 
-; object literal members holding functions: `module.exports = { load: function () {...} }`
-; (a string key is named by its text, without quotes); an accessor in a property descriptor
+; object literal members holding functions are methods, however written: `get() {}`
+; (method_definition, above), `post: () => 1`, `put: function () {}` (a string key is named
+; by its text, without quotes); an accessor in a property descriptor
 ; (`Object.defineProperty(o, 'x', { get: function getx() {...} })`) is known by the function's
 ; own name when it has one, as every descriptor's accessor is `get` or `set`
-(pair key: [(property_identifier) @name.definition.function (string (string_fragment) @name.definition.function)]
+(pair key: [(property_identifier) @name.definition.method (string (string_fragment) @name.definition.method)]
   value: [(arrow_function) (function_expression) (generator_function)]
-  (#not-match? @name.definition.function "^[gs]et$")) @definition.function
-(pair key: (property_identifier) @name.definition.function
+  (#not-match? @name.definition.method "^[gs]et$")) @definition.method
+(pair key: (property_identifier) @name.definition.method
   value: [(arrow_function) (function_expression !name) (generator_function)]
-  (#match? @name.definition.function "^[gs]et$")) @definition.function
+  (#match? @name.definition.method "^[gs]et$")) @definition.method
 (pair key: (property_identifier) @_accessor
-  value: (function_expression name: (identifier) @name.definition.function)
-  (#match? @_accessor "^[gs]et$")) @definition.function
+  value: (function_expression name: (identifier) @name.definition.method)
+  (#match? @_accessor "^[gs]et$")) @definition.method
+
+; an anonymous default export (`export default () => 0`, `export default function () {}`,
+; `export default class {}`, `export default {...}`) is named after its module: the
+; `default` keyword stands for the name (see README.md)
+(export_statement "default" @name.definition.function
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+(export_statement "default" @name.definition.class value: (class)) @definition.class
+(export_statement "default" @name.definition.constant value: (object)) @definition.constant
 
 (call_expression function: (identifier) @name.reference.call)
 (call_expression function: (member_expression property: (property_identifier) @name.reference.call))

@@ -23,7 +23,9 @@
 (mod_item name: (identifier) @name.definition.module body: (_)) @definition.module
 (const_item name: (identifier) @name.definition.constant) @definition.constant
 (static_item name: (identifier) @name.definition.variable) @definition.variable
-(macro_definition name: (identifier) @name.definition.function) @definition.function
+(macro_definition name: (identifier) @name.definition.macro) @definition.macro
+; enum variants (unit, tuple and struct); a struct variant's fields nest in the variant
+(enum_variant name: (identifier) @name.definition.constant) @definition.constant
 (field_declaration_list (field_declaration name: (field_identifier) @name.definition.field) @definition.field)
 
 (call_expression function: (identifier) @name.reference.call)

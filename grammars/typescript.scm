@@ -8,6 +8,11 @@
 (interface_declaration name: (type_identifier) @name.definition.interface) @definition.interface
 (type_alias_declaration name: (type_identifier) @name.definition.type) @definition.type
 (enum_declaration name: (identifier) @name.definition.enum) @definition.enum
+; enum members (`enum`, `const enum`, `declare enum`): `Red`, `Green = 2`, `"Blue"`
+(enum_body name: (property_identifier) @name.definition.constant @definition.constant)
+(enum_body name: (string (string_fragment) @name.definition.constant) @definition.constant)
+(enum_body (enum_assignment name: (property_identifier) @name.definition.constant) @definition.constant)
+(enum_body (enum_assignment name: (string (string_fragment) @name.definition.constant)) @definition.constant)
 (internal_module name: [(identifier) (nested_identifier)] @name.definition.namespace) @definition.namespace
 (module name: [(identifier) (nested_identifier)] @name.definition.namespace) @definition.namespace
 (method_definition name: [(property_identifier) (private_property_identifier)] @name.definition.method) @definition.method
@@ -30,6 +35,12 @@
 (program (export_statement (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
   value: [(object) (array) (string) (number) (template_string) (regex) (true) (false) (new_expression) (member_expression) (identifier) (binary_expression) (as_expression)]))) @definition.constant)
 
+; the same constants inside a namespace (`namespace Palette { export const primary = "red" }`)
+(internal_module body: (statement_block (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
+  value: [(object) (array) (string) (number) (template_string) (regex) (true) (false) (new_expression) (member_expression) (identifier) (binary_expression) (as_expression) (call_expression)])) @definition.constant))
+(internal_module body: (statement_block (export_statement (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
+  value: [(object) (array) (string) (number) (template_string) (regex) (true) (false) (new_expression) (member_expression) (identifier) (binary_expression) (as_expression) (call_expression)]))) @definition.constant))
+
 ; a module-level constant holding a call's result, but not `const x = require("x")`
 (program (lexical_declaration (variable_declarator name: (identifier) @name.definition.constant
   value: (call_expression function: (_) @_callee))) @definition.constant
@@ -46,6 +57,29 @@
     property: (property_identifier) @name.definition.method)
   right: [(arrow_function) (function_expression) (identifier)]
   (#eq? @_prototype "prototype")) @definition.method
+
+; object literal members holding functions are methods, however written: `get() {}`
+; (method_definition, above), `post: () => 1`, `put: function () {}` (a string key is named
+; by its text, without quotes); an accessor in a property descriptor
+; (`Object.defineProperty(o, 'x', { get: function getx() {...} })`) is known by the function's
+; own name when it has one, as every descriptor's accessor is `get` or `set`
+(pair key: [(property_identifier) @name.definition.method (string (string_fragment) @name.definition.method)]
+  value: [(arrow_function) (function_expression) (generator_function)]
+  (#not-match? @name.definition.method "^[gs]et$")) @definition.method
+(pair key: (property_identifier) @name.definition.method
+  value: [(arrow_function) (function_expression !name) (generator_function)]
+  (#match? @name.definition.method "^[gs]et$")) @definition.method
+(pair key: (property_identifier) @_accessor
+  value: (function_expression name: (identifier) @name.definition.method)
+  (#match? @_accessor "^[gs]et$")) @definition.method
+
+; an anonymous default export (`export default () => 0`, `export default function () {}`,
+; `export default class {}`, `export default {...}`) is named after its module: the
+; `default` keyword stands for the name (see README.md)
+(export_statement "default" @name.definition.function
+  value: [(arrow_function) (function_expression) (generator_function)]) @definition.function
+(export_statement "default" @name.definition.class value: (class)) @definition.class
+(export_statement "default" @name.definition.constant value: (object)) @definition.constant
 
 (call_expression function: (identifier) @name.reference.call)
 (call_expression function: (member_expression property: (property_identifier) @name.reference.call))

@@ -181,14 +181,14 @@ EXPECTED = {
         ('Cache', 'function', 'Cache', 4, 6),
         ('add', 'method', 'Cache.add', 8, 8),
         ('push', 'method', 'Cache.push', 8, 8),
-        ('castArray', 'function', 'castArray', 11, 13),
+        ('castArray', 'method', 'castArray', 11, 13),
         ('baseCreate', 'function', 'baseCreate', 16, 21),
         ('object', 'function', 'baseCreate.object', 17, 17),
         ('runInContext', 'function', 'runInContext', 27, 29),
         ('getTag', 'function', 'getTag', 33, 35),
         ('size', 'function', 'size', 38, 40),
-        ('getrouter', 'function', 'getrouter', 43, 45),
-        ('set', 'function', 'set', 46, 48),
+        ('getrouter', 'method', 'getrouter', 43, 45),
+        ('set', 'method', 'set', 46, 48),
         ('etag', 'function', 'etag', 51, 55),
         ('generateETag', 'function', 'etag.generateETag', 52, 54),
     ], {
@@ -335,12 +335,14 @@ EXPECTED = {
         ('Storage', 'struct', 'Storage', 14, 16),
         ('data', 'field', 'Storage.data', 15, 15),
         ('Mode', 'enum', 'Mode', 18, 21),
+        ('Read', 'constant', 'Mode.Read', 19, 19),
+        ('Write', 'constant', 'Mode.Write', 20, 20),
         ('Key', 'type', 'Key', 23, 23),
         ('new', 'method', 'Storage.new', 26, 28),
         ('get', 'method', 'Storage.get', 32, 34),
         ('util', 'module', 'util', 37, 41),
         ('hash', 'function', 'util.hash', 38, 40),
-        ('store', 'function', 'store', 43, 47),
+        ('store', 'macro', 'store', 43, 47),
     ], {
         ('codec', 'import', 2),
         ('crate::codec::Decoder', 'import', 4),
@@ -456,6 +458,8 @@ EXPECTED = {
         ('touch', 'method', 'Entry.touch', 8, 8),
         ('Loader', 'type', 'Loader', 11, 11),
         ('Mode', 'enum', 'Mode', 13, 16),
+        ('Read', 'constant', 'Mode.Read', 14, 14),
+        ('Write', 'constant', 'Mode.Write', 15, 15),
         ('Storage', 'class', 'Storage', 18, 29),
         ('items', 'field', 'Storage.items', 19, 19),
         ('handler', 'method', 'Storage.handler', 20, 22),
@@ -585,7 +589,7 @@ def test_javascript_prototype_members_and_object_literal_functions() -> None:
     tags = extract_tags("hash.js", "javascript", source)
     assert [(d.kind, d.qualified_name, d.start_line) for d in tags.definitions] == [
         ("function", "Hash", 1), ("method", "Hash.clear", 2), ("method", "Hash.get", 3),
-        ("function", "load", 4), ("function", "save", 4), ("method", "run", 4)]
+        ("method", "load", 4), ("method", "save", 4), ("method", "run", 4)]
 
 
 @pytest.mark.parametrize(("language", "source", "expected"), [

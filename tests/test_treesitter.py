@@ -70,6 +70,8 @@ def test_typescript_interface_type_and_enum() -> None:
         ("role", "field", "User.role", 4, 4),
         ("UserId", "type", "UserId", 7, 7),
         ("Role", "enum", "Role", 9, 12),
+        ("Admin", "constant", "Role.Admin", 10, 10),
+        ("Member", "constant", "Role.Member", 11, 11),
     ]
 
 
