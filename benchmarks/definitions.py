@@ -38,7 +38,18 @@ from ctxopt.languages import LANGUAGES  # noqa: E402
 from ctxopt.treesitter import extract_tags  # noqa: E402
 
 _OURS_GROUP = {"class": "type", "struct": "type", "interface": "type", "trait": "type",
-               "function": "callable", "method": "callable"}
+               "function": "callable", "method": "callable", "macro": "callable"}
+# Members: ctags's kinds for enum members and fields, by language (--members). Languages
+# left out have none ctags lists apart from other variables (JavaScript's `property` is any
+# object-literal key; PHP, Kotlin and Ruby have no member kind in ctags 5.9).
+_CTAGS_MEMBER_KINDS = {
+    "c": {"enumerator", "member"}, "cpp": {"enumerator", "member"},
+    "java": {"enumConstant", "field"}, "csharp": {"enumerator", "field", "property", "event"},
+    "go": {"member"}, "rust": {"enumerator", "field"}, "typescript": {"enumerator", "property"},
+}
+# Ours: a field, or a constant directly inside a class-like definition (an enum member, a
+# class constant such as Java's `static final int MAX`).
+_OWNER_KINDS = {"class", "struct", "interface", "enum"}
 _CTAGS_GROUP = {"class": "type", "struct": "type", "interface": "type", "trait": "type",
                 "object": "type", "union": "type", "annotation": "type",
                 "function": "callable", "method": "callable", "prototype": "callable",
@@ -254,18 +265,37 @@ def ctags_artefact(language: str, tag: dict) -> str | None:
     return None
 
 
+def _our_group(definition, definitions, members: bool) -> str | None:
+    """The group ("type", "callable", "member") ours is compared in, or None."""
+    if definition.kind in _OURS_GROUP:
+        return _OURS_GROUP[definition.kind]
+    if not members:
+        return None
+    if definition.kind == "field":
+        return "member"
+    parent = definition.parent
+    if definition.kind == "constant" and parent is not None and definitions[parent].kind in _OWNER_KINDS:
+        return "member"
+    return None
+
+
 def compare_ctags(language: str, root: Path, sample: int, oracle: str = "ctags") -> None:
     """Class-like and callable definitions against Universal Ctags, or (``oracle="regex"``)
-    against the declaration-keyword count of ``_regex_tags``."""
+    against the declaration-keyword count of ``_regex_tags``; members (enum members, fields)
+    too where ctags has a kind for them (``_CTAGS_MEMBER_KINDS``), reported apart."""
     files = _files(root, language)
+    member_kinds = _CTAGS_MEMBER_KINDS.get(language, set()) if oracle == "ctags" else set()
+    members = bool(member_kinds)
     tags_by_file: dict[str, list[tuple[str, str, int, int]]] = defaultdict(list)
     seconds = 0.0
     for path in files:
         start = time.perf_counter()
         tags = extract_tags(str(path), language, path.read_bytes())
         seconds += time.perf_counter() - start
-        tags_by_file[str(path)] += [("".join(d.name.split()), _OURS_GROUP[d.kind], d.start_line, d.end_line)
-                                    for d in tags.definitions if d.kind in _OURS_GROUP]
+        for d in tags.definitions:
+            group = _our_group(d, tags.definitions, members)
+            if group is not None:
+                tags_by_file[str(path)].append(("".join(d.name.split()), group, d.start_line, d.end_line))
     expected: Counter = Counter()
     ours: Counter = Counter()
     used: set[tuple[str, int]] = set()
@@ -273,9 +303,9 @@ def compare_ctags(language: str, root: Path, sample: int, oracle: str = "ctags")
     other_group: Counter = Counter()
     seen: set[tuple] = set()
     for tag in (_ctags(language, files) if oracle == "ctags" else _regex_tags(language, files)):
-        group = _CTAGS_GROUP.get(tag.get("kind", ""))
+        group = "member" if tag.get("kind") in member_kinds else _CTAGS_GROUP.get(tag.get("kind", ""))
         if tag.get("kind") == "macro" and ("signature" in tag or language == "rust"):
-            group = "callable"  # a function-like macro, a Rust macro_rules!: ours are functions too
+            group = "callable"  # a function-like macro, a Rust macro_rules!: ours are macros
         if group is None:
             continue
         artefact = ctags_artefact(language, tag)
@@ -307,7 +337,14 @@ def compare_ctags(language: str, root: Path, sample: int, oracle: str = "ctags")
             if (path, i) not in used:
                 ours[(os.path.relpath(path, root), group, name, start)] += 1
     label = "ctags" if oracle == "ctags" else "keyword regex (APPROXIMATE)"
-    _report(f"{language} vs {label} ({root})", expected, ours, sample, seconds, len(files), root)
+
+    def only(counter: Counter, member: bool) -> Counter:
+        return Counter({k: v for k, v in counter.items() if (k[1] == "member") == member})
+    _report(f"{language} vs {label} ({root})", only(expected, False), only(ours, False), sample,
+            seconds, len(files), root)
+    if members:
+        _report(f"{language} members vs {label} ({root})", only(expected, True), only(ours, True),
+                sample, seconds, len(files), root)
     if artefacts:
         print(f"  ctags tags left out as not definitions: {dict(sorted(artefacts.items()))}")
     if other_group:

@@ -35,7 +35,10 @@
 (source_file (var_declaration (var_spec name: (identifier) @name.definition.variable) @definition.variable))
 (source_file (var_declaration (var_spec_list . (var_spec name: (identifier) @name.definition.variable) .)) @definition.variable)
 (source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name.definition.variable) @definition.variable)))
-(field_declaration_list (field_declaration name: (field_identifier) @name.definition.field) @definition.field)
+; fields of declared struct types (and of structs nested in their fields), not of the
+; anonymous structs of table-driven tests (`tests := []struct{ args []string }{...}`)
+(type_spec type: (struct_type (field_declaration_list (field_declaration name: (field_identifier) @name.definition.field) @definition.field)))
+(field_declaration type: (struct_type (field_declaration_list (field_declaration name: (field_identifier) @name.definition.field) @definition.field)))
 (method_elem name: (field_identifier) @name.definition.method) @definition.method
 
 (call_expression function: (identifier) @name.reference.call)
