@@ -430,17 +430,15 @@ def inspect_content(root: Path, rel: str, data: bytes, config: hygiene.HygieneCo
                     generated: bool | None = None) -> tuple[bool, list[Diagnostic]]:
     """The content rules for one candidate whose bytes are ``data``: (keep, diagnostics).
 
-    ``hygiene.inspect_file`` first (secrets, binary, over-long lines; a kept file may
-    carry a ``decoded with replacement`` diagnostic), then ``classify_content``;
+    ``classify_content`` first (binary, generated, minified: so a minified file is
+    reported as such, not by its longest line), then ``hygiene.inspect_file`` (secrets,
+    over-long lines; a kept file may carry a ``decoded with replacement`` diagnostic);
     ``generated``: the candidate's ``.gitattributes`` verdict.
     """
-    keep, notes = hygiene.inspect_file(root / rel, rel, config, data=data)
-    if not keep:
-        return keep, notes
     skip = classify_content(data, generated=generated)
     if skip:
         return False, [Diagnostic(rel, *skip)]
-    return keep, notes
+    return hygiene.inspect_file(root / rel, rel, config, data=data)
 
 
 def discover_sources(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,

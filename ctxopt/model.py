@@ -153,6 +153,7 @@ class Result:
     ``indexed_files`` is how many files the index holds, set when nothing was found
     (None otherwise): 0 means every file was skipped (see ``diagnostics``).
     ``calibrated_for`` names the model whose calibration factor scaled the counts.
+    ``task_note`` says how a huge task was cut before searching (None: it was not).
     """
 
     task: str
@@ -162,3 +163,4 @@ class Result:
     diagnostics: tuple[Diagnostic, ...] = field(default=())
     indexed_files: int | None = None
     calibrated_for: str | None = None
+    task_note: str | None = None

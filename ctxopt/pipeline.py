@@ -17,7 +17,7 @@ from .model import Block, Diagnostic, Dropped, Fidelity, Result, Selection
 from .render import render_block, render_header, task_line, text_and_used
 from .source import read_blocks
 from .store import IndexOptions, StoredIndex, open_index
-from .task import ParsedTask, parse_task
+from .task import ParsedTask, limit_task, parse_task
 from .tokens import Cl100kCounter, TokenCounter
 from .walk import WalkConfig, walk_rings
 
@@ -115,14 +115,13 @@ def gather(root: Path | str, task: str, config: GatherConfig | None = None, *,
         raise UsageError(f"root {str(root)!r} is not a directory")
     scope = resolve_scope(root, config.scope) if config.scope else None
     task = display_text(task)  # bytes that are not UTF-8 (from argv) as \xHH
-    parsed = parse_task(task)
+    parsed, task_note = limit_task(parse_task(task))
     empty = Result(task=task, intent=parsed.intent, budget=config.budget,
-                   selection=Selection(blocks=()),
+                   selection=Selection(blocks=()), task_note=task_note,
                    calibrated_for=None if config.calibrated_for is None
                    else display_text(config.calibrated_for))
-    minimum = counter.count(render_header(empty, config.budget))
-    if minimum > config.budget:
-        raise BudgetTooSmall(config.budget, minimum)
+    if counter.count(render_header(empty, config.budget)) > config.budget:
+        raise BudgetTooSmall(config.budget, _smallest_header_budget(empty, counter))
 
     if index is None:
         options = replace(index_options or IndexOptions(), hygiene=config.hygiene)
@@ -130,6 +129,19 @@ def gather(root: Path | str, task: str, config: GatherConfig | None = None, *,
         with stored:
             return _gather_with(root, parsed, empty, config, scope, counter, stored)
     return _gather_with(root, parsed, empty, config, scope, counter, index)
+
+
+def _smallest_header_budget(empty: Result, counter: TokenCounter) -> int:
+    """The smallest budget whose own header fits in it (tokens). The header quotes the
+    budget and the tokens used, so its size grows with them: the count is repeated at
+    the budget it asks for until it holds (a fixed point in a few rounds)."""
+    need = 1
+    for _ in range(_FIT_ROUNDS):
+        at = counter.count(render_header(replace(empty, budget=need), need))
+        if at <= need:
+            break
+        need = at
+    return need
 
 
 def _gather_with(root: Path, parsed: ParsedTask, empty: Result, config: GatherConfig,

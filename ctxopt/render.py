@@ -61,7 +61,8 @@ def render_header(result: Result, used: int) -> str:
     symbols = ", ".join(top_symbols(result)) or "-"
     calibrated = ("" if result.calibrated_for is None
                   else f" (calibrated for {result.calibrated_for})")
-    return (f"# ctxopt context for: {task_line(result.task)}\n"
+    note = f"# {result.task_note}\n" if result.task_note else ""
+    return (f"# ctxopt context for: {task_line(result.task)}\n{note}"
             f"# budget {result.budget} tokens, used {used}{calibrated}; {files} files; "
             f"{len(selection.truncated)} truncated, {len(selection.excluded)} excluded\n"
             f"# top symbols: {symbols}\n")
@@ -102,6 +103,7 @@ def render_json(result: Result, count: Callable[[str], int]) -> str:
     document = {
         "schema_version": SCHEMA_VERSION,
         "task": result.task,
+        "task_note": result.task_note,
         "intent": result.intent.value,
         "budget": result.budget,
         "used": used,
@@ -130,6 +132,7 @@ def render_manifest(result: Result, count: Callable[[str], int]) -> str:
     """One tab-separated line per block: path:start-end, kind, tokens, score, reason."""
     _, used = text_and_used(result, count)
     lines = [f"# ctxopt manifest for: {task_line(result.task)}",
+             *([f"# {result.task_note}"] if result.task_note else []),
              f"# budget {result.budget} tokens, used {used} (text rendering)"]
     for b in result.selection.blocks:
         lines.append(f"{b.path}:{b.start_line}-{b.end_line}\t{b.kind.value}\t{b.tokens}\t"

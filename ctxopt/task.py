@@ -12,7 +12,8 @@ from dataclasses import dataclass
 
 from .model import Intent
 
-__all__ = ["ParsedTask", "parse_task", "split_identifier", "STOP_WORDS"]
+__all__ = ["ParsedTask", "parse_task", "limit_task", "split_identifier", "STOP_WORDS",
+           "MAX_TASK_SYMBOLS", "MAX_TASK_KEYWORDS"]
 
 # A short English stop list plus words that are frequent in tasks and say nothing about code.
 STOP_WORDS = frozenset(
@@ -71,6 +72,11 @@ _CODE_EXTENSIONS = (
     "scala sh md toml yaml yml json cfg ini txt sql html css scss vue"
 ).split()
 _EXT_RE = "|".join(sorted(_CODE_EXTENSIONS, key=len, reverse=True))
+
+# The most symbols and keywords a task contributes, in order of first appearance. A pasted
+# log or traceback can hold thousands; a written task holds a few dozen at most.
+MAX_TASK_SYMBOLS = 64
+MAX_TASK_KEYWORDS = 64
 
 _BACKTICK = re.compile(r"`([^`\n]+)`")
 _PATH = re.compile(
@@ -205,3 +211,20 @@ def parse_task(text: str) -> ParsedTask:
             keywords.append(part)
     return ParsedTask(raw=text, symbols=tuple(symbols), keywords=tuple(keywords),
                       intent=_detect_intent(text))
+
+
+def limit_task(parsed: ParsedTask, *, max_symbols: int = MAX_TASK_SYMBOLS,
+               max_keywords: int = MAX_TASK_KEYWORDS) -> tuple[ParsedTask, str | None]:
+    """``parsed`` with at most the first ``max_symbols`` symbols and ``max_keywords``
+    keywords (a huge task, such as a pasted log, otherwise makes every lookup slow and
+    every match weak), and a note saying what was cut, or None when nothing was."""
+    cut = []
+    if len(parsed.symbols) > max_symbols:
+        cut.append(f"the first {max_symbols} of {len(parsed.symbols)} symbols")
+    if len(parsed.keywords) > max_keywords:
+        cut.append(f"the first {max_keywords} of {len(parsed.keywords)} keywords")
+    if not cut:
+        return parsed, None
+    limited = ParsedTask(raw=parsed.raw, symbols=parsed.symbols[:max_symbols],
+                         keywords=parsed.keywords[:max_keywords], intent=parsed.intent)
+    return limited, "task cut: searched " + " and ".join(cut)

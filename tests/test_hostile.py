@@ -236,11 +236,16 @@ def test_minified_three_megabyte_line_is_skipped(make_repo) -> None:
 
 
 def test_long_line_under_the_size_limit_is_skipped(make_repo) -> None:
-    root = make_repo({"app.py": STORAGE, "bundle.js": "// header\n" + "x=1;" * 5000 + "\n"})
+    short = "var a = 1;\n" * 2000
+    root = make_repo({"app.py": STORAGE, "long.js": short + "x=1;" * 3000 + "\n",
+                      "huge.js": short + "x=1;" * 6000 + "\n"})
     files, diagnostics = discover_sources(root)
     assert files == ["app.py"]
-    assert diagnostics == [Diagnostic("bundle.js", "line too long",
-                                      "line 2 has 20000 characters (limit 10000)")]
+    # regression: the 10,000-character check fired first, so no file was ever `minified`
+    # by its longest line as the README says
+    assert diagnostics == [Diagnostic("huge.js", "minified", "a line over 20000 characters"),
+                           Diagnostic("long.js", "line too long",
+                                      "line 2001 has 12000 characters (limit 10000)")]
 
 
 def test_slow_file_is_skipped_and_the_run_goes_on(runner, make_repo) -> None:
