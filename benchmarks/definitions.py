@@ -34,8 +34,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from ctxopt.languages import LANGUAGES  # noqa: E402
-from ctxopt.treesitter import extract_tags  # noqa: E402
+from ctxopt.parsing.languages import LANGUAGES  # noqa: E402
+from ctxopt.parsing.treesitter import extract_tags  # noqa: E402
 
 _OURS_GROUP = {"class": "type", "struct": "type", "interface": "type", "trait": "type",
                "function": "callable", "method": "callable", "macro": "callable"}

@@ -1,45 +1,27 @@
-"""Token-budget arithmetic: windows, fair shares, counts and calibration.
+"""Token-budget arithmetic: windows, fair shares, counts and calibrated counts (pure).
 
-Pure except for ``CalibrationStore``, which reads and writes one JSON file in a
-directory the caller names (the library never asks click or the OS where that is;
-``config_dir`` applies the ``CTXOPT_CONFIG_DIR`` override to a default the caller gives).
+Stored calibration factors are read and written by ``calibration.CalibrationStore``.
 
 Units: every count and budget here is in tokens (cl100k_base unless a ``Calibrated``
 counter scales it); allocations are whole tokens.
 """
 from __future__ import annotations
 
-import json
 import math
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from .errors import CtxoptError, UsageError
+from .errors import BudgetError
 from .tokens import TokenCounter, count_tokens
 
 __all__ = [
-    "BudgetError", "CalibrationError", "Window", "choose_budget", "distribute_budget",
-    "count_tokens", "estimate_tokens", "EstimatingCounter", "Calibrated", "CalibrationStore",
-    "config_dir", "CONFIG_DIR_ENV", "CHARS_PER_TOKEN", "MIN_FACTOR", "MAX_FACTOR",
+    "Window", "choose_budget", "distribute_budget", "count_tokens", "estimate_tokens",
+    "EstimatingCounter", "Calibrated", "CHARS_PER_TOKEN", "MIN_FACTOR", "MAX_FACTOR",
 ]
 
 CHARS_PER_TOKEN = 4  # English prose and code average about 4 characters per cl100k token
 MIN_FACTOR = 0.5
 MAX_FACTOR = 2.0
-CONFIG_DIR_ENV = "CTXOPT_CONFIG_DIR"
-_CALIBRATION_FILE = "calibration.json"
-_CALIBRATION_VERSION = 1
-
-
-class BudgetError(UsageError, ValueError):
-    """A budget, window, reserve, share or calibration input that makes no sense (exit 2)."""
-
-
-class CalibrationError(CtxoptError):
-    """The calibration file could not be written (exit 1); the old file is left as it was."""
 
 
 def _require_int(name: str, value: object) -> int:
@@ -268,109 +250,3 @@ class Calibrated:
             blended = (1 - self.alpha) * self.factor + self.alpha * target
             self.factor = min(MAX_FACTOR, max(MIN_FACTOR, blended))
         return self.factor
-
-
-def config_dir(default: Path | str) -> Path:
-    """``$CTXOPT_CONFIG_DIR`` when set and not empty, else ``default``."""
-    return Path(os.environ.get(CONFIG_DIR_ENV) or default)
-
-
-class CalibrationStore:
-    """Calibration factors per model name, in ``<directory>/calibration.json``.
-
-    The file is ``{"version": 1, "models": {name: {"factor": float,
-    "observations": int}}}``. Writes are atomic (temporary file, then rename). A file
-    that cannot be read as that shape is *corrupt*: ``load`` reports it and returns no
-    factors; ``save`` moves it aside to ``calibration.json.corrupt`` (never deleting
-    what the user had; ``.corrupt.1``... if that name is taken) and writes a fresh file.
-    """
-
-    def __init__(self, directory: Path | str) -> None:
-        self.path = Path(directory) / _CALIBRATION_FILE
-
-    def load(self) -> tuple[dict[str, dict[str, float]], str | None]:
-        """The stored models and ``None``, or ``({}, problem)`` when the file is corrupt.
-
-        A missing file is no problem: ``({}, None)``.
-        """
-        try:
-            raw = self.path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return {}, None
-        except (OSError, UnicodeDecodeError) as exc:
-            return {}, f"cannot read {self.path}: {exc}"
-        try:
-            document = json.loads(raw)
-            models = document["models"]
-            if document.get("version") != _CALIBRATION_VERSION or not isinstance(models, dict):
-                raise ValueError("unexpected layout")
-            for entry in models.values():
-                factor = entry["factor"]
-                if (isinstance(factor, bool) or not isinstance(factor, (int, float))
-                        or not MIN_FACTOR <= factor <= MAX_FACTOR):
-                    raise ValueError(f"factor {factor!r} outside [{MIN_FACTOR}, {MAX_FACTOR}]")
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            return {}, f"{self.path} is corrupt ({exc})"
-        return models, None
-
-    def factor(self, model: str) -> tuple[float | None, str | None]:
-        """The stored factor of ``model`` (``None`` if none) and any load problem."""
-        models, problem = self.load()
-        entry = models.get(model)
-        return (None if entry is None else float(entry["factor"])), problem
-
-    def save(self, model: str, factor: float) -> str | None:
-        """Store ``factor`` for ``model``; returns the problem repaired (and where the
-        corrupt file was kept), if any.
-
-        Raises
-        ------
-        BudgetError
-            Empty model name or a factor outside [0.5, 2.0].
-        CalibrationError
-            The directory or file cannot be written (the old file is left unchanged).
-        """
-        if not model.strip():
-            raise BudgetError("the model name is empty")
-        if not MIN_FACTOR <= factor <= MAX_FACTOR:
-            raise BudgetError(f"the calibration factor must be in [{MIN_FACTOR}, {MAX_FACTOR}], "
-                              f"got {factor!r}")
-        models, problem = self.load()
-        entry = models.get(model, {})
-        observations = entry.get("observations", 0)
-        if isinstance(observations, bool) or not isinstance(observations, int):
-            observations = 0
-        models[model] = {"factor": factor, "observations": observations + 1}
-        text = json.dumps({"version": _CALIBRATION_VERSION, "models": models},
-                          indent=2, sort_keys=True) + "\n"
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            if problem is not None and self.path.exists():
-                backup = _unused_name(self.path.with_name(self.path.name + ".corrupt"))
-                os.replace(self.path, backup)
-                problem = f"{problem}; kept it as {backup}"
-            _write_atomically(self.path, text)
-        except OSError as exc:
-            raise CalibrationError(f"cannot write {self.path}: {exc.strerror or exc}") from exc
-        return problem
-
-
-def _unused_name(path: Path) -> Path:
-    """``path``, or ``path.1``, ``path.2``... whichever does not exist yet."""
-    candidate, number = path, 0
-    while candidate.exists():
-        number += 1
-        candidate = path.with_name(f"{path.name}.{number}")
-    return candidate
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write through a temporary file in the same directory, so a failure leaves the old file."""
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise

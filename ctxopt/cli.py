@@ -1,7 +1,8 @@
 """Command line (click): options -> GatherConfig -> pipeline -> renderer -> exit code.
 
 Exit codes: 0 context emitted; 1 nothing relevant found or a runtime failure; 2 bad
-input (click's usage errors and ``UsageError``).
+input (click's usage errors and ``UsageError``); 130 interrupted. Commands raise; the one
+error boundary (``_Main.main``) turns every error into one line on stderr.
 """
 from __future__ import annotations
 
@@ -19,11 +20,13 @@ import click
 from click.core import ParameterSource
 
 from . import __version__
-from .budget import (BudgetError, Calibrated, CalibrationStore, EstimatingCounter, choose_budget,
-                     config_dir)
+from .budget import Calibrated, EstimatingCounter, choose_budget
+from .calibration import CalibrationStore, user_config_dir
 from .discover import MAX_FILE_BYTES
-from .errors import CtxoptError, UsageError
-from .hygiene import DEFAULT_PARSE_TIMEOUT, REASON_BINARY, HygieneConfig, display_text
+from .errors import BudgetError, CtxoptError, Interrupted, UsageError
+from .files.reasons import REASON_BINARY
+from .files.safety import DEFAULT_PARSE_TIMEOUT, HygieneConfig
+from .files.text import display_text
 from .model import Diagnostic
 from .pipeline import DEFAULT_BUDGET, GatherConfig, gather, why_nothing_found
 from .render import RENDERERS, task_line
@@ -42,14 +45,40 @@ class ExitStatus(enum.IntEnum):
 
 
 class _Main(click.Group):
-    """The command group; Ctrl-C ends any command with one line and exit code 130."""
+    """The command group and the one error boundary of the command line."""
 
     def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
         try:
             return super().invoke(ctx)
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
+            raise Interrupted() from exc
+
+    def main(self, *args, standalone_mode: bool = True, **kwargs):  # type: ignore[no-untyped-def]
+        """Run a command; every error ends the process with one line on stderr: click's
+        usage errors and ``UsageError`` exit 2, other ``CtxoptError``s their
+        ``exit_code``, Ctrl-C 130. Never a traceback for an expected error."""
+        if not standalone_mode:
+            return super().main(*args, standalone_mode=False, **kwargs)
+        try:
+            status = super().main(*args, standalone_mode=False, **kwargs)
+        except click.ClickException as exc:  # click.UsageError and its subclasses
+            _fail(exc.format_message(), exc.exit_code, getattr(exc, "ctx", None))
+        except CtxoptError as exc:
+            _fail(str(exc), exc.exit_code)
+        except (Interrupted, click.Abort):
             click.echo("ctxopt: interrupted", err=True)
-            ctx.exit(ExitStatus.INTERRUPTED)
+            sys.exit(ExitStatus.INTERRUPTED)
+        sys.exit(status if isinstance(status, int) else ExitStatus.OK)
+
+
+def _fail(message: str, code: int, ctx: click.Context | None = None) -> None:
+    """Print ``message`` as one ``Error:`` line on stderr (with where to find help, for
+    a usage error) and exit with ``code``."""
+    text = " ".join(message.split())
+    if ctx is not None and ctx.command.get_help_option(ctx) is not None:
+        text += f" (see '{ctx.command_path} --help')"
+    click.echo(f"Error: {text}", err=True)
+    sys.exit(code)
 
 
 def _output_target(output: str | None) -> Path | None:
@@ -232,27 +261,23 @@ def gather_command(task: str, root: Path, budget: int, output_format: str, max_r
                    jobs: int | None, max_file_size: int) -> None:
     """Print the code most relevant to TASK, fitted to the token budget."""
     given = click.get_current_context().get_parameter_source("budget")
+    target = _output_target(output)
+    budget = choose_budget(budget=None if given is ParameterSource.DEFAULT else budget,
+                           window=window, reserve=reserve, default=budget)
+    counter = _model_counter(Cl100kCounter(), model)
+    config = GatherConfig(budget=budget, max_ring=max_ring, include_tests=tests,
+                          scope=scope, calibrated_for=model.strip() if isinstance(
+                              counter, Calibrated) else None, hygiene=HygieneConfig(
+                              allow_secrets=allow_secrets, submodules=submodules,
+                              parse_timeout=parse_timeout))
+    progress = _ProgressBar() if sys.stderr.isatty() else None
     try:
-        target = _output_target(output)
-        budget = choose_budget(budget=None if given is ParameterSource.DEFAULT else budget,
-                               window=window, reserve=reserve, default=budget)
-        counter = _model_counter(Cl100kCounter(), model)
-        config = GatherConfig(budget=budget, max_ring=max_ring, include_tests=tests,
-                              scope=scope, calibrated_for=model.strip() if isinstance(
-                                  counter, Calibrated) else None, hygiene=HygieneConfig(
-                                  allow_secrets=allow_secrets, submodules=submodules,
-                                  parse_timeout=parse_timeout))
-        progress = _ProgressBar() if sys.stderr.isatty() else None
-        try:
-            options = IndexOptions(path=index_path, jobs=jobs, max_file_bytes=max_file_size,
-                                   progress=progress, notify=_note)
-            result = gather(root, task, config, counter=counter, index_options=options)
-        finally:
-            if progress is not None:
-                progress.close()
-    except CtxoptError as exc:
-        click.echo(f"Error: {exc}", err=True)
-        sys.exit(exc.exit_code)
+        options = IndexOptions(path=index_path, jobs=jobs, max_file_bytes=max_file_size,
+                               progress=progress, notify=_note)
+        result = gather(root, task, config, counter=counter, index_options=options)
+    finally:
+        if progress is not None:
+            progress.close()
     if not result.selection.blocks and not result.selection.excluded:
         click.echo(f"ctxopt: nothing relevant found for {task_line(task)!r} under {root} "
                    f"({why_nothing_found(root, result)})", err=True)
@@ -267,8 +292,7 @@ def gather_command(task: str, root: Path, budget: int, output_format: str, max_r
     try:
         _write_output(target, text)
     except OSError as exc:
-        click.echo(f"Error: cannot write {output!r}: {exc.strerror or exc}", err=True)
-        sys.exit(ExitStatus.FAILURE)
+        raise CtxoptError(f"cannot write {output!r}: {exc.strerror or exc}") from exc
 
 
 gather_command.name = "gather"
@@ -291,8 +315,8 @@ def _diagnostic_summary(diagnostics: tuple[Diagnostic, ...]) -> str | None:
 
 
 def _calibration_store() -> CalibrationStore:
-    """The user's calibration file ($CTXOPT_CONFIG_DIR, else click's app directory)."""
-    return CalibrationStore(config_dir(click.get_app_dir("ctxopt")))
+    """The user's calibration file (in ``calibration.user_config_dir``)."""
+    return CalibrationStore(user_config_dir())
 
 
 def _model_counter(base: TokenCounter, model: str | None) -> TokenCounter:
@@ -336,13 +360,8 @@ def tokens_command(paths: tuple[str, ...], estimate: bool, model: str | None,
         try:
             texts.append((path, Path(path).read_text(encoding="utf-8", errors="replace")))
         except OSError as exc:
-            click.echo(f"Error: cannot read {path!r}: {exc.strerror or exc}", err=True)
-            sys.exit(ExitStatus.USAGE)
-    try:
-        counter = _model_counter(EstimatingCounter() if estimate else Cl100kCounter(), model)
-    except CtxoptError as exc:
-        click.echo(f"Error: {exc}", err=True)
-        sys.exit(exc.exit_code)
+            raise UsageError(f"cannot read {path!r}: {exc.strerror or exc}") from exc
+    counter = _model_counter(EstimatingCounter() if estimate else Cl100kCounter(), model)
     counts = [(counter.count(text), path) for path, text in texts]
     if len(counts) == 1:
         click.echo(counts[0][0])
@@ -434,16 +453,12 @@ def compact_command(transcript: str, output: str | None, window: int, reserve: i
 def calibrate_command(model: str, estimated: int, actual: int) -> None:
     """Learn MODEL's token-count correction factor from one measurement and store it."""
     store = _calibration_store()
-    try:
-        if not model.strip():
-            raise BudgetError("the model name is empty")
-        previous, _ = store.factor(model.strip())
-        counter = Calibrated(Cl100kCounter(), factor=1.0 if previous is None else previous)
-        factor = counter.observe(estimated, actual)
-        repaired = store.save(model.strip(), factor)
-    except CtxoptError as exc:
-        click.echo(f"Error: {exc}", err=True)
-        sys.exit(exc.exit_code)
+    if not model.strip():
+        raise BudgetError("the model name is empty")
+    previous, _ = store.factor(model.strip())
+    counter = Calibrated(Cl100kCounter(), factor=1.0 if previous is None else previous)
+    factor = counter.observe(estimated, actual)
+    repaired = store.save(model.strip(), factor)
     if repaired is not None:
         click.echo(f"ctxopt: {repaired}; started a new calibration file", err=True)
     click.echo(f"{model.strip()}: factor {counter.factor:.4f} "
@@ -459,11 +474,7 @@ def tags_command(paths: tuple[Path, ...], output_format: str) -> None:
     directories), like `ctags -x`. Files in unsupported languages are skipped."""
     from .tags import TAG_RENDERERS, collect_tags
 
-    try:
-        records = collect_tags(list(paths), cwd=Path.cwd())
-    except CtxoptError as exc:
-        click.echo(f"Error: {exc}", err=True)
-        sys.exit(exc.exit_code)
+    records = collect_tags(list(paths), cwd=Path.cwd())
     click.echo(TAG_RENDERERS[output_format](records), nl=False)
 
 
@@ -476,16 +487,12 @@ def tags_command(paths: tuple[Path, ...], output_format: str) -> None:
 def index_command(root: Path, output_format: str, index_path: Path | None, jobs: int | None,
                   max_file_size: int) -> None:
     """Build or update the persistent index of ROOT and print what it holds."""
-    try:
-        index, report = _open_index(root, index_path, jobs, max_file_size)
-        with index:
-            summary = {"index": report.path, **index.summary(),
-                       "skipped": report.skipped, "scanned": report.scanned,
-                       "parsed": report.parsed, "removed": report.removed,
-                       "rebuilt": report.rebuilt, "seconds": round(report.seconds, 3)}
-    except CtxoptError as exc:
-        click.echo(f"Error: {exc}", err=True)
-        sys.exit(exc.exit_code)
+    index, report = _open_index(root, index_path, jobs, max_file_size)
+    with index:
+        summary = {"index": report.path, **index.summary(),
+                   "skipped": report.skipped, "scanned": report.scanned,
+                   "parsed": report.parsed, "removed": report.removed,
+                   "rebuilt": report.rebuilt, "seconds": round(report.seconds, 3)}
     if output_format == "json":
         click.echo(json.dumps(summary, indent=2, sort_keys=True))
         return

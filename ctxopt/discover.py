@@ -17,7 +17,7 @@ Ignored files are skipped silently. Candidates are then skipped, each with a
 - ``minified``: ``*.min.js``/``*.min.css``, or very long lines (see ``classify_content``);
 - ``binary``: a NUL byte in the first 8000 bytes (as git decides);
 - ``unreadable``, ``broken link``, ``outside root``...: the file cannot be read safely;
-- the input-hygiene rules of ``hygiene`` (nested repositories, secrets, over-long lines,
+- the input-safety rules of ``files.safety`` (nested repositories, secrets, over-long lines,
   links that duplicate an indexed file).
 
 ``list_candidates`` applies the rules that need no reading (cheap: one ``stat`` per file,
@@ -35,7 +35,12 @@ from pathlib import Path
 
 import pathspec
 
-from . import gitrepo, hygiene
+from . import gitrepo
+from .files.reasons import REASON_SECRET
+from .files.safety import (HygieneConfig, check_link, drop_duplicate_links, inspect_file,
+                           is_nested_repository, submodule_diagnostic)
+from .files.secrets import secret_file_kind
+from .files.text import decode_ignore_file, looks_binary
 from .errors import UsageError
 from .model import Diagnostic
 
@@ -100,7 +105,7 @@ class _Ignore:
 
 def _load_ignore(directory: Path, base: str, name: str = ".gitignore") -> _Ignore | None:
     try:
-        text = hygiene.decode_ignore_file((directory / name).read_bytes())
+        text = decode_ignore_file((directory / name).read_bytes())
     except OSError:
         return None
     return _Ignore(base, pathspec.GitIgnoreSpec.from_lines(text.splitlines()))
@@ -130,7 +135,7 @@ def _is_venv(directory: str) -> bool:
     return os.path.isfile(os.path.join(directory, "pyvenv.cfg"))
 
 
-def _walk_files(root: Path, diagnostics: list[Diagnostic], config: hygiene.HygieneConfig
+def _walk_files(root: Path, diagnostics: list[Diagnostic], config: HygieneConfig
                 ) -> list[str]:
     """Every file under ``root`` not excluded by ``.gitignore`` files or skipped directories.
 
@@ -159,8 +164,8 @@ def _walk_files(root: Path, diagnostics: list[Diagnostic], config: hygiene.Hygie
                 if not unvendors and (entry.name in VENDORED_DIRECTORIES or _is_venv(entry.path)):
                     diagnostics.append(Diagnostic(rel + "/", "vendored", "directory"))
                     continue
-                if not config.submodules and hygiene.is_nested_repository(Path(entry.path)):
-                    diagnostics.append(hygiene.submodule_diagnostic(rel))
+                if not config.submodules and is_nested_repository(Path(entry.path)):
+                    diagnostics.append(submodule_diagnostic(rel))
                     continue
                 child_ignore = _load_ignore(Path(entry.path), rel)
                 stack.append((Path(entry.path), rel,
@@ -230,7 +235,7 @@ class _Listing:
     attributes: dict[str, dict[str, bool]] = field(default_factory=dict)
 
 
-def _list_files(root: Path, config: hygiene.HygieneConfig, diagnostics: list[Diagnostic]
+def _list_files(root: Path, config: HygieneConfig, diagnostics: list[Diagnostic]
                 ) -> _Listing:
     """What git lists under ``root`` (else a walk), with submodules expanded when
     ``config.submodules`` and each other one reported, and the files' attributes."""
@@ -247,10 +252,10 @@ def _list_files(root: Path, config: hygiene.HygieneConfig, diagnostics: list[Dia
     listing = _Listing([f for f in tree.files if not f.endswith("/")], tree.prefix)
     listing.attributes = gitrepo.check_attributes(root, listing.files) or {}
     for module in modules:
-        if not hygiene.is_nested_repository(root / module):
+        if not is_nested_repository(root / module):
             continue  # not initialised: no files to index or to report
         if not config.submodules:
-            diagnostics.append(hygiene.submodule_diagnostic(module))
+            diagnostics.append(submodule_diagnostic(module))
             continue
         inner = _list_files(root / module, config, notes := [])
         diagnostics.extend(replace(d, path=f"{module}/{d.path}") for d in notes)
@@ -299,7 +304,7 @@ def _attribute_skip(rel: str, attributes: dict[str, bool]) -> Diagnostic | None:
 
 
 def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
-                    config: hygiene.HygieneConfig | None = None
+                    config: HygieneConfig | None = None
                     ) -> tuple[list[Candidate], list[Diagnostic]]:
     """The files to index under ``root`` by the rules that need no reading.
 
@@ -318,7 +323,7 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
     UsageError
         When ``root`` is a git directory (``check_root``).
     """
-    config = config or hygiene.HygieneConfig()
+    config = config or HygieneConfig()
     root = root.resolve()
     check_root(root)
     diagnostics: list[Diagnostic] = []
@@ -348,7 +353,7 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
             continue  # deleted since it was listed (git lists deleted tracked files)
         if stat.S_ISLNK(info.st_mode):
             full = root / rel
-            problem = hygiene.check_link(full, rel, root)
+            problem = check_link(full, rel, root)
             if problem is not None:
                 diagnostics.append(problem)
                 continue
@@ -362,7 +367,7 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
             diagnostics.append(problem)
             continue
         candidates.append(Candidate(rel, info.st_size, info.st_mtime_ns, generated))
-    kept, duplicates = hygiene.drop_duplicate_links(root, [c.path for c in candidates], links)
+    kept, duplicates = drop_duplicate_links(root, [c.path for c in candidates], links)
     if duplicates:
         diagnostics.extend(duplicates)
         keep = set(kept)
@@ -389,11 +394,11 @@ def _generated_verdict(attributes: dict[str, bool]) -> bool | None:
     return None if not verdicts else any(verdicts)
 
 
-def _name_rule(rel: str, size: int, max_file_bytes: int, config: hygiene.HygieneConfig,
+def _name_rule(rel: str, size: int, max_file_bytes: int, config: HygieneConfig,
                generated: bool | None) -> Diagnostic | None:
     """The rules that decide from a file's name and size alone."""
-    if not config.allow_secrets and hygiene.secret_file_kind(rel) is not None:
-        return Diagnostic(rel, hygiene.REASON_SECRET, hygiene.secret_file_kind(rel))
+    if not config.allow_secrets and secret_file_kind(rel) is not None:
+        return Diagnostic(rel, REASON_SECRET, secret_file_kind(rel))
     if size > max_file_bytes:
         return Diagnostic(rel, "too large", f"{size} bytes")
     name = rel.rsplit("/", 1)[-1]
@@ -412,7 +417,7 @@ def classify_content(data: bytes, *, generated: bool | None = None) -> tuple[str
     ``.gitattributes`` said otherwise); ``minified`` when lines average over 1000
     characters or one line exceeds 20,000.
     """
-    if hygiene.looks_binary(data[:_BINARY_SNIFF_BYTES]):
+    if looks_binary(data[:_BINARY_SNIFF_BYTES]):
         return ("binary", "")
     if generated is not False and _GENERATED_HEADER.search(data[:_HEADER_BYTES]):
         return ("generated", "marked DO NOT EDIT")
@@ -426,23 +431,23 @@ def classify_content(data: bytes, *, generated: bool | None = None) -> tuple[str
     return None
 
 
-def inspect_content(root: Path, rel: str, data: bytes, config: hygiene.HygieneConfig, *,
+def inspect_content(root: Path, rel: str, data: bytes, config: HygieneConfig, *,
                     generated: bool | None = None) -> tuple[bool, list[Diagnostic]]:
     """The content rules for one candidate whose bytes are ``data``: (keep, diagnostics).
 
     ``classify_content`` first (binary, generated, minified: so a minified file is
-    reported as such, not by its longest line), then ``hygiene.inspect_file`` (secrets,
+    reported as such, not by its longest line), then ``files.safety.inspect_file`` (secrets,
     over-long lines; a kept file may carry a ``decoded with replacement`` diagnostic);
     ``generated``: the candidate's ``.gitattributes`` verdict.
     """
     skip = classify_content(data, generated=generated)
     if skip:
         return False, [Diagnostic(rel, *skip)]
-    return hygiene.inspect_file(root / rel, rel, config, data=data)
+    return inspect_file(root / rel, rel, config, data=data)
 
 
 def discover_sources(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
-                     config: hygiene.HygieneConfig | None = None
+                     config: HygieneConfig | None = None
                      ) -> tuple[list[str], list[Diagnostic]]:
     """Select the files to index under ``root``: (sorted relative paths, diagnostics).
 
@@ -450,7 +455,7 @@ def discover_sources(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
     that duplicate an indexed file are dropped; see the module docstring for the rules.
     Never raises for a single bad file.
     """
-    config = config or hygiene.HygieneConfig()
+    config = config or HygieneConfig()
     root = root.resolve()
     candidates, diagnostics = list_candidates(root, max_file_bytes=max_file_bytes, config=config)
     files: list[str] = []

@@ -1,4 +1,6 @@
-"""One hierarchy of errors that abort a run; the CLI maps each to an exit code.
+"""Every exception ctxopt defines: one hierarchy of errors that abort a run (the CLI maps
+each to an exit code through ``exit_code``), and ``ParseCancelled``, the one signal that is
+not an error.
 
 Per-file problems (unreadable, binary, unparsable files) are not errors: they are
 ``Diagnostic`` records in the result.
@@ -18,6 +20,10 @@ class UsageError(CtxoptError):
     """Bad input from the caller (empty task, missing root, bad budget): exit 2."""
 
     exit_code: ClassVar[int] = 2
+
+
+class BudgetError(UsageError, ValueError):
+    """A budget, window, reserve, share or calibration input that makes no sense (exit 2)."""
 
 
 class BudgetTooSmall(UsageError):
@@ -119,3 +125,33 @@ class RetentionTooLargeError(UsageError):
                          f"take {retained} tokens, more than the budget of {budget}")
         self.retained = retained
         self.budget = budget
+
+
+class CalibrationError(CtxoptError):
+    """The calibration file could not be written (exit 1); the old file is left as it was."""
+
+
+class IndexStoreError(CtxoptError):
+    """The index database cannot be used (not a ctxopt index, unwritable, damaged)."""
+
+
+class NotAnIndexError(IndexStoreError):
+    """The index path given (``--index``, ``$CTXOPT_INDEX``) holds a file that is not a
+    ctxopt index: bad input (exit 2); the file is left alone."""
+
+    exit_code: ClassVar[int] = 2
+
+
+class IndexDamaged(Exception):
+    """The database at ctxopt's own index location is not an index or is corrupt: the
+    store moves it aside and rebuilds (never raised out of ``store.open_index``)."""
+
+
+class ParseCancelled(Exception):
+    """The parser was asked to give up on a file (its time limit passed): not a run
+    failure, the file becomes a ``parse timeout`` diagnostic."""
+
+
+class Interrupted(Exception):
+    """Ctrl-C during a command, raised by the CLI in place of ``KeyboardInterrupt`` (which
+    click would turn into ``Abort`` after printing a blank line): exit 130."""

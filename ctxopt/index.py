@@ -28,11 +28,11 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # networkx loads only when a graph is built in memory (start-up time)
     import networkx as nx
 
-from . import hygiene
 from .discover import discover_sources
 from .imports import ImportResolver
 from .manifests import go_modules, read_ts_paths
-from .languages import language_for_file, needs_head, read_head
+from .files.safety import HygieneConfig
+from .parsing.parse import parse_file
 from .lexical import FileDocuments, LexicalIndex, file_documents
 from .model import Definition, Diagnostic, FileTags
 from .graph.rules import (MAX_AMBIGUOUS_TARGETS, MAX_ATTRIBUTE_TARGETS, VIA_PRIORITY, is_test_path,
@@ -119,7 +119,7 @@ class Index:
                 in self.graph.out_edges(node, keys=True, data=True) if key in kinds]
 
 
-def build_index(root: Path, *, config: hygiene.HygieneConfig | None = None) -> Index:
+def build_index(root: Path, *, config: HygieneConfig | None = None) -> Index:
     """Discover, read and parse every file under ``root`` and build the graph.
 
     Files that cannot be read or parsed become diagnostics; this never raises for a
@@ -127,27 +127,26 @@ def build_index(root: Path, *, config: hygiene.HygieneConfig | None = None) -> I
     index on disk and updates it incrementally. ``config`` sets the input hygiene (secrets, submodules, parse time
     limit); a file whose parse times out is dropped from ``files``.
     """
-    config = config or hygiene.HygieneConfig()
+    config = config or HygieneConfig()
     files, diagnostics = discover_sources(root, config=config)
     tags: dict[str, FileTags] = {}
     documents: list[FileDocuments] = []
     for path in list(files):
-        language = language_for_file(path, read_head(root / path) if needs_head(path) else b"")
-        if language is None:
-            continue
         try:
-            source = (root / path).read_bytes()
+            data = (root / path).read_bytes()
         except OSError as exc:
             diagnostics.append(Diagnostic(path, "unreadable", exc.strerror or ""))
             continue
-        parsed, notes = hygiene.parse_source(path, language.name, source, config)
-        diagnostics.extend(notes)
-        if parsed is None:
+        parsed = parse_file(path, data, config)
+        if isinstance(parsed, Diagnostic):
+            if parsed.reason:
+                diagnostics.append(parsed)
             files.remove(path)
             continue
-        tags[path] = parsed
-        text = hygiene.normalize_newlines(hygiene.decode_text(source).text)
-        documents.append(file_documents(path, text, tags[path]))
+        if parsed.tags is None:
+            continue
+        tags[path] = parsed.tags
+        documents.append(file_documents(path, parsed.text, parsed.tags))
     graph, by_name = build_graph(files, tags, ImportResolver(files, go_modules(root, files),
                                                              read_ts_paths(root, files)))
     return Index(files=files, tags=tags, graph=graph, by_name=by_name, diagnostics=diagnostics,

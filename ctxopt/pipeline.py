@@ -11,7 +11,9 @@ from pathlib import Path
 
 from .errors import BudgetTooSmall, BudgetTooSmallForContent, UsageError
 from .fit import fit_budget, smallest_form
-from .hygiene import HygieneConfig, clean_blocks, display_text
+from .files.redaction import clean_blocks
+from .files.safety import HygieneConfig
+from .files.text import display_text
 from .index import Index
 from .model import Block, Diagnostic, Dropped, Fidelity, Result, Selection
 from .render import render_block, render_header, task_line, text_and_used

@@ -6,7 +6,7 @@ takes the best score, the lowest ring and the best item's reason, and lists its 
 best first. Blocks whose lines are all blank are dropped. (A block may stop inside a
 definition, e.g. a class header or a window around a call; marking those with a
 ``⋮ N more lines of NAME`` line cost 0.02 line recall on the localization benchmark, so
-``cut_definition`` only reports them for now.) Files are decoded and split into lines as ``hygiene`` says (BOMs, UTF-16,
+``cut_definition`` only reports them for now.) Files are decoded and split into lines as ``files.text`` says (BOMs, UTF-16,
 ``\\r\\n``, ``\\r`` and ``\\n``), the same way the indexer numbered them.
 """
 from __future__ import annotations
@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from .hygiene import decode_text, split_lines
+from .files.text import decode_text, split_lines
 from .index import Index
-from .languages import fence_tag
+from .parsing.languages import fence_tag
 from .model import Block, Fidelity, Item
 from .ranges import clamp_range, merge_ranges, subtract_ranges
 from .tokens import TokenCounter
@@ -30,7 +30,7 @@ MERGE_GAP = 3
 def read_lines(path: Path) -> list[str]:
     """The file's lines (undecodable bytes replaced), without line terminators.
 
-    Lines end at ``\\r\\n``, ``\\r`` or ``\\n`` (``hygiene.split_lines``). Raises
+    Lines end at ``\\r\\n``, ``\\r`` or ``\\n`` (``files.text.split_lines``). Raises
     ``OSError`` when the file cannot be read.
     """
     return split_lines(decode_text(path.read_bytes()).text)

@@ -2,9 +2,10 @@
 
 ``collect_tags`` is the edge: it reads the given files, or walks the given directories
 with ``discover_sources`` (so ``.gitignore`` is honoured), and parses every file in a
-supported language. ``render_tags_text`` and ``render_tags_json`` are pure. Paths in the
+supported language with ``parsing.parse_file``, the path the index takes (same decoding,
+line endings, content rules and time limit, so the lines agree with ``gather``'s). ``render_tags_text`` and ``render_tags_json`` are pure. Paths in the
 records are relative to ``cwd`` with ``/`` separators, escaped like ``gather``'s
-(``hygiene.display_text``: bytes that are not UTF-8 and control characters as ``\\xHH``),
+(``files.text.display_text``: bytes that are not UTF-8 and control characters as ``\\xHH``),
 and names too; lines are 1-indexed and inclusive.
 """
 from __future__ import annotations
@@ -16,10 +17,9 @@ from pathlib import Path
 
 from .discover import discover_sources
 from .errors import UsageError
-from .hygiene import display_text
-from .languages import language_for_file, needs_head, read_head
-from .model import FileTags
-from .treesitter import extract_tags
+from .files.text import display_text
+from .model import Diagnostic, FileTags
+from .parsing.parse import parse_file
 
 __all__ = ["TagRecord", "collect_tags", "records_of", "render_tags_text", "render_tags_json",
            "TAG_RENDERERS"]
@@ -87,7 +87,9 @@ def collect_tags(paths: list[Path], *, cwd: Path) -> list[TagRecord]:
     -------
     list of TagRecord
         Sorted by file, then line (definitions before references on one line). Files in
-        unsupported languages and unreadable files are skipped.
+        unsupported languages, unreadable files and files the index skips (secrets,
+        binary, generated or minified content, over-long lines, a parse over the time
+        limit) are left out.
 
     Raises
     ------
@@ -108,16 +110,14 @@ def collect_tags(paths: list[Path], *, cwd: Path) -> list[TagRecord]:
                 continue
             seen.add(resolved)
             display = _display(file, cwd)
-            head = read_head(file) if needs_head(display) else b""
-            language = language_for_file(display, head)
-            if language is None:
-                continue
             try:
-                source = file.read_bytes()
+                data = file.read_bytes()
             except OSError:
                 continue
-            records += records_of(display_text(display),
-                                  extract_tags(display, language.name, source))
+            parsed = parse_file(display, data)
+            if isinstance(parsed, Diagnostic) or parsed.tags is None:
+                continue
+            records += records_of(display_text(display), parsed.tags)
     return sorted(records, key=_sort_key)
 
 

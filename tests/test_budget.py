@@ -8,9 +8,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ctxopt import budget as budget_module
-from ctxopt.budget import (MAX_FACTOR, MIN_FACTOR, BudgetError, Calibrated, CalibrationStore,
-                           Window, choose_budget, config_dir, distribute_budget, estimate_tokens)
-from ctxopt.errors import UsageError
+from ctxopt.budget import (MAX_FACTOR, MIN_FACTOR, Calibrated, Window, choose_budget,
+                           distribute_budget, estimate_tokens)
+from ctxopt.calibration import CalibrationStore, config_dir
+from ctxopt.errors import BudgetError, CalibrationError, UsageError
 from ctxopt.tokens import count_tokens
 
 
@@ -229,7 +230,7 @@ def test_corrupt_store_is_reported_then_set_aside_and_replaced(tmp_path: Path, c
 def test_store_write_failure_leaves_the_old_file(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    with pytest.raises(budget_module.CalibrationError, match="cannot write"):
+    with pytest.raises(CalibrationError, match="cannot write"):
         CalibrationStore(blocker / "sub").save("m", 1.0)
     assert blocker.read_text() == "x"
 

@@ -165,6 +165,8 @@ def test_long_task_is_cut_in_the_header_and_whole_in_json(runner, fixture_repo) 
     (["fix Storage", "--root", "{missing}"], "does not exist"),
     (["fix Storage", "--budget", "0"], "0 is not in the range x>=1"),
     (["fix Storage", "--budget", "ten"], "'ten' is not a valid integer"),
+    (["fix Storage", "--budget", "800k"], "'800k' is not a valid integer"),
+    (["fix Storage", "--budget", "12000.5"], "'12000.5' is not a valid integer"),
     (["fix Storage", "--budget", "5"], "too small for the output header"),
     (["   ", ], "the task is empty"),
     (["fix Storage", "--max-ring", "5"], "5 is not in the range 0<=x<=4"),
@@ -180,6 +182,7 @@ def test_bad_input_exits_2_with_one_line(runner, fixture_repo, tmp_path, args, m
     result = gather(runner, *args)
     assert result.exit_code == 2
     assert message in result.stderr
+    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, result.stderr
     assert "Traceback" not in result.stderr and result.stdout == ""
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from ctxopt.cli import main
 from ctxopt.discover import discover_sources
-from ctxopt.hygiene import HygieneConfig
+from ctxopt.files.safety import HygieneConfig
 from ctxopt.index import build_index
 from ctxopt.model import Diagnostic
 from ctxopt.source import read_lines
@@ -337,7 +337,8 @@ def test_names_in_reasons_are_escaped_like_paths(runner, make_repo) -> None:
 
 
 def test_clean_blocks_escapes_reasons_and_symbols() -> None:
-    from ctxopt.hygiene import HygieneConfig, clean_blocks
+    from ctxopt.files.redaction import clean_blocks
+    from ctxopt.files.safety import HygieneConfig
     from ctxopt.model import Block
     from ctxopt.tokens import Cl100kCounter
     block = Block("a\tb.py", "python", 1, 1, "x = 1", 3, 50.0, 3, "best match in a\tb.py",

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from ctxopt.cli import main
 from ctxopt.discover import discover_sources
-from ctxopt.hygiene import REASONS
+from ctxopt.files.reasons import REASONS
 from ctxopt.index import build_index
 from ctxopt.tokens import count_tokens
 

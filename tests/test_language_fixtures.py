@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from ctxopt.languages import LANGUAGES, language_for_path
-from ctxopt.treesitter import extract_tags
+from ctxopt.parsing.languages import LANGUAGES, language_for_path
+from ctxopt.parsing.treesitter import extract_tags
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "languages"
 

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from ctxopt.languages import LANGUAGES, language_for_file, language_for_path, load_query, needs_head
-from ctxopt.treesitter import extract_tags
+from ctxopt.parsing.languages import LANGUAGES, language_for_file, language_for_path, load_query, needs_head
+from ctxopt.parsing.treesitter import extract_tags
 
 PROJECT = Path(__file__).resolve().parent.parent
 
@@ -39,10 +39,10 @@ def test_installed_wheel_loads_every_query(tmp_path: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(target)
     code = (
-        "import ctxopt.languages as L, sys;"
-        "assert L.grammars_dir().parent == __import__('pathlib').Path(L.__file__).parent, L.grammars_dir();"
+        "import ctxopt.parsing.languages as L, sys;"
+        "assert L.grammars_dir().parent == __import__('pathlib').Path(L.__file__).parent.parent, L.grammars_dir();"
         "[L.load_query(x.name) for x in L.LANGUAGES];"
-        "from ctxopt.treesitter import extract_tags;"
+        "from ctxopt.parsing.treesitter import extract_tags;"
         "[extract_tags('x', x.name, b'') for x in L.LANGUAGES];"
         "print(L.grammars_dir())"
     )

@@ -16,7 +16,7 @@ import pytest
 
 from ctxopt import store
 from ctxopt.store import scan, schema, update
-from ctxopt.hygiene import decode_text, normalize_newlines
+from ctxopt.files.text import decode_text, normalize_newlines
 from ctxopt.lexical import file_documents
 from ctxopt.errors import UsageError
 from ctxopt.index import build_index
@@ -221,23 +221,23 @@ def test_go_method_moved_to_another_file_of_the_package(fixture_repo) -> None:
 def test_a_file_whose_parser_fails_is_skipped_then_recovered(fixture_repo, monkeypatch) -> None:
     root = fixture_repo("py_storage")
     open_index(root)[0].close()
-    from ctxopt import hygiene
+    from ctxopt.parsing import parse
 
-    real = hygiene.extract_tags
+    real = parse.extract_tags
 
     def failing(path, language, source, **options):
         if path == "storage/db.py":
             raise RecursionError("maximum recursion depth exceeded")
         return real(path, language, source, **options)
 
-    monkeypatch.setattr(hygiene, "extract_tags", failing)
+    monkeypatch.setattr(parse, "extract_tags", failing)
     _edit(root, "storage/db.py", "def get(", "def get_item(")
     index, _ = open_index(root, IndexOptions(jobs=1))
     with index:
         assert ("storage/db.py", "unparsable") in {(d.path, d.reason) for d in index.diagnostics}
         assert index.definitions_named("Storage") == []
         assert "storage/db.py" not in index.files
-    monkeypatch.setattr(hygiene, "extract_tags", real)
+    monkeypatch.setattr(parse, "extract_tags", real)
     _edit(root, "storage/db.py", "def get_item(", "def get_value(")
     _assert_matches_oracle(root)
 

@@ -3,7 +3,7 @@ from pathlib import Path
 
 import pytest
 
-from ctxopt.treesitter import extract_tags
+from ctxopt.parsing.treesitter import extract_tags
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 

@@ -50,10 +50,9 @@ from collections import Counter
 from pathlib import Path
 
 from ..discover import check_root
-from ..errors import UsageError
 from ..model import Diagnostic
-from .errors import IndexStoreError, NotAnIndexError
-from .location import Damaged, check_ours, is_corruption, move_aside, writable_location
+from ..errors import IndexDamaged, IndexStoreError, NotAnIndexError, UsageError
+from .location import check_ours, is_corruption, move_aside, writable_location
 from .options import IndexOptions, UpdateReport
 from .query import StoredIndex
 from . import schema
@@ -111,7 +110,7 @@ def open_index(root: Path | str, options: IndexOptions | None = None
         try:
             index, report = _open_at(root, location, own, options, note)
             break
-        except Damaged as exc:
+        except IndexDamaged as exc:
             if attempt:
                 raise IndexStoreError(f"the index {location} failed: {exc}") from exc
             try:
@@ -131,20 +130,20 @@ def open_index(root: Path | str, options: IndexOptions | None = None
 
 def _open_at(root: Path, location: str, own: bool, options: IndexOptions, note: str
              ) -> tuple["StoredIndex", UpdateReport]:
-    """Open (create) and update the database at ``location``. Raises ``Damaged`` when
+    """Open (create) and update the database at ``location``. Raises ``IndexDamaged`` when
     ``own`` and the file there is not an index or is corrupt."""
     if location != ":memory:":
         try:
             check_ours(Path(location))
         except NotAnIndexError as exc:
             if own:
-                raise Damaged("not a ctxopt index") from exc
+                raise IndexDamaged("not a ctxopt index") from exc
             raise
     try:
         conn = connect(location)
     except sqlite3.DatabaseError as exc:
         if own and is_corruption(exc):
-            raise Damaged(str(exc)) from exc
+            raise IndexDamaged(str(exc)) from exc
         raise IndexStoreError(f"the index {location} failed: {exc}") from exc
     try:
         rebuilt = prepare_schema(conn, str(root), schema.fingerprint(options.hygiene))
@@ -157,7 +156,7 @@ def _open_at(root: Path, location: str, own: bool, options: IndexOptions, note: 
         conn.close()
         if isinstance(exc, sqlite3.DatabaseError):
             if own and is_corruption(exc):
-                raise Damaged(str(exc)) from exc
+                raise IndexDamaged(str(exc)) from exc
             raise IndexStoreError(f"the index {location} failed: {exc}") from exc
         raise
     return index, report

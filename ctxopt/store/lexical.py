@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import lexical
-from .errors import IndexStoreError
+from ..errors import IndexStoreError
 
 __all__ = ["postings_of", "StoredLexical", "guarded"]
 

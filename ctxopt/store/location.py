@@ -14,14 +14,10 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from .errors import IndexStoreError, NotAnIndexError
+from ..errors import IndexStoreError, NotAnIndexError
 from .schema import APPLICATION_ID, SQLITE_MAGIC
 
-__all__ = ["Damaged", "is_corruption", "move_aside", "check_ours", "writable_location"]
-
-
-class Damaged(Exception):
-    """The database at ctxopt's own location is not an index or is corrupt: move it aside."""
+__all__ = ["is_corruption", "move_aside", "check_ours", "writable_location"]
 
 
 def is_corruption(exc: sqlite3.DatabaseError) -> bool:

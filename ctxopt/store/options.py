@@ -5,7 +5,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .. import hygiene
+from ..files.safety import HygieneConfig
 from ..discover import MAX_FILE_BYTES
 from ..errors import UsageError
 
@@ -30,7 +30,7 @@ class IndexOptions:
     max_file_bytes: int = MAX_FILE_BYTES
     progress: Callable[[int, int], None] | None = None
     notify: Callable[[str], None] | None = None
-    hygiene: hygiene.HygieneConfig = hygiene.HygieneConfig()
+    hygiene: HygieneConfig = HygieneConfig()
 
     def __post_init__(self) -> None:
         if self.jobs is not None and self.jobs < 1:

@@ -13,7 +13,7 @@ from typing import Any
 from ..graph.rules import (MAX_AMBIGUOUS_TARGETS, MAX_ATTRIBUTE_TARGETS, EdgeGroups,
                            is_test_path, split_symbol)
 from ..model import Definition, Diagnostic, FileTags, Reference
-from .errors import IndexStoreError
+from ..errors import IndexStoreError
 from .lexical import StoredLexical, guarded
 from .location import is_corruption, move_aside
 from .scan import unpack_uses

@@ -14,13 +14,10 @@ import time
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
-from .. import hygiene
-from ..discover import inspect_content
-from ..errors import CtxoptError
-from ..languages import HEAD_BYTES, language_for_file
-from ..model import FileTags
+from ..files.safety import HygieneConfig
+from ..model import Diagnostic, FileTags
+from ..parsing.parse import parse_file
 from .lexical import postings_of
 
 __all__ = ["ScanResult", "scan_one", "scan_chunk", "definition_rows", "reference_rows",
@@ -62,7 +59,7 @@ class ScanResult:
 
 
 def scan_one(root: str, path: str, old_hash: str | None,
-             config: hygiene.HygieneConfig = hygiene.HygieneConfig()) -> ScanResult:
+             config: HygieneConfig = HygieneConfig()) -> ScanResult:
     """Read, hash, classify and parse one file (see ``ScanResult``)."""
     checked_ns = time.time_ns()
     full = os.path.join(root, path)
@@ -79,33 +76,21 @@ def scan_one(root: str, path: str, old_hash: str | None,
     stat = {"size": info.st_size, "mtime_ns": info.st_mtime_ns, "checked_ns": checked_ns}
     if digest == old_hash:
         return ScanResult("same", path, **stat)
-    keep, notes = inspect_content(Path(root), path, data, config)
-    if not keep:
-        reason, detail = (notes[0].reason, notes[0].detail) if notes else ("", "")
-        return ScanResult("new", path, **stat, hash=digest, skip=reason, detail=detail)
+    parsed = parse_file(path, data, config, reference_tuples=True)
+    if isinstance(parsed, Diagnostic):  # skipped by a content rule, or not parsed in time
+        return ScanResult("new", path, **stat, hash=digest, skip=parsed.reason,
+                          detail=parsed.detail)
+    notes = parsed.notes
     kept_notes = marshal.dumps(tuple((d.reason, d.detail) for d in notes)) if notes else None
-    language = language_for_file(path, data[:HEAD_BYTES])
-    if language is None:
+    if parsed.tags is None:  # no supported language
         return ScanResult("new", path, **stat, hash=digest, notes=kept_notes)
     from ..lexical import file_documents
 
-    text = hygiene.normalize_newlines(hygiene.decode_text(data).text)
-    try:
-        tags, parse_notes = hygiene.parse_source(path, language.name, data, config, text=text,
-                                                 reference_tuples=True)
-    except CtxoptError:
-        raise  # a broken grammar breaks every file: abort, do not record skips
-    except Exception as exc:  # one file's parse failure must not abort the index
-        first = (str(exc).splitlines() or [""])[0][:200]
-        return ScanResult("new", path, **stat, hash=digest, skip="unparsable",
-                          detail=f"{type(exc).__name__}: {first}")
-    if tags is None:  # too slow to parse
-        reason, detail = (parse_notes[0].reason, parse_notes[0].detail) if parse_notes else ("", "")
-        return ScanResult("new", path, **stat, hash=digest, skip=reason, detail=detail)
+    tags = parsed.tags
     uses, imports = reference_rows(tags)
-    return ScanResult("new", path, **stat, hash=digest, language=language.name,
+    return ScanResult("new", path, **stat, hash=digest, language=parsed.language,
                       line_count=tags.line_count, notes=kept_notes,
-                      lexical=postings_of(file_documents(path, text, tags)),
+                      lexical=postings_of(file_documents(path, parsed.text, tags)),
                       defs=definition_rows(tags), uses=uses, imports=imports)
 
 
@@ -145,7 +130,7 @@ def unpack_uses(packed: str) -> Iterator[tuple[int, str, int | None]]:
 
 
 def scan_chunk(root: str, chunk: list[tuple[str, str | None]],
-               config: hygiene.HygieneConfig) -> list[ScanResult]:
+               config: HygieneConfig) -> list[ScanResult]:
     """``scan_one`` of each (path, old hash) of ``chunk``, in a worker process."""
     gc.disable()  # a worker makes no reference cycles worth collecting (see without_cyclic_gc)
     return [scan_one(root, path, old_hash, config) for path, old_hash in chunk]

@@ -11,10 +11,9 @@ import sys
 import time
 from typing import Any
 
-from .. import hygiene
-from ..errors import CtxoptError
-from ..languages import LANGUAGES, grammars_dir
-from .errors import IndexStoreError
+from ..files.safety import HygieneConfig
+from ..parsing.languages import LANGUAGES, grammars_dir
+from ..errors import CtxoptError, IndexStoreError
 
 __all__ = ["SCHEMA_VERSION", "APPLICATION_ID", "SQLITE_MAGIC", "INDEXES", "BUMP_GENERATION",
            "SQL_VARS", "connect", "Transaction", "read_meta", "prepare_schema", "ensure_indexes",
@@ -100,7 +99,7 @@ BUMP_GENERATION = ("INSERT INTO meta(key, value) VALUES ('generation', '1') ON C
                     " DO UPDATE SET value = CAST(value AS INTEGER) + 1")
 
 
-def fingerprint(config: hygiene.HygieneConfig) -> str:
+def fingerprint(config: HygieneConfig) -> str:
     """Changes whenever the tags could change: schema, languages, tag queries, hygiene."""
     digest = hashlib.blake2b(digest_size=12)
     digest.update(f"{SCHEMA_VERSION}|{sys.version_info[:2]}|{config!r}".encode())

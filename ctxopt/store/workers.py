@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .. import hygiene
-from .errors import IndexStoreError
+from ..files.safety import HygieneConfig
+from ..errors import IndexStoreError
 from .scan import ScanResult, scan_chunk, scan_one
 
 __all__ = ["scan_files"]
@@ -54,7 +54,7 @@ def _worker_init(parent: int) -> None:
         os._exit(1)
 
 
-def _worker_main(conn: Any, root: str, config: hygiene.HygieneConfig, parent: int) -> None:
+def _worker_main(conn: Any, root: str, config: HygieneConfig, parent: int) -> None:
     """A worker: scan the chunks received on ``conn`` until None (or the pipe closes),
     answering each with ("ok", results) or ("error", exception)."""
     _worker_init(parent)
@@ -77,7 +77,7 @@ def _worker_main(conn: Any, root: str, config: hygiene.HygieneConfig, parent: in
 
 def scan_files(root: Path, work: list[tuple[str, str | None]], jobs: int,
           progress: Callable[[int, int], None] | None,
-          config: hygiene.HygieneConfig) -> Iterator[ScanResult]:
+          config: HygieneConfig) -> Iterator[ScanResult]:
     """Scan ``work`` ((path, old hash) pairs), in worker processes when there is much.
 
     The workers are plain processes with one pipe each (no helper threads): when the
@@ -95,7 +95,8 @@ def scan_files(root: Path, work: list[tuple[str, str | None]], jobs: int,
     import multiprocessing
     from multiprocessing.connection import wait
 
-    from .. import lexical, treesitter  # noqa: F401  (imported here, inherited by forked workers)
+    from .. import lexical  # noqa: F401
+    from ..parsing import treesitter  # noqa: F401  (imported here, inherited by forked workers)
 
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from .errors import GrammarError
+from ..errors import GrammarError
 
 __all__ = ["Language", "LANGUAGES", "language_for_path", "language_for_file", "needs_head",
            "read_head",
@@ -144,11 +144,12 @@ def grammars_dir() -> Path:
     GrammarError
         When neither the installed copy nor the source checkout's copy exists.
     """
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "grammars", here.parent / "grammars"):
+    package = Path(__file__).resolve().parent.parent  # ctxopt/, above parsing/
+    installed, checkout = package / "grammars", package.parent / "grammars"
+    for candidate in (installed, checkout):
         if candidate.is_dir():
             return candidate
-    raise GrammarError(f"tag queries not found in {here / 'grammars'} or {here.parent / 'grammars'}")
+    raise GrammarError(f"tag queries not found in {installed} or {checkout}")
 
 
 @lru_cache(maxsize=None)

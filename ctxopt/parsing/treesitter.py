@@ -19,9 +19,9 @@ from typing import Any
 import tree_sitter as ts
 from tree_sitter_language_pack import get_language, get_parser
 
-from .errors import GrammarError
+from ..errors import GrammarError, ParseCancelled
 from .languages import load_query
-from .model import Definition, FileTags, Reference
+from ..model import Definition, FileTags, Reference
 
 __all__ = ["extract_tags", "signature_of", "ParseCancelled"]
 
@@ -214,10 +214,6 @@ def _role(capture: str) -> tuple[int, str]:
         kind = capture[len("name.reference."):]
         return (_IMPORT if kind == "import" else _REFERENCE), kind
     return _OTHER, ""
-
-
-class ParseCancelled(Exception):
-    """``should_stop`` asked ``extract_tags`` to give up on a file (not a run failure)."""
 
 
 # Source is handed to the parser in chunks of this many bytes when it can be cancelled.

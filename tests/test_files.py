@@ -1,12 +1,15 @@
-"""Input hygiene units: decoding, line splitting, binary sniffing, escapes, secrets, time limit."""
+"""Input units (ctxopt.files, parsing.parse_text): decoding, line splitting, binary sniffing,
+escapes, secrets, the parse time limit."""
 import codecs
 
 import pytest
 
-from ctxopt.hygiene import (HygieneConfig, decode_ignore_file, decode_text, display_text,
-                            looks_binary, normalize_newlines, parse_source, split_lines)
+from ctxopt.files.safety import HygieneConfig
+from ctxopt.files.secrets import find_secrets, redact_secrets, secret_file_kind
+from ctxopt.files.text import (decode_ignore_file, decode_text, display_text, looks_binary,
+                               normalize_newlines, split_lines)
 from ctxopt.model import Diagnostic
-from ctxopt.secret_scan import find_secrets, redact_secrets, secret_file_kind
+from ctxopt.parsing.parse import parse_text
 
 
 @pytest.mark.parametrize(("text", "lines"), [
@@ -132,22 +135,13 @@ def _ticking_clock(step: float):
 
 
 def test_parse_time_limit_skips_the_file() -> None:
-    source = b"def f(x):\n    return x\n" * 2000  # long enough for tree-sitter to poll
+    text = "def f(x):\n    return x\n" * 2000  # long enough for tree-sitter to poll
     config = HygieneConfig(parse_timeout=2.5)
-    tags, diagnostics = parse_source("slow.py", "python", source, config, clock=_ticking_clock(1.0))
-    assert tags is None
-    assert diagnostics == [Diagnostic("slow.py", "parse timeout", "parsing took longer than 2.5 s")]
+    parsed = parse_text("slow.py", "python", text, config, clock=_ticking_clock(1.0))
+    assert parsed == Diagnostic("slow.py", "parse timeout", "parsing took longer than 2.5 s")
     # the parser was reset: the next file parses from its own start
-    tags, diagnostics = parse_source("ok.py", "python", b"def g():\n    pass\n", config)
-    assert [(d.name, d.start_line) for d in tags.definitions] == [("g", 1)]
-    assert diagnostics == []
-
-
-def test_parse_source_numbers_lines_as_editors_do() -> None:
-    source = b"def a():\r    return 1\r\rdef b():\r    return 2\r"
-    tags, _ = parse_source("cr.py", "python", source, HygieneConfig())
-    assert [(d.name, d.start_line, d.end_line) for d in tags.definitions] == [("a", 1, 2), ("b", 4, 5)]
-    assert tags.line_count == 5
+    parsed = parse_text("ok.py", "python", "def g():\n    pass\n", config)
+    assert [(d.name, d.start_line) for d in parsed.definitions] == [("g", 1)]
 
 
 def test_hygiene_config_rejects_non_positive_limits() -> None:

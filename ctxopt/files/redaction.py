@@ -1,0 +1,50 @@
+"""Redaction: blocks made safe to leave the machine (secrets replaced, names escaped)."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..model import Block, Diagnostic
+from ..tokens import TokenCounter
+from .reasons import REASON_SECRET
+from .safety import HygieneConfig
+from .secrets import redact_secrets
+from .text import display_text
+
+__all__ = ["clean_blocks"]
+
+
+def clean_blocks(blocks: list[Block], counter: TokenCounter, config: HygieneConfig
+                 ) -> tuple[list[Block], list[Diagnostic]]:
+    """Blocks ready to leave the machine: secrets redacted, paths made printable.
+
+    The path, the reason and the symbols (which quote file and definition names) get
+    ``display_text``'s escape.
+
+    Each block whose content or signature holds a secret (see ``secret_scan``) gets it
+    replaced by ``[REDACTED <type>]`` and its tokens recounted, with one ``secret``
+    diagnostic per block naming the types and lines. ``config.allow_secrets`` turns
+    redaction off. Order and line numbers are unchanged.
+    """
+    cleaned: list[Block] = []
+    diagnostics: list[Diagnostic] = []
+    for block in blocks:
+        path = display_text(block.path)
+        original = block.content
+        reason = display_text(block.reason)
+        symbols = tuple(display_text(s) for s in block.symbols)
+        if (path, reason, symbols) != (block.path, block.reason, block.symbols):
+            block = replace(block, path=path, reason=reason, symbols=symbols)
+        if not config.allow_secrets:
+            content, findings = redact_secrets(block.content)
+            signature, signature_findings = redact_secrets(block.signature)
+            if findings or signature_findings:
+                block = replace(block, content=content, signature=signature,
+                                tokens=counter.count(content))
+                kinds = sorted({f.kind for f in findings + signature_findings})
+                lines = sorted({block.start_line + original.count("\n", 0, f.start)
+                                for f in findings})
+                where = f" at line {', '.join(map(str, lines))}" if lines else " in a signature"
+                diagnostics.append(Diagnostic(path, REASON_SECRET,
+                                              f"{', '.join(kinds)} redacted{where}"))
+        cleaned.append(block)
+    return cleaned, diagnostics

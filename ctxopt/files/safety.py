@@ -1,0 +1,157 @@
+"""Input safety: what a hostile repository can hold, and how each case is made safe.
+
+Called from discovery (links, nested repositories, binary, undecodable and secret files,
+over-long lines) and from the per-file parse (``parsing.parse_file``). Everything that is
+skipped or degraded becomes a ``Diagnostic`` whose ``reason`` is one of
+``files.reasons.REASONS``; nothing here prints.
+"""
+from __future__ import annotations
+
+import errno
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..model import Diagnostic
+from .reasons import (REASON_BINARY, REASON_BROKEN_LINK, REASON_DIRECTORY_LINK,
+                      REASON_DUPLICATE_LINK, REASON_LINE_TOO_LONG, REASON_LINK_LOOP,
+                      REASON_NOT_REGULAR, REASON_OUTSIDE_ROOT, REASON_REPLACED, REASON_SECRET,
+                      REASON_SUBMODULE, REASON_UNREADABLE)
+from .secrets import secret_file_kind
+from .text import decode_text, looks_binary, split_lines
+
+__all__ = ["HygieneConfig", "check_link", "drop_duplicate_links", "is_nested_repository",
+           "submodule_diagnostic", "inspect_file", "DEFAULT_PARSE_TIMEOUT", "MAX_LINE_LENGTH"]
+
+DEFAULT_PARSE_TIMEOUT = 5.0  # seconds; the largest real files we tried parse in under 1 s
+# Longer lines are minified or generated data: useless context, and slow to parse.
+MAX_LINE_LENGTH = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class HygieneConfig:
+    """How strict the input hygiene is.
+
+    ``parse_timeout`` is in seconds per file; ``max_line_length`` in characters.
+    """
+
+    allow_secrets: bool = False
+    submodules: bool = False
+    parse_timeout: float = DEFAULT_PARSE_TIMEOUT
+    max_line_length: int = MAX_LINE_LENGTH
+
+    def __post_init__(self) -> None:
+        if not self.parse_timeout > 0:
+            raise ValueError(f"parse_timeout must be positive, got {self.parse_timeout!r}")
+        if self.max_line_length <= 0:
+            raise ValueError(f"max_line_length must be positive, got {self.max_line_length!r}")
+
+
+def check_link(link: Path, rel: str, root: Path) -> Diagnostic | None:
+    """None when the symbolic link ``link`` (at ``rel`` under the resolved ``root``) may
+    be read: it resolves to a regular file inside the root. Otherwise why not.
+
+    Links are never followed into directories: a link to a directory that contains it
+    (``up -> ..``) is a ``link loop``, any other one a ``directory link`` (its files are
+    indexed at their real path when that is inside the root).
+    """
+    try:
+        target = link.resolve(strict=True)
+    except RuntimeError:  # Python < 3.13 reports a loop so
+        return Diagnostic(rel, REASON_LINK_LOOP)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return Diagnostic(rel, REASON_LINK_LOOP)
+        return Diagnostic(rel, REASON_BROKEN_LINK)
+    if not target.is_relative_to(root):
+        return Diagnostic(rel, REASON_OUTSIDE_ROOT, "the link points outside the root")
+    if target.is_dir():
+        where = target.relative_to(root).as_posix()
+        if where == "." or rel == where or rel.startswith(where + "/"):
+            return Diagnostic(rel, REASON_LINK_LOOP, f"points to {where if where != '.' else 'the root'}, which contains it")
+        return Diagnostic(rel, REASON_DIRECTORY_LINK, f"not followed; {where} is indexed at its own path")
+    if not target.is_file():
+        return Diagnostic(rel, REASON_NOT_REGULAR)
+    return None
+
+
+def drop_duplicate_links(root: Path, files: list[str], links: set[str] | None = None
+                         ) -> tuple[list[str], list[Diagnostic]]:
+    """``files`` without the links to files that are themselves in ``files``.
+
+    ``root`` is resolved; ``files`` are root-relative; ``links``: which of them are
+    symbolic links, when the caller knows (else each file is checked). The real file is
+    kept, so the same code is not indexed and emitted twice; each dropped link gets a
+    ``duplicate link`` diagnostic naming the file it points to.
+    """
+    present = set(files)
+    kept: list[str] = []
+    diagnostics: list[Diagnostic] = []
+    for rel in files:
+        if links is not None and rel not in links:
+            kept.append(rel)
+            continue
+        path = root / rel
+        if path.is_symlink():
+            try:
+                target = path.resolve(strict=True).relative_to(root).as_posix()
+            except (OSError, RuntimeError, ValueError):
+                target = None
+            if target is not None and target != rel and target in present:
+                diagnostics.append(Diagnostic(rel, REASON_DUPLICATE_LINK, f"same file as {target}"))
+                continue
+        kept.append(rel)
+    return kept, diagnostics
+
+
+def is_nested_repository(directory: Path) -> bool:
+    """True when ``directory`` is the work tree of a submodule or a nested repository
+    (it holds a ``.git`` file or directory)."""
+    return os.path.lexists(directory / ".git")
+
+
+def submodule_diagnostic(rel: str) -> Diagnostic:
+    """The one diagnostic for a skipped submodule or nested repository at ``rel``."""
+    return Diagnostic(rel, REASON_SUBMODULE, "nested repository, not indexed (use --submodules)")
+
+
+def inspect_file(path: Path, rel: str, config: HygieneConfig, *, data: bytes | None = None
+                 ) -> tuple[bool, list[Diagnostic]]:
+    """Read one discovered file (unless its bytes are given as ``data``) and decide
+    whether to index it.
+
+    Returns (keep, diagnostics). A file is dropped when its name or content says it
+    holds credentials (unless ``config.allow_secrets``), when it cannot be read, when its
+    content is binary, or when a line is longer than ``config.max_line_length``
+    characters. A kept file may still carry a ``decoded with replacement`` diagnostic.
+    """
+    if path.name == ".git":  # a submodule's link to its git directory
+        return False, []
+    if not config.allow_secrets:
+        kind = secret_file_kind(rel)
+        if kind is not None:
+            return False, [Diagnostic(rel, REASON_SECRET, kind)]
+    if data is None:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            return False, [Diagnostic(rel, REASON_UNREADABLE, exc.strerror or str(exc))]
+    if looks_binary(data):
+        return False, [Diagnostic(rel, REASON_BINARY)]
+    decoded = decode_text(data)
+    if not config.allow_secrets:
+        kind = secret_file_kind(rel, decoded.text)
+        if kind is not None:
+            return False, [Diagnostic(rel, REASON_SECRET, kind)]
+    lengths = [len(line) for line in split_lines(decoded.text)]
+    most = max(lengths, default=0)
+    if most > config.max_line_length:
+        longest = lengths.index(most)  # the first of the longest lines
+        return False, [Diagnostic(rel, REASON_LINE_TOO_LONG,
+                                  f"line {longest + 1} has {most} characters "
+                                  f"(limit {config.max_line_length})")]
+    if decoded.replaced:
+        return True, [Diagnostic(rel, REASON_REPLACED,
+                                 f"{decoded.replaced} bytes are not {decoded.encoding} "
+                                 "and show as U+FFFD")]
+    return True, []

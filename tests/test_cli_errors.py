@@ -1,0 +1,78 @@
+"""The one CLI error boundary: every error of every command is one line on stderr, with
+exit 2 for bad input (click's usage errors included), never a traceback."""
+from __future__ import annotations
+
+import pytest
+
+from ctxopt.cli import main
+from ctxopt.errors import CtxoptError, UsageError
+
+
+@pytest.mark.parametrize("args", [
+    ["--bogus"],
+    ["no-such-command"],
+    ["gather"],
+    ["gather", "x", "--budget", "0"],
+    ["gather", "x", "--budget", "800k"],
+    ["gather", "x", "--budget", "12000.5"],
+    ["gather", "x", "--window", "100", "--budget", "50"],
+    ["gather", "x", "--reserve", "10"],
+    ["gather", "x", "--model", " "],
+    ["tags"],
+    ["tags", "{missing}"],
+    ["tags", ".", "--format", "xml"],
+    ["tokens", "{missing}"],
+    ["tokens", "--model", ""],
+    ["calibrate", "--model", "m", "--estimated", "0", "--actual", "5"],
+    ["calibrate", "--model", " ", "--estimated", "10", "--actual", "5"],
+    ["index", "--jobs", "0"],
+    ["index", "--root", "{missing}"],
+])
+def test_bad_input_is_one_line_and_exit_2(runner, tmp_path, monkeypatch, args) -> None:
+    monkeypatch.setenv("CTXOPT_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.chdir(tmp_path)
+    args = [a.replace("{missing}", str(tmp_path / "missing")) for a in args]
+    result = runner.invoke(main, args)
+    assert result.exit_code == 2, (result.stdout, result.stderr)
+    assert result.stderr.startswith("Error: ") and result.stderr.count("\n") == 1, result.stderr
+    assert "Traceback" not in result.stderr and result.stdout == ""
+
+
+def test_a_usage_error_says_where_the_help_is(runner) -> None:
+    result = runner.invoke(main, ["gather", "x", "--budget", "0"], prog_name="ctxopt")
+    assert result.stderr.endswith("(see 'ctxopt gather --help')\n"), result.stderr
+
+
+@pytest.mark.parametrize(("error", "code"), [(UsageError("bad"), 2), (CtxoptError("failed"), 1)])
+def test_a_library_error_is_one_line_with_its_exit_code(runner, monkeypatch, error, code) -> None:
+    def fail(*_args, **_kwargs):
+        raise error
+
+    monkeypatch.setattr("ctxopt.tags.collect_tags", fail)
+    result = runner.invoke(main, ["tags", "."])
+    assert (result.exit_code, result.stderr) == (code, f"Error: {error}\n")
+
+
+def test_ctrl_c_is_one_line_and_exit_130(runner, monkeypatch) -> None:
+    def interrupt(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("ctxopt.tags.collect_tags", interrupt)
+    result = runner.invoke(main, ["tags", "."])
+    assert (result.exit_code, result.stderr) == (130, "ctxopt: interrupted\n")
+
+
+def test_help_and_version_exit_0(runner) -> None:
+    assert runner.invoke(main, ["--help"]).exit_code == 0
+    version = runner.invoke(main, ["--version"])
+    assert version.exit_code == 0 and "ctxopt" in version.stdout
+
+
+def test_no_command_copies_the_error_handling() -> None:
+    """The boundary is the only place that catches ``CtxoptError`` (issue 10)."""
+    from pathlib import Path
+
+    import ctxopt.cli
+
+    source = Path(ctxopt.cli.__file__).read_text(encoding="utf-8")
+    assert source.count("except CtxoptError") == 1
