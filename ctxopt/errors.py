@@ -1,6 +1,6 @@
 """Every exception ctxopt defines: one hierarchy of errors that abort a run (the CLI maps
-each to an exit code through ``exit_code``), and ``ParseCancelled``, the one signal that is
-not an error.
+each to an exit code through ``exit_code``), and two signals that are not errors:
+``ParseCancelled`` and ``Interrupted``.
 
 Per-file problems (unreadable, binary, unparsable files) are not errors: they are
 ``Diagnostic`` records in the result.
