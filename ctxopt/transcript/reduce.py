@@ -17,9 +17,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ..errors import GrammarError
-from ..languages import LANGUAGES, language_for_path
+from ..parsing.languages import LANGUAGES, language_for_path
 from ..source import outline
-from ..treesitter import extract_tags
+from ..parsing.treesitter import extract_tags
 
 __all__ = ["cut_result", "detect_language", "language_hint", "reduce_code", "CUT_MARK"]
 
