@@ -12,7 +12,7 @@ import pytest
 from ctxopt.cli import main
 from ctxopt.discover import check_root, discover_sources, list_candidates
 from ctxopt.errors import UsageError
-from ctxopt.hygiene import HygieneConfig
+from ctxopt.files.safety import HygieneConfig
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ctxopt.budget import BudgetError, EstimatingCounter
+from ctxopt.budget import EstimatingCounter
+from ctxopt.errors import BudgetError
 from ctxopt.errors import (CompactionSettingsError, EmptyTranscriptError, NoObjectiveError,
                            RetentionTooLargeError)
 from ctxopt.transcript import Compaction, Estimator, Window, compact, load_transcript
