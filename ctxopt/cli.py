@@ -374,14 +374,10 @@ def tokens_command(paths: tuple[str, ...], estimate: bool, model: str | None,
 def _transcript_usage(paths: tuple[str, ...], estimate: bool, model: str | None) -> None:
     from .transcript.command import usage_lines, usage_of
 
-    try:
-        if len(paths) != 1 or paths[0] == "-":
-            raise UsageError("--messages takes exactly one transcript file")
-        counter = _model_counter(EstimatingCounter() if estimate else Cl100kCounter(), model)
-        click.echo(usage_lines(usage_of(paths[0], counter, model)), nl=False)
-    except CtxoptError as exc:
-        click.echo(f"Error: {exc}", err=True)
-        sys.exit(exc.exit_code)
+    if len(paths) != 1 or paths[0] == "-":
+        raise UsageError("--messages takes exactly one transcript file")
+    counter = _model_counter(EstimatingCounter() if estimate else Cl100kCounter(), model)
+    click.echo(usage_lines(usage_of(paths[0], counter, model)), nl=False)
 
 
 @main.command("compact")
@@ -418,19 +414,15 @@ def compact_command(transcript: str, output: str | None, window: int, reserve: i
     """Compact an agent TRANSCRIPT (OpenAI or Anthropic JSON) to fit the window."""
     from .transcript.command import compact_file, render_transcript, report_line
 
-    try:
-        target = _output_target(output)
-        if target is not None and target.exists() and target.samefile(transcript):
-            raise UsageError(f"-o {output!r} is the input transcript: write elsewhere")
-        counter = _model_counter(EstimatingCounter() if estimate else Cl100kCounter(), model)
-        result = compact_file(
-            transcript, window=window, reserve=reserve, trigger_percent=trigger_percent,
-            target_percent=target_percent, target_tokens=target_tokens,
-            recent_tail=recent_tail, preserve=preserve, summarizer_cmd=summarizer_cmd,
-            summarizer_timeout=summarizer_timeout, counter=counter, model=model)
-    except CtxoptError as exc:
-        click.echo(f"Error: {exc}", err=True)
-        sys.exit(exc.exit_code)
+    target = _output_target(output)
+    if target is not None and target.exists() and target.samefile(transcript):
+        raise UsageError(f"-o {output!r} is the input transcript: write elsewhere")
+    counter = _model_counter(EstimatingCounter() if estimate else Cl100kCounter(), model)
+    result = compact_file(
+        transcript, window=window, reserve=reserve, trigger_percent=trigger_percent,
+        target_percent=target_percent, target_tokens=target_tokens,
+        recent_tail=recent_tail, preserve=preserve, summarizer_cmd=summarizer_cmd,
+        summarizer_timeout=summarizer_timeout, counter=counter, model=model)
     text = (json.dumps(result.transcript.to_document(), indent=1, ensure_ascii=False) + "\n"
             if output_format == "json" else render_transcript(result.transcript))
     if target is None:
@@ -439,8 +431,7 @@ def compact_command(transcript: str, output: str | None, window: int, reserve: i
         try:
             _write_output(target, text)
         except OSError as exc:
-            click.echo(f"Error: cannot write {output!r}: {exc.strerror or exc}", err=True)
-            sys.exit(ExitStatus.FAILURE)
+            raise CtxoptError(f"cannot write {output!r}: {exc.strerror or exc}") from exc
     click.echo(report_line(result), err=True)
 
 
