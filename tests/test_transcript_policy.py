@@ -114,3 +114,11 @@ def test_every_bad_policy_setting_has_a_specific_error(settings, setting):
     with pytest.raises(CompactionSettingsError) as caught:
         PolicyConfig(**settings)
     assert caught.value.setting == setting
+
+
+def test_one_result_may_use_a_third_of_the_work_room_and_never_less_than_512():
+    from ctxopt.transcript.policy import result_budget
+
+    assert result_budget(192000) == 64000
+    assert result_budget(1200) == 512
+    assert policy().max_result_tokens == result_budget(policy().work_room)

@@ -31,7 +31,15 @@ from ..fit import CAP_FLOOR
 from .estimate import MESSAGE_OVERHEAD, Estimator
 from .shapes import OPENAI, detect_shape, objective_index
 
-__all__ = ["Decision", "PolicyConfig", "BudgetPolicy"]
+__all__ = ["Decision", "PolicyConfig", "BudgetPolicy", "result_budget"]
+
+
+def result_budget(work_room: int) -> int:
+    """The most tokens one tool result may use in a window whose work room is
+    ``work_room`` tokens: ``max(512, work_room // 3)`` (``fit.CAP_FLOOR`` and the
+    fitter's third of the budget). Also the budget ``ctxopt gather --budget-from-policy``
+    gives itself when it is an agent's tool."""
+    return max(CAP_FLOOR, work_room // 3)
 
 
 class Decision(str, enum.Enum):
@@ -134,7 +142,7 @@ class BudgetPolicy:
                 f"{self.base} and {self.config.min_absolute_work_room}); bands scaled by "
                 f"{scale:.2f}")
         self.hard_limit = self.base + self.work_room + self.buffer_band
-        self.max_result_tokens = max(CAP_FLOOR, self.work_room // 3)
+        self.max_result_tokens = result_budget(self.work_room)
         self.window = 1
         self._given: set[Decision] = set()
         self._quiet = False
