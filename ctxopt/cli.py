@@ -246,6 +246,9 @@ def _open_index(root: Path, index_path: Path | None, jobs: int | None,
               help="Tokens of the --window kept free for the answer.  [default: 0]")
 @click.option("--model", type=str, default=None,
               help="Count tokens scaled by the factor `ctxopt calibrate` stored for MODEL.")
+@click.option("--budget-from-policy", is_flag=True, default=False,
+              help="Use as budget what one tool result may take: a third of --window minus "
+                   "--reserve (at least 512).")
 @click.option("--allow-secrets", is_flag=True, default=False,
               help="Emit credential files and text that looks like secrets (off: skipped or redacted).")
 @click.option("--submodules", is_flag=True, default=False,
@@ -256,14 +259,21 @@ def _open_index(root: Path, index_path: Path | None, jobs: int | None,
 @_index_options
 def gather_command(task: str, root: Path, budget: int, output_format: str, max_ring: int,
                    tests: bool, scope: str | None, output: str | None, window: int | None,
-                   reserve: int | None, model: str | None, allow_secrets: bool,
-                   submodules: bool, parse_timeout: float, index_path: Path | None,
-                   jobs: int | None, max_file_size: int) -> None:
+                   reserve: int | None, model: str | None, budget_from_policy: bool,
+                   allow_secrets: bool, submodules: bool, parse_timeout: float,
+                   index_path: Path | None, jobs: int | None, max_file_size: int) -> None:
     """Print the code most relevant to TASK, fitted to the token budget."""
     given = click.get_current_context().get_parameter_source("budget")
     target = _output_target(output)
     budget = choose_budget(budget=None if given is ParameterSource.DEFAULT else budget,
                            window=window, reserve=reserve, default=budget)
+    if budget_from_policy:
+        from .transcript.policy import result_budget
+
+        if window is None:
+            raise BudgetError("--budget-from-policy needs --window: the budget is a third "
+                              "of the window minus the reserve")
+        budget = result_budget(budget)
     counter = _model_counter(Cl100kCounter(), model)
     config = GatherConfig(budget=budget, max_ring=max_ring, include_tests=tests,
                           scope=scope, calibrated_for=model.strip() if isinstance(

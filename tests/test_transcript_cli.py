@@ -140,3 +140,16 @@ def test_tokens_messages_prints_the_usage_split(runner, session):
     assert fast.exit_code == 0 and fast.stdout != result.stdout
     both = runner.invoke(main, ["tokens", "--messages", str(session), str(session)])
     assert both.exit_code == 2 and "exactly one transcript" in both.stderr
+
+
+def test_gather_takes_a_third_of_the_window_from_the_policy(runner, fixture_repo):
+    root = fixture_repo("py_storage")
+    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root), "--window",
+                                  "3000", "--reserve", "300", "--budget-from-policy"])
+    assert result.exit_code == 0 and "# budget 900 tokens" in result.stdout
+    floor = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root), "--window",
+                                 "1200", "--budget-from-policy"])
+    assert floor.exit_code == 0 and "# budget 512 tokens" in floor.stdout
+    alone = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root),
+                                 "--budget-from-policy"])
+    assert alone.exit_code == 2 and "--budget-from-policy needs --window" in alone.stderr
