@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from ctxopt.cli import main
-from ctxopt.languages import language_for_path
-from ctxopt.treesitter import extract_tags, module_name
+from ctxopt.parsing.languages import language_for_path
+from ctxopt.parsing.treesitter import extract_tags, module_name
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "languages"
 
