@@ -126,6 +126,17 @@ def test_the_fast_estimate_and_the_calibration_factor_apply():
     assert Estimator.for_model("gpt-4o").family == "openai"
 
 
+def test_a_stored_calibration_factor_applies_to_its_model(tmp_path):
+    from ctxopt.calibration import CalibrationStore
+
+    store = CalibrationStore(tmp_path)
+    store.save("claude-x", 1.5)
+    assert Estimator.for_model("claude-x", exact=False, store=store).text("x" * 400) == 150
+    assert Estimator.for_model("other", exact=False, store=store).text("x" * 400) == 100
+    assert Estimator.for_model("claude-x", exact=False, factor=2.0, store=store).text(
+        "x" * 400) == 200
+
+
 def test_model_names_choose_the_image_family():
     assert family_for_model("claude-sonnet-4-5") == "anthropic"
     assert family_for_model("gpt-4.1-mini") == "openai"

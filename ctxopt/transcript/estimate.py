@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..budget import Calibrated, EstimatingCounter
+from ..calibration import CalibrationStore
 from ..tokens import Cl100kCounter, TokenCounter
 from . import images
 from .shapes import ANTHROPIC, OPENAI, Transcript, result_slots, result_text
@@ -62,9 +63,12 @@ class Estimator:
 
     @classmethod
     def for_model(cls, model: str | None = None, *, shape: str = ANTHROPIC, exact: bool = True,
-                  factor: float | None = None) -> Estimator:
+                  factor: float | None = None,
+                  store: CalibrationStore | None = None) -> Estimator:
         """An estimator for ``model``: exact or ~4 chars/token counts, scaled by a
-        calibration ``factor`` (0.5-2.0) when one is given.
+        calibration ``factor`` (0.5-2.0): the one given, else ``model``'s in ``store``
+        (``calibration.CalibrationStore(calibration.user_config_dir())`` is the user's),
+        else none. A store that cannot be read counts as having no factor.
 
         Raises
         ------
@@ -72,6 +76,8 @@ class Estimator:
             ``factor`` outside [0.5, 2.0].
         """
         counter: TokenCounter = Cl100kCounter() if exact else EstimatingCounter()
+        if factor is None and store is not None and model and model.strip():
+            factor = store.factor(model.strip())[0]
         if factor is not None:
             counter = Calibrated(counter, factor=factor)
         return cls(counter, family_for_model(model, shape))
