@@ -173,7 +173,7 @@ def test_a_summarizer_replaces_the_offline_summary_and_a_failing_one_falls_back(
     result = compact(document, window, estimator=FAST, summarizer=summarizer)
     marker = result.messages[2]["content"]  # after the system message and the objective
     assert result.summary_source == "summarizer" and "The agent read ten files." in marker
-    assert seen[0] == [document["messages"][i] for i in result.dropped]
+    assert seen == [[document["messages"][i] for i in result.dropped]]  # called once
 
     def failing(messages):
         raise RuntimeError("model unavailable")

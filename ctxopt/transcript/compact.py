@@ -246,8 +246,11 @@ class _Compactor:
         self.before = self.fixed + sum(self.costs)
         preserve = set(window.compaction.preserve)
         self.retained = [u for u in self.units if self._retained(u, preserve)]
-        self.others = [u for u in self.units if u not in self.retained]
+        retained_starts = {u.start for u in self.retained}
+        self.others = [u for u in self.units if u.start not in retained_starts]
         self.retained_cost = self.fixed + sum(self._cost(u) for u in self.retained)
+        # dropped message indexes -> (marker text, source, warnings)
+        self.summaries: dict[tuple[int, ...], tuple[str, str, tuple[str, ...]]] = {}
 
     def _retained(self, unit: Unit, preserve: set[str]) -> bool:
         messages = self.t.messages
@@ -303,7 +306,8 @@ class _Compactor:
             used = self.est.text(cut_text)
             carry -= used
             cuts[(i, slot)] = (cut_text, Cut(i, tokens, used, how))
-        dropped = [u for u in self.others if u not in tail]
+        tail_starts = {u.start for u in tail}
+        dropped = [u for u in self.others if u.start not in tail_starts]
         return _Plan(tail, cuts, dropped)
 
     def _arguments(self, i: int, slot: int | None, calls: dict[str, Any]) -> Any:
@@ -401,11 +405,15 @@ def _assemble(work: _Compactor, plan: _Plan, summarizer: Summarizer | None,
     source: str | None = None
     warnings: tuple[str, ...] = ()
     marker_at = dropped_units[0].start if dropped_units else None
+    dropped_starts = {u.start for u in dropped_units}
     for unit in sorted(kept_units + dropped_units, key=lambda u: u.start):
         if unit.start == marker_at:
-            text, source, warnings = _summary(work, [messages[i] for i in dropped], summarizer)
+            if tuple(dropped) not in work.summaries:  # a retry must not run a summarizer again
+                work.summaries[tuple(dropped)] = _summary(
+                    work, [messages[i] for i in dropped], summarizer)
+            text, source, warnings = work.summaries[tuple(dropped)]
             output.append(marker_message(text))
-        if unit in dropped_units:
+        if unit.start in dropped_starts:
             continue
         for i in range(unit.start, unit.end):
             message = messages[i]
