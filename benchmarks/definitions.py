@@ -79,11 +79,25 @@ def _files(root: Path, language: str) -> list[Path]:
     return found
 
 
+def _documented_start(lines: list[str], start: int, column: int) -> int:
+    """The first line of the comment lines directly above line ``start`` (1-indexed) at the
+    definition's indentation: the range rule of grammars/README.md, from the text alone."""
+    while start > 1:
+        above = lines[start - 2]
+        stripped = above.lstrip(" \t")
+        if not stripped.startswith("#") or stripped.startswith("#!") or len(above) - len(stripped) != column:
+            break
+        start -= 1
+    return start
+
+
 def _ast_definitions(path: Path) -> list[tuple[str, str, int]] | None:
     try:
-        tree = ast.parse(path.read_bytes())
+        data = path.read_bytes()
+        tree = ast.parse(data)
     except (SyntaxError, ValueError):
         return None
+    lines = data.decode("utf-8", "replace").splitlines()
     found = []
 
     def visit(node: ast.AST, prefix: str) -> None:
@@ -92,6 +106,7 @@ def _ast_definitions(path: Path) -> list[tuple[str, str, int]] | None:
                 group = "type" if isinstance(child, ast.ClassDef) else "callable"
                 qualified = f"{prefix}{child.name}"
                 start = min([d.lineno for d in child.decorator_list] + [child.lineno])
+                start = _documented_start(lines, start, child.col_offset)
                 found.append((group, qualified, start, child.end_lineno))
                 visit(child, qualified + ".")
             else:
@@ -128,8 +143,8 @@ def _source_line(root: Path, relative: str, line: int) -> str:
 
 def compare_python(root: Path, sample: int) -> None:
     """Classes, functions and methods of every parsable file against ``ast``: matched by
-    file, group, qualified name and first line (decorators included); end lines are
-    compared separately."""
+    file, group, qualified name and first line (decorators and the comment lines directly
+    above included); end lines are compared separately."""
     expected: Counter = Counter()
     ours: Counter = Counter()
     files = 0

@@ -11,6 +11,9 @@
 (object_definition name: (identifier) @name.definition.class) @definition.class
 (trait_definition name: (identifier) @name.definition.trait) @definition.trait
 (enum_definition name: (identifier) @name.definition.enum) @definition.enum
+; Scala 3 enum cases: `case Circle, Rect` and `case Rect(w: Double)`
+(simple_enum_case name: (identifier) @name.definition.constant) @definition.constant
+(full_enum_case name: (identifier) @name.definition.constant) @definition.constant
 ; operators are methods too: `def ++(other: OParser[_, C])`
 (function_definition name: [(identifier) (operator_identifier)] @name.definition.function) @definition.function
 (function_declaration name: [(identifier) (operator_identifier)] @name.definition.function) @definition.function

@@ -31,9 +31,9 @@ EXPECTED = {
         ('Tone', 'enum', 'Palette.Tone', 14, 14),
         ('Light', 'constant', 'Palette.Tone.Light', 14, 14),
         ('Dark', 'constant', 'Palette.Tone.Dark', 14, 14),
-        ('ShapesController', 'class', 'ShapesController', 19, 34),
-        ('create', 'method', 'ShapesController.create', 25, 27),
-        ('list', 'method', 'ShapesController.list', 31, 33),
+        ('ShapesController', 'class', 'ShapesController', 17, 34),
+        ('create', 'method', 'ShapesController.create', 20, 27),
+        ('list', 'method', 'ShapesController.list', 29, 33),
         ('api', 'constant', 'api', 36, 36),
         ('get', 'method', 'api.get', 36, 36),
         ('post', 'method', 'api.post', 36, 36),
@@ -51,8 +51,8 @@ EXPECTED = {
         ('Size', 'enum', 'Size', 3, 3),
         ('Small', 'constant', 'Size.Small', 3, 3),
         ('Large', 'constant', 'Size.Large', 3, 3),
-        ('Frame', 'class', 'Frame', 6, 14),
-        ('toggle', 'method', 'Frame.toggle', 9, 9),
+        ('Frame', 'class', 'Frame', 5, 14),
+        ('toggle', 'method', 'Frame.toggle', 8, 9),
         ('render', 'method', 'Frame.render', 11, 13),
         ('handlers', 'constant', 'handlers', 16, 16),
         ('click', 'method', 'handlers.click', 16, 16),
@@ -61,12 +61,11 @@ EXPECTED = {
     ], {
         ('react', 'import', 1),
         ('Component', 'inherit', 7),
-        ('Frame', 'type', 7),
         ('click', 'call', 12),
         ('Frame', 'call', 19),
     }),
     'javascript/client.js': ('javascript', [
-        ('api', 'constant', 'api', 7, 11),
+        ('api', 'constant', 'api', 4, 11),
         ('get', 'method', 'api.get', 8, 8),
         ('post', 'method', 'api.post', 9, 9),
         ('put', 'method', 'api.put', 10, 10),
@@ -79,25 +78,25 @@ EXPECTED = {
         ('get', 'call', 14),
     }),
     'rust/shape.rs': ('rust', [
-        ('Shape', 'enum', 'Shape', 4, 9),
-        ('Empty', 'constant', 'Shape.Empty', 6, 6),
+        ('Shape', 'enum', 'Shape', 1, 9),
+        ('Empty', 'constant', 'Shape.Empty', 5, 6),
         ('Circle', 'constant', 'Shape.Circle', 7, 7),
         ('Rect', 'constant', 'Shape.Rect', 8, 8),
         ('w', 'field', 'Shape.Rect.w', 8, 8),
         ('h', 'field', 'Shape.Rect.h', 8, 8),
-        ('square', 'macro', 'square', 12, 14),
-        ('area', 'method', 'Shape.area', 20, 25),
+        ('square', 'macro', 'square', 11, 14),
+        ('area', 'method', 'Shape.area', 17, 25),
     ], {
         ('Shape', 'type', 16),
         ('Rect', 'type', 22),
     }),
     'go/shapes.go': ('go', [
-        ('Box', 'struct', 'Box', 7, 7),
+        ('Box', 'struct', 'Box', 6, 7),
         ('v', 'field', 'Box.v', 7, 7),
         ('Name', 'type', 'Name', 8, 8),
         ('Small', 'constant', 'Small', 12, 12),
         ('Large', 'constant', 'Large', 13, 13),
-        ('G', 'method', 'Box.G', 17, 17),
+        ('G', 'method', 'Box.G', 16, 17),
         ('Set', 'method', 'Box.Set', 19, 19),
         ('Upper', 'method', 'Name.Upper', 21, 21),
     ], {
@@ -116,12 +115,12 @@ EXPECTED = {
     }),
     'cpp/shapes.cpp': ('cpp', [
         ('geo', 'namespace', 'geo', 3, 10),
-        ('Kind', 'enum', 'geo.Kind', 5, 5),
+        ('Kind', 'enum', 'geo.Kind', 4, 5),
         ('Circle', 'constant', 'geo.Kind.Circle', 5, 5),
         ('Rect', 'constant', 'geo.Kind.Rect', 5, 5),
         ('Cls', 'struct', 'geo.Cls', 7, 9),
         ('run', 'method', 'geo.Cls.run', 8, 8),
-        ('run', 'method', 'geo.Cls.run', 13, 17),
+        ('run', 'method', 'geo.Cls.run', 12, 17),
     ], {
         ('<chrono>', 'import', 1),
         ('Cls', 'type', 13),
@@ -130,6 +129,144 @@ EXPECTED = {
         ('seconds', 'type', 15),
         ('count', 'call', 16),
         ('make', 'call', 16),
+    }),
+    'python/shapes.py': ('python', [
+        ('Color', 'class', 'Color', 6, 8),
+        ('RED', 'constant', 'Color.RED', 7, 7),
+        ('GREEN', 'constant', 'Color.GREEN', 8, 8),
+        ('Canvas', 'class', 'Canvas', 11, 26),
+        ('size', 'field', 'Canvas.size', 14, 14),
+        ('draw', 'method', 'Canvas.draw', 16, 20),
+        ('clear', 'method', 'Canvas.clear', 22, 23),
+        ('reset', 'method', 'Canvas.reset', 24, 26),
+        ('plain', 'function', 'plain', 29, 30),
+    ], {
+        ('enum', 'import', 2),
+        ('functools', 'import', 3),
+        ('Enum', 'inherit', 6),
+        ('lru_cache', 'call', 17),
+        ('staticmethod', 'call', 18),
+        ('area', 'reference', 20),
+        ('compute', 'call', 20),
+        ('geometry', 'reference', 20),
+        ('clear', 'call', 26),
+        ('RED', 'reference', 30),
+    }),
+    'java/Shapes.java': ('java', [
+        ('Kind', 'enum', 'Kind', 3, 7),
+        ('CIRCLE', 'constant', 'Kind.CIRCLE', 5, 5),
+        ('RECT', 'constant', 'Kind.RECT', 6, 6),
+        ('Shapes', 'class', 'Shapes', 9, 23),
+        ('kind', 'field', 'Shapes.kind', 14, 15),
+        ('draw', 'method', 'Shapes.draw', 17, 22),
+    ], {
+        ('Service', 'type', 12),
+        ('Kind', 'type', 15),
+        ('Override', 'type', 18),
+        ('Deprecated', 'type', 19),
+        ('String', 'type', 20),
+        ('compute', 'call', 21),
+    }),
+    'c/shapes.c': ('c', [
+        ('kind', 'enum', 'kind', 3, 7),
+        ('KIND_CIRCLE', 'constant', 'kind.KIND_CIRCLE', 5, 5),
+        ('KIND_RECT', 'constant', 'kind.KIND_RECT', 6, 6),
+        ('shape', 'struct', 'shape', 9, 13),
+        ('kind', 'field', 'shape.kind', 10, 11),
+        ('size', 'field', 'shape.size', 12, 12),
+        ('area', 'function', 'area', 15, 21),
+        ('SQUARE', 'macro', 'SQUARE', 23, 23),
+    ], {
+        ('shapes.h', 'import', 1),
+        ('shape', 'type', 18),
+        ('area', 'call', 20),
+        ('geo_scale', 'call', 20),
+    }),
+    'csharp/Shapes.cs': ('csharp', [
+        ('Shapes', 'namespace', 'Example.Shapes', 1, 22),
+        ('Kind', 'enum', 'Example.Shapes.Kind', 3, 8),
+        ('Circle', 'constant', 'Example.Shapes.Kind.Circle', 6, 6),
+        ('Rect', 'constant', 'Example.Shapes.Kind.Rect', 7, 7),
+        ('ShapesController', 'class', 'Example.Shapes.ShapesController', 10, 21),
+        ('Draw', 'method', 'Example.Shapes.ShapesController.Draw', 14, 20),
+    ], {
+        ('ApiController', 'type', 11),
+        ('HttpGet', 'type', 15),
+        ('Obsolete', 'type', 16),
+        ('Kind', 'type', 17),
+        ('Abs', 'call', 19),
+        ('Compute', 'call', 19),
+        ('Geo', 'reference', 19),
+        ('System', 'reference', 19),
+    }),
+    'kotlin/Shapes.kt': ('kotlin', [
+        ('Kind', 'enum', 'Kind', 3, 7),
+        ('CIRCLE', 'constant', 'Kind.CIRCLE', 5, 5),
+        ('RECT', 'constant', 'Kind.RECT', 6, 6),
+        ('Shapes', 'class', 'Shapes', 9, 20),
+        ('draw', 'method', 'Shapes.draw', 14, 19),
+    ], {
+        ('Service', 'type', 12),
+        ('Deprecated', 'type', 15),
+        ('JvmStatic', 'type', 16),
+        ('Double', 'type', 17),
+        ('Kind', 'type', 17),
+        ('compute', 'call', 18),
+    }),
+    'swift/Shapes.swift': ('swift', [
+        ('Kind', 'enum', 'Kind', 3, 7),
+        ('circle', 'constant', 'Kind.circle', 5, 5),
+        ('rect', 'constant', 'Kind.rect', 6, 6),
+        ('Shapes', 'class', 'Shapes', 9, 18),
+        ('draw', 'method', 'Shapes.draw', 12, 17),
+    ], {
+        ('Foundation', 'import', 1),
+        ('Double', 'type', 6),
+        ('MainActor', 'type', 10),
+        ('discardableResult', 'type', 13),
+        ('objc', 'type', 14),
+        ('Double', 'type', 15),
+        ('Kind', 'type', 15),
+        ('Geo', 'reference', 16),
+        ('compute', 'call', 16),
+    }),
+    'php/Shapes.php': ('php', [
+        ('Shapes', 'namespace', 'App.Shapes', 3, 25),
+        ('Kind', 'enum', 'App.Shapes.Kind', 5, 10),
+        ('Circle', 'constant', 'App.Shapes.Kind.Circle', 8, 8),
+        ('Rect', 'constant', 'App.Shapes.Kind.Rect', 9, 9),
+        ('Shapes', 'class', 'App.Shapes.Shapes', 12, 25),
+        ('draw', 'method', 'App.Shapes.Shapes.draw', 18, 24),
+    ], {
+        ('Controller', 'type', 15),
+        ('Route', 'type', 19),
+        ('Deprecated', 'type', 20),
+        ('Kind', 'type', 21),
+        ('Area', 'reference', 23),
+        ('compute', 'call', 23),
+    }),
+    'ruby/shapes.rb': ('ruby', [
+        ('Shapes', 'module', 'Shapes', 1, 13),
+        ('KINDS', 'constant', 'Shapes.KINDS', 3, 4),
+        ('Canvas', 'class', 'Shapes.Canvas', 6, 12),
+        ('draw', 'method', 'Shapes.Canvas.draw', 8, 11),
+    ], {
+        ('freeze', 'call', 4),
+        ('Area', 'type', 10),
+        ('compute', 'call', 10),
+    }),
+    'scala/Shapes.scala': ('scala', [
+        ('Kind', 'enum', 'Kind', 3, 6),
+        ('Circle', 'constant', 'Kind.Circle', 5, 5),
+        ('Rect', 'constant', 'Kind.Rect', 5, 5),
+        ('Shapes', 'class', 'Shapes', 8, 14),
+        ('draw', 'method', 'Shapes.draw', 11, 13),
+    ], {
+        ('deprecated', 'type', 9),
+        ('inline', 'type', 12),
+        ('Double', 'type', 13),
+        ('Kind', 'type', 13),
+        ('compute', 'call', 13),
     }),
 }
 
@@ -234,6 +371,15 @@ CLI_CASES = [
     ("go/shapes.go", "Box.G"),
     ("go/shapes.go", "Name"),
     ("cpp/shapes.cpp", "geo.Cls.run"),
+    ("python/shapes.py", "Canvas.draw"),
+    ("java/Shapes.java", "Kind.RECT"),
+    ("c/shapes.c", "SQUARE"),
+    ("csharp/Shapes.cs", "Example.Shapes.ShapesController.Draw"),
+    ("kotlin/Shapes.kt", "Shapes.draw"),
+    ("swift/Shapes.swift", "Kind.rect"),
+    ("php/Shapes.php", "App.Shapes.Shapes.draw"),
+    ("ruby/shapes.rb", "Shapes.KINDS"),
+    ("scala/Shapes.scala", "Kind.Rect"),
 ]
 
 
@@ -256,3 +402,55 @@ def test_tags_and_gather_show_the_case(runner, tmp_path, relative: str, qualifie
     assert holding, f"{qualified} not gathered"
     assert holding[0]["start_line"] <= definition.start_line
     assert holding[0]["end_line"] >= definition.end_line
+
+
+def _lines(language: str, source: bytes) -> list[tuple[str, int, int]]:
+    return [(d.qualified_name, d.start_line, d.end_line)
+            for d in extract_tags("x", language, source).definitions]
+
+
+@pytest.mark.parametrize(("language", "source", "expected"), [
+    # the comment lines directly above, in every comment syntax
+    ("python", b"x = 1\n# one\n# two\ndef f():\n    pass\n", [("x", 1, 1), ("f", 2, 5)]),
+    ("rust", b"/// one\n/// two\nfn f() {}\n", [("f", 1, 3)]),
+    ("go", b"package p\n\n/* one\n   two */\nfunc F() {}\n", [("F", 3, 5)]),
+    # a blank line, a trailing comment of a code line or a `#!` line is not part of it
+    ("python", b"# one\n\ndef f():\n    pass\n", [("f", 3, 4)]),
+    ("python", b"x = 1  # note\ndef f():\n    pass\n", [("x", 1, 1), ("f", 2, 3)]),
+    ("python", b"#!/usr/bin/env python\ndef f():\n    pass\n", [("f", 2, 3)]),
+    # a comment ending the previous method's body stays in it; the next one is above its own
+    ("python", b"class A:\n    def f(self):\n        pass\n        # end of f\n"
+               b"    # g\n    def g(self):\n        pass\n",
+     [("A", 1, 7), ("A.f", 2, 4), ("A.g", 5, 7)]),
+    # a comment tree-sitter hangs on another node (Kotlin's package header, Ruby's module)
+    ("kotlin", b"package a\n\n/** Doc. */\nclass A\n", [("A", 3, 4)]),
+    ("ruby", b"module M\n  # Doc.\n  X = 1\nend\n", [("M", 1, 4), ("M.X", 2, 3)]),
+    # decorators and attributes outside the node, with comments between them
+    ("typescript", b"class A {\n  // Doc.\n  @Get()\n  // More.\n  @Post()\n  run() {}\n}\n",
+     [("A", 1, 7), ("A.run", 2, 6)]),
+    ("rust", b"#[derive(Debug)]\n\n#[repr(C)]\nstruct S;\n", [("S", 1, 4)]),
+    ("cpp", b"// Doc.\ntemplate <typename T>\nstruct Box {};\n", [("Box", 1, 3)]),
+    ("typescript", b"/** Doc. */\nexport const f = () => 1;\n", [("f", 1, 2)]),
+])
+def test_a_definition_starts_at_its_decorators_and_the_comments_directly_above(
+        language: str, source: bytes, expected: list) -> None:
+    assert _lines(language, source) == expected
+
+
+@pytest.mark.parametrize(("language", "source", "signature"), [
+    ("typescript", b"class A {\n  // Doc.\n  @Get()\n  run(): void { go(); }\n}\n",
+     "  @Get()\n  run(): void { ... }"),
+    ("rust", b"/// Doc.\n#[inline]\nfn f() { g() }\n", "#[inline]\nfn f() { ... }"),
+    ("cpp", b"template <typename T>\nT get() { return 1; }\n", "template <typename T>\nT get() { ... }"),
+    ("typescript", b"export const f = (): void => { g(); };\n", "const f = (): void => { ... }"),
+])
+def test_a_signature_starts_at_the_first_decorator_not_at_the_comment(
+        language: str, source: bytes, signature: str) -> None:
+    assert extract_tags("x", language, source).definitions[-1].signature == signature
+
+
+def test_a_decorated_class_does_not_reference_its_own_name() -> None:
+    tags = extract_tags("x.ts", "typescript", b"@Dec\nclass Frame extends Frame2 {}\n")
+    assert ("Frame", "class", 1, 2) == (tags.definitions[0].name, tags.definitions[0].kind,
+                                         tags.definitions[0].start_line, tags.definitions[0].end_line)
+    assert "Frame" not in {r.name for r in tags.references}

@@ -66,7 +66,7 @@ EXPECTED = {
         ('get', 'method', 'kv.Storage.get', 11, 11),
         ('size', 'method', 'kv.Storage.size', 12, 12),
         ('count_', 'field', 'kv.Storage.count_', 15, 15),
-        ('Cache', 'struct', 'kv.Cache', 19, 21),
+        ('Cache', 'struct', 'kv.Cache', 18, 21),
         ('value', 'field', 'kv.Cache.value', 20, 20),
     ], {
         ('<string>', 'import', 3),
@@ -253,7 +253,7 @@ EXPECTED = {
         ('Storage', 'type', 30),
     }),
     "php/Storage.php": ('php', [
-        ('Storage', 'namespace', 'App.Storage', 3, 42),
+        ('Storage', 'namespace', 'App.Storage', 2, 42),
         ('MAX_KEYS', 'constant', 'App.Storage.MAX_KEYS', 7, 7),
         ('Store', 'interface', 'App.Storage.Store', 9, 12),
         ('get', 'method', 'App.Storage.Store.get', 11, 11),
@@ -332,7 +332,7 @@ EXPECTED = {
         ('MAX_KEYS', 'constant', 'MAX_KEYS', 7, 7),
         ('Store', 'trait', 'Store', 9, 11),
         ('get', 'method', 'Store.get', 10, 10),
-        ('Storage', 'struct', 'Storage', 14, 16),
+        ('Storage', 'struct', 'Storage', 13, 16),
         ('data', 'field', 'Storage.data', 15, 15),
         ('Mode', 'enum', 'Mode', 18, 21),
         ('Read', 'constant', 'Mode.Read', 19, 19),

@@ -30,12 +30,12 @@ CASES = {
         ("save", "method", "Storage.save", 44, 46),
     ]),
     "go": ("go_storage/storage/db.go", [
-        ("ErrMissing", "variable", "ErrMissing", 7, 7),
-        ("Storage", "struct", "Storage", 10, 12),
+        ("ErrMissing", "variable", "ErrMissing", 6, 7),
+        ("Storage", "struct", "Storage", 9, 12),
         ("data", "field", "Storage.data", 11, 11),
-        ("New", "function", "New", 15, 17),
-        ("Get", "method", "Storage.Get", 20, 26),
-        ("Put", "method", "Storage.Put", 29, 31),
+        ("New", "function", "New", 14, 17),
+        ("Get", "method", "Storage.Get", 19, 26),
+        ("Put", "method", "Storage.Put", 28, 31),
     ]),
     "typescript": ("web_ts/src/api/client.ts", [
         ("ApiClient", "class", "ApiClient", 3, 15),

@@ -163,17 +163,19 @@ def _python_docstring(body: ts.Node, source: bytes) -> str | None:
     return f"{prefix}{quote}{lines[0]}{more}{quote}"
 
 
-def signature_of(node: ts.Node, source: bytes, language: str) -> str:
+def signature_of(node: ts.Node, source: bytes, language: str, start: int | None = None) -> str:
     """The header of a definition with its body replaced by a placeholder.
 
     Python keeps the docstring's first line and puts ``...`` where the body was; brace
     languages get ``{ ... }``. The header is everything from the definition's first byte
     to its body's first byte, so decorators, modifiers and multi-line parameter lists are
     kept whole. A definition without a body (a Go struct field, a type alias) is shown in
-    full when short, else by its first line and ``...``.
+    full when short, else by its first line and ``...``. ``start`` (a byte offset, the
+    node's start by default) is where the header begins: at the first decorator or
+    attribute that precedes the node.
     """
     body = _find_body(node)
-    start = node.start_byte
+    start = node.start_byte if start is None else start
     line_start = source.rfind(b"\n", 0, start) + 1
     indent = source[line_start:start]
     indent = indent if not indent.strip() else b""
@@ -232,6 +234,91 @@ def _parse(parser: Any, source: bytes, should_stop: Callable[[], bool] | None) -
         raise ParseCancelled(str(exc)) from exc
 
 
+# Nodes that belong to the definition after them but lie outside its node: TypeScript and
+# JavaScript decorators, Rust attributes, a C++ template's parameter list. (Python, Java, C#,
+# Kotlin, Swift, PHP and Scala put decorators, annotations and attributes inside the node.)
+_LEADING_TYPES = frozenset({"decorator", "attribute_item", "template_parameter_list"})
+# Nodes whose children before the definition are its own, and whether the signature starts
+# with them too (`template <T>` and `@dec` do; `export` and `export default` do not).
+_WRAPPER_TYPES = {"export_statement": False, "decorated_definition": True,
+                  "template_declaration": True}
+
+
+def _is_doc_comment(comment: ts.Node, below_row: int, source: bytes) -> bool:
+    """A comment alone on its lines that ends on the line above ``below_row`` (0-based)."""
+    if "comment" not in comment.type:
+        return False
+    row, column = comment.end_point
+    last_row = row - 1 if column == 0 and row > comment.start_point[0] else row
+    line_start = source.rfind(b"\n", 0, comment.start_byte) + 1
+    return (last_row == below_row - 1 and not source[line_start:comment.start_byte].strip()
+            and not source.startswith(b"#!", comment.start_byte))
+
+
+def _decorated(node: ts.Node) -> ts.Node:
+    """The first decorator or attribute before ``node`` (through wrappers such as
+    ``export`` and ``template <T>``, comments between them skipped), or ``node``: where
+    the signature starts."""
+    current = decorated = node
+    while True:
+        sibling = current.prev_named_sibling
+        while sibling is not None and (sibling.type in _LEADING_TYPES or "comment" in sibling.type):
+            if sibling.type in _LEADING_TYPES:
+                decorated = sibling
+            sibling = sibling.prev_named_sibling
+        parent = current.parent
+        if sibling is not None or parent is None or parent.type not in _WRAPPER_TYPES:
+            return decorated
+        current = parent
+        if _WRAPPER_TYPES[parent.type]:
+            decorated = parent
+
+
+def _comment_above(start: ts.Node, root: ts.Node, source: bytes,
+                   definition_nodes: set[tuple[int, int]]) -> ts.Node | None:
+    """The comment directly above ``start`` (see ``_leading``), or None. Tree-sitter hangs
+    comments on whatever node it is building (Ruby's class, Kotlin's package header), so
+    the comment is found by position, not as a sibling; one inside another definition
+    (the last lines of the previous function's body) is that definition's."""
+    end = len(source[:start.start_byte].rstrip())
+    if end == 0:
+        return None
+    comment: ts.Node | None = root.descendant_for_byte_range(end - 1, end)
+    while comment is not None and "comment" not in comment.type:
+        comment = comment.parent
+    while comment is not None and comment.parent is not None and "comment" in comment.parent.type:
+        comment = comment.parent  # Rust's `///` is a line_comment holding a doc_comment
+    if comment is None or not _is_doc_comment(comment, start.start_point[0], source):
+        return None
+    ancestor = comment.parent
+    while ancestor is not None and not (ancestor.start_byte <= start.start_byte
+                                        and ancestor.end_byte >= start.end_byte):
+        if (ancestor.start_byte, ancestor.end_byte) in definition_nodes:
+            return None
+        ancestor = ancestor.parent
+    return comment
+
+
+def _leading(node: ts.Node, root: ts.Node, source: bytes,
+             definition_nodes: set[tuple[int, int]]) -> tuple[ts.Node, ts.Node]:
+    """(first decorator or attribute, first doc comment) of a definition: the nodes its
+    signature and its range start at (``node`` itself when there is none).
+
+    The rule, the same in every language: a definition's decorators, annotations and
+    attributes are part of it, and so are the comments directly above it (or above its
+    first decorator), each on lines of its own, up to the first blank line or code line
+    (``///``, ``/** */``, ``//``, ``#`` alike). A trailing comment of the line above
+    (``x = 1  # note``) is not, nor is a ``#!`` line.
+    """
+    decorated = documented = _decorated(node)
+    if node.parent is not None and node.parent.type == "export_statement" \
+            and node.parent.start_byte < documented.start_byte:
+        documented = node.parent  # `export const x`: the range starts at `export`
+    while (comment := _comment_above(documented, root, source, definition_nodes)) is not None:
+        documented = comment
+    return decorated, documented
+
+
 def _extents(nodes: list[ts.Node], kinds: list[str], source: bytes) -> list[tuple[int, int]]:
     """(end byte, 1-indexed end line) of each definition.
 
@@ -286,7 +373,7 @@ def extract_tags(path: str, language: str, source: bytes, *,
     query, parser = _query(language)
     tree = _parse(parser, source, should_stop)
     cursor = ts.QueryCursor(query)
-    definitions: dict[tuple[int, int], tuple[ts.Node, str, str, str | None, int]] = {}
+    definitions: dict[tuple[int, int], tuple[ts.Node, str, str, str | None, int, int]] = {}
     # (name, line) -> (rank, kind, start byte) of the most telling reference capture there
     references: dict[tuple[str, int], tuple[int, str, int]] = {}
     not_names: set[tuple[int, int]] = set()
@@ -347,24 +434,32 @@ def extract_tags(path: str, language: str, source: bytes, *,
                         name_scope = ".".join(p for p in (scope, prefix) if p) or None
                     if name.isupper() and (kind == "variable" or (kind == "field" and len(name) > 1)):
                         kind = "constant"
-                    definitions[key] = (def_node, name, kind, name_scope, pattern)
+                    definitions[key] = (def_node, name, kind, name_scope, pattern,
+                                        name_node.start_point[0] + 1)
             elif role[0] != _OTHER:
                 record(nodes, role[1], role[2], role[0] == _IMPORT)
 
     for key in not_names:
         definitions.pop(key, None)
-    ordered = sorted(definitions.values(), key=lambda d: (d[0].start_byte, -d[0].end_byte))
+    definition_nodes = {(d[0].start_byte, d[0].end_byte) for d in definitions.values()}
+    leading = {key: _leading(d[0], tree.root_node, source, definition_nodes)
+               for key, d in definitions.items()}
+    keys = sorted(definitions, key=lambda k: (leading[k][1].start_byte, -definitions[k][0].end_byte))
+    ordered = [definitions[k] for k in keys]
     extents = _extents([d[0] for d in ordered], [d[2] for d in ordered], source)
     result: list[Definition] = []
     spans: list[tuple[int, int]] = []
+    name_lines: list[int] = []
     stack: list[int] = []  # indexes of open definitions, innermost last
-    for (node, name, kind, scope, _), (end_byte, end_line) in zip(ordered, extents):
-        while stack and spans[stack[-1]][1] <= node.start_byte:
+    for key, (node, name, kind, scope, _, name_line), (end_byte, end_line) in zip(keys, ordered, extents):
+        decorated, documented = leading[key]
+        start_byte = documented.start_byte
+        while stack and spans[stack[-1]][1] <= start_byte:
             stack.pop()
         parent = stack[-1] if stack else None
         if parent is not None and spans[parent][1] < end_byte:
             parent = None  # overlapping but not nested: treat as top level
-        if parent is not None and spans[parent] == (node.start_byte, end_byte):
+        if parent is not None and spans[parent] == (start_byte, end_byte):
             parent = result[parent].parent  # `case read, write`: one node, two names
         if kind == "function" and (scope is not None or (
                 parent is not None and result[parent].kind in _CONTAINER_KINDS)):
@@ -374,10 +469,11 @@ def extract_tags(path: str, language: str, source: bytes, *,
                               scope, name) if part)
         result.append(Definition(
             name=name, kind=kind, qualified_name=qualified,
-            start_line=node.start_point[0] + 1, end_line=end_line,
-            signature=signature_of(node, source, language), parent=parent,
+            start_line=documented.start_point[0] + 1, end_line=end_line,
+            signature=signature_of(node, source, language, decorated.start_byte), parent=parent,
         ))
-        spans.append((node.start_byte, end_byte))
+        spans.append((start_byte, end_byte))
+        name_lines.append(name_line)
         if kind != "type":  # an alias has no members (`typedef struct s {...} s_t` is two)
             stack.append(len(result) - 1)
 
@@ -396,8 +492,7 @@ def extract_tags(path: str, language: str, source: bytes, *,
                 break
         if enclosing is not None and result[enclosing].name == name and kind not in ("import", "import_member"):
             # the definition's own name (e.g. a Go type_identifier) is not a use of it
-            d = result[enclosing]
-            if d.start_line == line:
+            if name_lines[enclosing] == line:
                 continue
         refs.append((name, kind, line, enclosing))
     refs.sort(key=itemgetter(2, 0, 1))  # by line, name, kind
