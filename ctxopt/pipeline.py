@@ -14,7 +14,7 @@ from .fit import fit_budget, smallest_form
 from .files.redaction import clean_blocks
 from .files.safety import HygieneConfig
 from .files.text import display_text
-from .index import Index
+from .graph.view import IndexView as Index
 from .model import Block, Diagnostic, Dropped, Fidelity, Result, Selection
 from .render import render_block, render_header, task_line, text_and_used
 from .source import read_blocks

@@ -15,7 +15,7 @@ from collections import defaultdict
 from pathlib import Path
 
 from .files.text import decode_text, split_lines
-from .index import Index
+from .graph.view import IndexView as Index
 from .parsing.languages import fence_tag
 from .model import Block, Fidelity, Item
 from .ranges import clamp_range, merge_ranges, subtract_ranges

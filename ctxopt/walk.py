@@ -19,7 +19,8 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass
 
-from .index import Index, is_test_path
+from .graph.rules import is_test_path
+from .graph.view import IndexView as Index
 from .lexical import name_words, query_terms
 from .model import Definition, Fidelity, Item
 from .task import ParsedTask, split_identifier

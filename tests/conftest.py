@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 from hypothesis import settings
+
+from ctxopt.store import IndexOptions, StoredIndex, open_index
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -45,6 +47,23 @@ def make_repo(tmp_path: Path) -> Callable[[dict[str, str | bytes]], Path]:
         return root
 
     return make
+
+
+@pytest.fixture
+def build_index(tmp_path: Path) -> Iterator[Callable[..., StoredIndex]]:
+    """Open the stored index of a root, its database under ``tmp_path`` (so that fixtures
+    read in place are never written); every index opened is closed after the test."""
+    opened: list[StoredIndex] = []
+
+    def build(root: Path, **options: object) -> StoredIndex:
+        database = tmp_path / "indexes" / f"{len(opened)}.db"
+        index, _ = open_index(root, IndexOptions(path=database, jobs=1, **options))
+        opened.append(index)
+        return index
+
+    yield build
+    for index in opened:
+        index.close()
 
 
 @pytest.fixture

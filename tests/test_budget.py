@@ -245,14 +245,19 @@ def test_config_dir_env_override(monkeypatch, tmp_path: Path) -> None:
 # -- end to end: the printed text never exceeds the budget ----------------------------
 
 _FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
-_INDEXES: dict[str, object] = {}
 
 
-def _index(name: str):
-    from ctxopt.index import build_index
-    if name not in _INDEXES:
-        _INDEXES[name] = build_index(_FIXTURES / name)
-    return _INDEXES[name]
+@pytest.fixture(scope="module")
+def fixture_indexes(tmp_path_factory):
+    """The stored index of each fixture read in place (never written to), built once: the
+    property test below only reads them."""
+    from ctxopt.store import IndexOptions, open_index
+    directory = tmp_path_factory.mktemp("indexes")
+    indexes = {name: open_index(_FIXTURES / name, IndexOptions(path=directory / f"{name}.db", jobs=1))[0]
+               for name in ("py_storage", "go_storage", "web_ts")}
+    yield indexes
+    for index in indexes.values():
+        index.close()
 
 
 @given(st.sampled_from(["py_storage", "go_storage", "web_ts"]),
@@ -260,7 +265,8 @@ def _index(name: str):
                         "add a method to Storage", "understand the handler", "rename UserService"]),
        st.integers(40, 3000), st.integers(0, 4),
        st.one_of(st.none(), st.floats(MIN_FACTOR, MAX_FACTOR)))
-def test_printed_text_never_exceeds_the_budget(fixture, task, budget, max_ring, factor) -> None:
+def test_printed_text_never_exceeds_the_budget(fixture_indexes, fixture, task, budget, max_ring,
+                                               factor) -> None:
     # Reads the fixtures in place (the prebuilt index is never written back).
     from ctxopt.errors import BudgetTooSmall
     from ctxopt.pipeline import GatherConfig, gather
@@ -270,7 +276,7 @@ def test_printed_text_never_exceeds_the_budget(fixture, task, budget, max_ring, 
     counter = Cl100kCounter() if factor is None else Calibrated(Cl100kCounter(), factor=factor)
     try:
         result = gather(_FIXTURES / fixture, task, GatherConfig(budget=budget, max_ring=max_ring),
-                        counter=counter, index=_index(fixture))
+                        counter=counter, index=fixture_indexes[fixture])
     except BudgetTooSmall:
         return
     assert counter.count(render_text(result, counter.count)) <= budget

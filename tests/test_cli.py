@@ -82,9 +82,8 @@ def test_budget_that_holds_the_header_but_no_block_exits_2_issue_5(runner, fixtu
 
 
 @pytest.mark.parametrize("fixture", ["py_storage", "go_storage"])
-def test_small_budgets_show_a_block_or_exit_2_never_the_header_alone_issue_5(fixture) -> None:
+def test_small_budgets_show_a_block_or_exit_2_never_the_header_alone_issue_5(fixture, build_index) -> None:
     from ctxopt.errors import BudgetTooSmall, BudgetTooSmallForContent
-    from ctxopt.index import build_index
     from ctxopt.pipeline import GatherConfig, gather as gather_library
     from ctxopt.render import render_text
     root = Path(__file__).resolve().parent.parent / "fixtures" / fixture

@@ -12,7 +12,6 @@ import pytest
 from ctxopt.cli import main
 from ctxopt.discover import discover_sources
 from ctxopt.files.safety import HygieneConfig
-from ctxopt.index import build_index
 from ctxopt.model import Diagnostic
 from ctxopt.source import read_lines
 from ctxopt.tokens import count_tokens
@@ -182,7 +181,7 @@ ENCODED = {
     ("separators.py", "sep_two", (6, 7), "def sep_two():\n    return 2"),
     ("formfeed.py", "ff_two", (4, 5), "def ff_two():\n    return 2"),
 ])
-def test_definition_lines_match_the_editor(make_repo, path, name, lines, content) -> None:
+def test_definition_lines_match_the_editor(make_repo, build_index, path, name, lines, content) -> None:
     root = make_repo(ENCODED)
     index = build_index(root)
     (node,) = index.definitions_named(name)

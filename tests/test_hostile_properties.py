@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from ctxopt.cli import main
 from ctxopt.discover import discover_sources
 from ctxopt.files.reasons import REASONS
-from ctxopt.index import build_index
+from ctxopt.store import IndexOptions, open_index
 from ctxopt.tokens import count_tokens
 
 # Name bytes: anything but '/' and NUL; '.' and '..' are not file names.
@@ -63,8 +63,9 @@ def test_gather_survives_anything(files, task, budget, output_format) -> None:
         root = Path(directory)
         (root / "core.py").write_bytes(_ANCHOR)
         _write_tree(root, files)
-        index = build_index(root)  # the index alone never raises either
-        assert {d.reason for d in index.diagnostics} <= _KNOWN_REASONS
+        index, _ = open_index(root, IndexOptions(path=root / "index.db", jobs=1))
+        with index:  # the index alone never raises either
+            assert {d.reason for d in index.diagnostics} <= _KNOWN_REASONS
         result = CliRunner().invoke(main, ["gather", task, "--root", str(root), "--budget",
                                            str(budget), "--format", output_format])
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception

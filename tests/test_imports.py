@@ -3,8 +3,8 @@ from pathlib import Path
 
 import pytest
 
-from ctxopt.imports import ImportResolver, TsPaths
-from ctxopt.manifests import parse_jsonc, read_ts_paths
+from ctxopt.graph.imports import ImportResolver, TsPaths
+from ctxopt.graph.manifests import parse_jsonc, read_ts_paths
 
 RUST = ["Cargo.toml", "src/lib.rs", "src/codec.rs", "src/net/mod.rs", "src/net/tcp.rs",
         "src/net/tcp/frame.rs", "src/util.rs"]

@@ -1,23 +1,16 @@
-"""The indexer: discovery, and the graph's nodes and edges on the fixtures."""
-from pathlib import Path
+"""The indexer: discovery, and the stored graph's nodes and edges on the fixtures."""
 
 import pytest
 
+from indexes import edges as _edges
+
 from ctxopt.discover import discover_sources
-from ctxopt.imports import ImportResolver
-from ctxopt.index import build_index, is_test_path
-
-
-def _edges(index, kind):
-    """{(source label, target label)} for edges of ``kind``; symbols labelled by qualified name."""
-    def label(node):
-        data = index.graph.nodes[node]
-        return node if data["type"] == "file" else f"{data['path']}:{index.definition(node).qualified_name}"
-    return {(label(u), label(v)) for u, v, k in index.graph.edges(keys=True) if k == kind}
+from ctxopt.graph.imports import ImportResolver
+from ctxopt.graph.rules import is_test_path
 
 
 @pytest.fixture
-def py_index(fixture_repo):
+def py_index(fixture_repo, build_index):
     return build_index(fixture_repo("py_storage"))
 
 
@@ -50,14 +43,14 @@ def test_inherits_and_tests_edges(py_index) -> None:
     assert ("tests/test_storage.py:test_delete_missing_key_raises", "storage/db.py:StorageError") in tests
 
 
-def test_go_methods_belong_to_their_receiver_type(fixture_repo) -> None:
+def test_go_methods_belong_to_their_receiver_type(fixture_repo, build_index) -> None:
     index = build_index(fixture_repo("go_storage"))
     assert ("storage/db.go:Storage", "storage/db.go:Storage.Get") in _edges(index, "contains")
     assert ("server/server.go", "storage/db.go") in _edges(index, "imports")
     assert ("server/server.go:Handler.ServeHTTP", "storage/db.go:Storage.Get") in _edges(index, "references")
 
 
-def test_typescript_imports_resolve_extension_and_index(fixture_repo) -> None:
+def test_typescript_imports_resolve_extension_and_index(fixture_repo, build_index) -> None:
     index = build_index(fixture_repo("web_ts"))
     imports = _edges(index, "imports")
     assert {("src/components/UserCard.tsx", "src/api/index.ts"),
@@ -115,7 +108,7 @@ def test_python_src_layout_resolves_by_suffix() -> None:
     assert resolver.resolve("python", "tests/test_core.py", "app.core") == ["src/app/core.py"]
 
 
-def test_out_of_line_methods_belong_to_their_type(make_repo) -> None:
+def test_out_of_line_methods_belong_to_their_type(make_repo, build_index) -> None:
     root = make_repo({
         "include/storage.hpp": "namespace kv {\nclass Storage {\n  int get();\n};\n}\n",
         "src/storage.cpp": '#include "storage.hpp"\nnamespace kv {\nint Storage::get() { return 1; }\n}\n',
@@ -129,7 +122,7 @@ def test_out_of_line_methods_belong_to_their_type(make_repo) -> None:
     assert ("ext.kt:Box", "ext.kt:Box.size") in contains
 
 
-def test_imports_resolve_in_every_language_family(make_repo) -> None:
+def test_imports_resolve_in_every_language_family(make_repo, build_index) -> None:
     root = make_repo({
         "Cargo.toml": "[package]\n", "src/lib.rs": "mod codec;\nuse crate::codec::Decoder;\n",
         "src/codec.rs": "pub struct Decoder;\n",
@@ -144,7 +137,7 @@ def test_imports_resolve_in_every_language_family(make_repo) -> None:
             ("c/main.c", "c/util.h"), ("web/src/main.ts", "web/src/lib.ts")} <= imports
 
 
-def test_an_extensionless_script_is_indexed(make_repo) -> None:
+def test_an_extensionless_script_is_indexed(make_repo, build_index) -> None:
     root = make_repo({"bin/serve": "#!/usr/bin/env node\nfunction serve() {}\n"})
     index = build_index(root)
-    assert [d.qualified_name for d in index.tags["bin/serve"].definitions] == ["serve"]
+    assert [d.qualified_name for d in index.file_definitions("bin/serve")] == ["serve"]

@@ -1,7 +1,6 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ctxopt.index import build_index
 from ctxopt.model import Item
 from ctxopt.ranges import clamp_range, merge_ranges
 from ctxopt.source import read_blocks, read_lines
@@ -37,7 +36,7 @@ def test_read_lines_handles_bom_crlf_and_bad_bytes(tmp_path) -> None:
     assert read_lines(path) == ["a = 1", "b = '\ufffd'", "c = 3"]
 
 
-def test_blocks_get_context_lines_and_close_ranges_merge(make_repo) -> None:
+def test_blocks_get_context_lines_and_close_ranges_merge(make_repo, build_index) -> None:
     root = make_repo({"m.py": "".join(f"line{i}\n" for i in range(1, 41))})
     index = build_index(root)
     items = [Item("m.py", 10, 12, 120, 0, "a", "A"), Item("m.py", 16, 17, 70, 2, "b", "B"),
@@ -52,7 +51,7 @@ def test_blocks_get_context_lines_and_close_ranges_merge(make_repo) -> None:
     assert blocks[0].tokens == Cl100kCounter().count(blocks[0].content)
 
 
-def test_ranges_of_one_tier_merge(make_repo) -> None:
+def test_ranges_of_one_tier_merge(make_repo, build_index) -> None:
     root = make_repo({"m.py": "".join(f"line{i}\n" for i in range(1, 41))})
     items = [Item("m.py", 10, 12, 120, 0, "a", "A"), Item("m.py", 16, 17, 110, 0, "b", "B")]
     (block,) = read_blocks(root, items, build_index(root), Cl100kCounter())
@@ -60,7 +59,7 @@ def test_ranges_of_one_tier_merge(make_repo) -> None:
     assert block.reason == "a (+1 more)"
 
 
-def test_signature_items_make_signature_blocks_with_class_skeletons(make_repo) -> None:
+def test_signature_items_make_signature_blocks_with_class_skeletons(make_repo, build_index) -> None:
     from ctxopt.model import Fidelity
     root = make_repo({"m.py": "class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n"})
     items = [Item("m.py", 1, 6, 40, 3, "best match", "A", fidelity=Fidelity.SIGNATURE)]
@@ -78,7 +77,7 @@ def test_subtract_ranges_against_a_set_oracle() -> None:
     assert got == want and subtract_ranges(spans, taken) == [(1, 2), (5, 7), (22, 25)]
 
 
-def test_blank_leftover_between_tiers_is_not_a_block(make_repo) -> None:
+def test_blank_leftover_between_tiers_is_not_a_block(make_repo, build_index) -> None:
     # trial: `v3/ZodError.ts:191-191`, an empty fence (0 tokens) after tier splitting
     root = make_repo({"m.py": "a = 1\n\nb = 2\n"})
     items = [Item("m.py", 1, 1, 120, 0, "a", "a"), Item("m.py", 2, 2, 40, 3, "b", "b")]
@@ -86,7 +85,7 @@ def test_blank_leftover_between_tiers_is_not_a_block(make_repo) -> None:
     assert [(b.start_line, b.end_line) for b in blocks] == [(1, 1)]
 
 
-def test_cut_definition_names_the_definition_a_block_stops_inside(make_repo) -> None:
+def test_cut_definition_names_the_definition_a_block_stops_inside(make_repo, build_index) -> None:
     from ctxopt.source import cut_definition
     root = make_repo({"m.py": "def f(a,\n      b):\n    x = 1\n    y = 2\n    return x + y\n"})
     index = build_index(root)

@@ -1,13 +1,12 @@
 """The ring walker on the fixtures and on small graphs."""
 import pytest
 
-from ctxopt.index import build_index
 from ctxopt.task import parse_task
 from ctxopt.walk import WalkConfig, find_seeds, walk_rings
 
 
 @pytest.fixture
-def py_index(fixture_repo):
+def py_index(fixture_repo, build_index):
     return build_index(fixture_repo("py_storage"))
 
 
@@ -32,7 +31,7 @@ def test_fix_storage_bug_finds_definition_methods_callers_and_tests(py_index) ->
     assert found["test_put_then_get"].reason.startswith("tests Storage")
 
 
-def test_go_storage_methods_callers_and_tests(fixture_repo) -> None:
+def test_go_storage_methods_callers_and_tests(fixture_repo, build_index) -> None:
     index = build_index(fixture_repo("go_storage"))
     found = _by_symbol(walk_rings(index, parse_task("fix Storage bug")))
     assert found["Storage"].ring == 0
@@ -102,7 +101,7 @@ def test_keywords_seed_when_no_symbol_matches(py_index) -> None:
     # stemming: "renamed" meets `rename_user`
     seeds = find_seeds(py_index, parse_task("users cannot be renamed"))
     names = [py_index.definition(s.node).qualified_name for s in seeds
-             if py_index.graph.nodes[s.node]["type"] == "symbol"]
+             if not py_index.is_file(s.node)]
     assert names[0] == "UserService.rename_user"
     assert all(s.quality < 1 for s in seeds)
 
@@ -113,7 +112,7 @@ def test_file_path_seed(py_index) -> None:
     assert items[0].reason == "file app/cli.py named in the task"
 
 
-def test_path_and_symbol_prefer_the_symbol_in_that_file(make_repo) -> None:
+def test_path_and_symbol_prefer_the_symbol_in_that_file(make_repo, build_index) -> None:
     root = make_repo({"db.py": "def load_rows():\n    pass\n",
                       "csv_io.py": "def load_rows():\n    pass\n"})
     index = build_index(root)
@@ -124,7 +123,7 @@ def test_path_and_symbol_prefer_the_symbol_in_that_file(make_repo) -> None:
     ]
 
 
-def test_large_caller_contributes_a_window_not_its_whole_body(make_repo) -> None:
+def test_large_caller_contributes_a_window_not_its_whole_body(make_repo, build_index) -> None:
     body = "\n".join(f"    x{i} = {i}" for i in range(100))
     root = make_repo({
         "lib.py": "def target():\n    return 1\n",
@@ -141,7 +140,7 @@ def test_unknown_task_gives_nothing(py_index) -> None:
     assert walk_rings(py_index, parse_task("zzz qqq")) == []
 
 
-def test_large_class_is_shown_by_its_header_and_the_members_the_task_points_at(make_repo) -> None:
+def test_large_class_is_shown_by_its_header_and_the_members_the_task_points_at(make_repo, build_index) -> None:
     methods = "".join(f"    def method_{i}(self):\n" + "        x = 1\n" * 18 + "\n" for i in range(9))
     methods += "    def flush_buffer(self):\n        return self.buffer\n"
     root = make_repo({"big.py": "class Big:\n    '''Doc.'''\n\n" + methods})
@@ -154,7 +153,7 @@ def test_large_class_is_shown_by_its_header_and_the_members_the_task_points_at(m
     assert len(shown) == WalkConfig().max_members_of_large
 
 
-def test_callees_are_capped_and_ranked_by_the_task_words(make_repo) -> None:
+def test_callees_are_capped_and_ranked_by_the_task_words(make_repo, build_index) -> None:
     helpers = "".join(f"def helper_{i}():\n    return {i}\n\n" for i in range(10))
     helpers += "def parse_header():\n    return 0\n\n"
     calls = "".join(f"    helper_{i}()\n" for i in range(10))
@@ -185,7 +184,7 @@ def test_bug_report_words_are_not_query_terms_but_named_symbols_keep_them() -> N
     assert "error" in query_terms(parse_task("ValueError raised by load_rows"))  # ValueError names code
 
 
-def test_named_definitions_outrank_word_matches_even_when_the_name_is_common(make_repo) -> None:
+def test_named_definitions_outrank_word_matches_even_when_the_name_is_common(make_repo, build_index) -> None:
     # regression (trial on sympy): `.symbol` properties ranked above `class Symbol`
     files = {f"m{i}.py": f"class Symbol:\n    pass\n\nclass Holder{i}:\n    @property\n"
                          f"    def symbol(self):\n        return self.symbol_subs_cache\n"

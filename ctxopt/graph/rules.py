@@ -14,11 +14,16 @@ its file's tags). Edges are keyed by kind:
 """
 from __future__ import annotations
 
+import posixpath
 import re
 from collections import defaultdict
+from collections.abc import Sequence
+
+from ..model import Definition
 
 __all__ = ["MAX_AMBIGUOUS_TARGETS", "MAX_ATTRIBUTE_TARGETS", "VIA_PRIORITY", "EdgeGroups",
-           "is_test_path", "symbol_id", "split_symbol"]
+           "is_test_path", "symbol_id", "split_symbol", "OWNER_KINDS", "out_of_line_owner",
+           "choose_owners", "attribute_impl_uses"]
 
 MAX_AMBIGUOUS_TARGETS = 5
 # Attribute uses (`x.name` without a call) resolve only within the file and the files it
@@ -48,11 +53,20 @@ def split_symbol(node: str) -> tuple[str, int]:
     return path, int(index)
 
 
+# The reasons of ``graph.resolve``, most certain first.
+REASONS = ("same file", "imported name", "imported file", "same namespace", "same package")
+
+
+def _reason_rank(reason: str) -> int:
+    return REASONS.index(reason) if reason in REASONS else len(REASONS)
+
+
 class EdgeGroups:
     """Collects uses into edges keyed (other end, edge kind).
 
     ``add`` one use at a time; ``edges`` gives (other end, kind, {``lines``: sorted unique
-    lines, ``via``: the most telling use kind by ``VIA_PRIORITY``}), sorted. A use of kind
+    lines, ``via``: the most telling use kind by ``VIA_PRIORITY``, ``resolved``: the reason
+    of ``graph.resolve``, the most certain of the uses'}), sorted. A use of kind
     ``inherit`` makes an ``inherits`` edge, any other a ``references`` edge; a use from a
     test file of a definition outside tests also makes a ``tests`` edge.
     """
@@ -60,11 +74,16 @@ class EdgeGroups:
     def __init__(self) -> None:
         self.lines: dict[tuple[str, str], list[int]] = defaultdict(list)
         self.via: dict[tuple[str, str], str] = {}
+        self.reason: dict[str, str] = {}
 
-    def add(self, other: str, ref_kind: str, line: int, tests: bool) -> None:
-        """Record one use of kind ``ref_kind`` at ``line`` (1-indexed)."""
+    def add(self, other: str, ref_kind: str, line: int, tests: bool, reason: str = "") -> None:
+        """Record one use of kind ``ref_kind`` at ``line`` (1-indexed), resolved for
+        ``reason``."""
         key = (other, "inherits" if ref_kind == "inherit" else "references")
         self.lines[key].append(line)
+        known_reason = self.reason.get(other)
+        if known_reason is None or _reason_rank(reason) < _reason_rank(known_reason):
+            self.reason[other] = reason
         known = self.via.get(key)
         if known is None or VIA_PRIORITY[ref_kind] < VIA_PRIORITY[known]:
             self.via[key] = ref_kind
@@ -74,5 +93,61 @@ class EdgeGroups:
     def edges(self) -> list[tuple[str, str, dict]]:
         """The grouped edges, sorted by (other end, kind)."""
         return [(other, kind, {"lines": tuple(sorted(set(lines))),
-                               "via": self.via.get((other, kind), "reference")})
+                               "via": self.via.get((other, kind), "reference"),
+                               "resolved": self.reason.get(other, "")})
                 for (other, kind), lines in sorted(self.lines.items())]
+
+
+# Definitions that methods declared out of line can belong to.
+OWNER_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type"})
+
+
+def out_of_line_owner(definitions: Sequence[Definition], index: int) -> str | None:
+    """The name of the type a method declared out of line belongs to, else None.
+
+    A definition is out of line when its qualified name holds a scope that its enclosing
+    definitions do not explain (``Storage.Get`` at top level, ``kv.Storage.get`` inside
+    namespace ``kv``: Go receivers, Rust impl blocks, C++ ``Type::f``, Kotlin and Swift
+    extensions); its owner is named by the scope's last part."""
+    definition = definitions[index]
+    parent = definitions[definition.parent].qualified_name + "." if definition.parent is not None else ""
+    qualified = definition.qualified_name
+    if qualified == parent + definition.name or not qualified.endswith("." + definition.name):
+        return None
+    return qualified[:-len(definition.name) - 1].rsplit(".", 1)[-1]
+
+
+def choose_owners(path: str, candidates: Sequence[str]) -> list[str]:
+    """Of the type definitions (node ids) named like the owner of a method declared out of
+    line in ``path``: those in the same directory (a Go package), else those in a file
+    with the same stem (``storage.hpp`` for ``storage.cpp``), else the only one."""
+    directory = posixpath.dirname(path)
+    same_directory = [c for c in candidates if posixpath.dirname(c.rpartition("#")[0]) == directory]
+    if same_directory:
+        return same_directory
+    stem = _stem(path)
+    same_stem = [c for c in candidates if _stem(c.rpartition("#")[0]) == stem]
+    return same_stem or (list(candidates) if len(candidates) == 1 else [])
+
+
+def _stem(path: str) -> str:
+    return posixpath.splitext(posixpath.basename(path))[0]
+
+
+def attribute_impl_uses(language: str, definitions: Sequence[Definition],
+                        uses: Sequence[tuple[str, str, int, int | None]]
+                        ) -> list[tuple[str, str, int, int | None]]:
+    """Uses with Rust ``impl Trait for Type`` attributed to ``Type``.
+
+    An ``impl`` block is not a definition, so its ``inherit`` use of the trait lies at
+    module level, as if the whole file implemented it. It belongs to the type named by the
+    ``type`` use on the same line when this file defines that type at top level."""
+    if language != "rust":
+        return list(uses)
+    top = {d.name: i for i, d in enumerate(definitions) if d.parent is None and d.kind in OWNER_KINDS}
+    implementors = {line: top[name] for name, kind, line, enclosing in uses
+                    if kind == "type" and enclosing is None and name in top}
+    return [(name, kind, line, implementors[line])
+            if kind == "inherit" and enclosing is None and line in implementors
+            and top.get(name) != implementors[line] else (name, kind, line, enclosing)
+            for name, kind, line, enclosing in uses]

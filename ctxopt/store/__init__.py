@@ -1,8 +1,12 @@
 """Edge stage: a persistent, incremental index of a repository in SQLite.
 
 ``open_index(root)`` brings the database up to date with the files on disk and returns a
-``StoredIndex``, which answers the same queries as the in-memory ``index.Index`` (the
-walker and the source reader use only those) by reading just the rows a gather touches.
+``StoredIndex``, which answers the queries of ``graph.view.IndexView`` (the walker and the
+source reader use only those) by reading just the rows a gather touches. Modules:
+``schema`` (tables, connections, transactions), ``scan`` and ``workers`` (reading files
+into rows, in worker processes), ``update`` (bringing the tables in line with the disk),
+``query`` and ``edges`` (the query surface), ``lexical`` (BM25 over the postings),
+``location`` (where the database lives, recovery from damage).
 
 Storage (``SCHEMA_VERSION``; a database with another version, another parser fingerprint
 or another root is emptied and rebuilt, never misread):
@@ -10,11 +14,13 @@ or another root is emptied and rebuilt, never misread):
 - ``files``: every selected or content-skipped file keyed by path, with size, mtime (ns),
   a BLAKE2 hash of the content, language, line count, skip reason (``file_tags`` puts a
   file's references back in tag order from ``uses`` and ``import_specs``);
-- ``defs``: each file's definitions (node ``path#idx``), indexed by name and, for Go
-  methods declared out of line, by their receiver type (``owner``);
+- ``defs``: each file's definitions (node ``path#idx``), indexed by name and, for methods
+  declared out of line, by the name of their type (``owner``, ``graph.rules``);
 - ``uses``: each file's references *unresolved*, one row per (file, name) packing every
   use's line, kind and enclosing definition, indexed by name (5x fewer rows than uses);
 - ``import_specs``: each file's import specifiers in tag order;
+- ``bindings``: the names each file's imports bind (``graph.bindings``), with the file the
+  module names (``dst``, resolved with the import edges), indexed by the imported name;
 - ``imports``: resolved file -> file import edges, indexed on both endpoints;
 - ``postings``: the BM25 term counts of each parsed file's lexical documents
   (``lexical.file_documents``), one row per (term, file) indexed by term and by file, with
@@ -24,13 +30,14 @@ or another root is emptied and rebuilt, never misread):
   gather scores only the task's terms (``StoredLexical``, the formula of
   ``lexical.LexicalIndex``, with the same results), and a changed file replaces its rows.
 
-Edges. ``contains`` edges are the ``parent`` column (plus ``owner``); ``imports`` are
-stored; ``references``, ``inherits`` and ``tests`` edges are resolved at query time from
-``uses`` by name, with the rule of ``index.build_graph`` (same file, else imported files,
-else every definition when few). So when a file changes, nothing but its own rows and
-the import edges need repair: a reference anywhere re-resolves against the current
-definitions on the next query. Import edges are recomputed for the changed files, or for
-all files when the set of files or a ``go.mod`` changed.
+Edges (``edges``). ``contains`` edges are the ``parent`` column (plus ``owner``);
+``imports`` are stored; ``references``, ``inherits`` and ``tests`` edges are resolved at
+query time from ``uses`` and ``bindings`` with ``graph.resolve`` (same file, what the
+imports bind, imported files, same namespace, same package, else every definition when
+few). So when a file changes, nothing but its own rows, the import edges and the bindings'
+files need repair: a reference anywhere re-resolves against the current definitions on the
+next query. Import edges and bindings are recomputed for the changed files, or for all
+files when the set of files, a ``go.mod`` or a ``tsconfig.json`` changed.
 
 Update, before every gather: one ``stat`` per candidate; a file whose size and mtime
 match is unchanged (unless its mtime was within ``RACY_NS`` of when it was checked, then

@@ -3,21 +3,20 @@ from __future__ import annotations
 
 import contextlib
 import marshal
-import posixpath
 import sqlite3
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..graph.rules import (MAX_AMBIGUOUS_TARGETS, MAX_ATTRIBUTE_TARGETS, EdgeGroups,
-                           is_test_path, split_symbol)
+from ..graph.rules import is_test_path, split_symbol
 from ..model import Definition, Diagnostic, FileTags, Reference
 from ..errors import IndexStoreError
+from .edges import EdgeReader
 from .lexical import StoredLexical, guarded
 from .location import is_corruption, move_aside
 from .scan import unpack_uses
-from .schema import SQL_VARS, key_path
+from .schema import key_path
 from .update import name_table
 
 __all__ = ["StoredIndex"]
@@ -77,14 +76,13 @@ class StoredIndex:
         self._file_set = frozenset(self.files)
         self._definitions: dict[str, tuple[Definition, ...]] = {}
         self._definition_of: dict[str, Definition] = {}
-        self._owners: dict[str, tuple[str | None, ...]] = {}
         self._tags: dict[str, FileTags] = {}
         self._named: dict[str, list[str]] = {}
         self._all_named: dict[str, list[str]] | None = None
-        self._imported: dict[str, frozenset[str]] = {}
         self._test_paths: dict[str, bool] = {}
         self._lexical: Any = None
         self._edges: dict[tuple[str, str, tuple[str, ...]], list[tuple[str, str, dict]]] = {}
+        self._edge_reader = EdgeReader(conn, self, self._id, self._path, self._language)
 
     @property
     def lexical(self) -> "StoredLexical":
@@ -135,12 +133,9 @@ class StoredIndex:
         definitions = self._conn.execute("SELECT COUNT(*) FROM defs").fetchone()[0]
         references = self._conn.execute("SELECT COALESCE(SUM(count), 0) FROM uses").fetchone()[0]
         imports = self._conn.execute("SELECT COUNT(*) FROM imports").fetchone()[0]
-        receivers = 0
-        for file_id, owner in self._conn.execute(
-                "SELECT file_id, owner FROM defs WHERE owner IS NOT NULL AND parent IS NULL"):
-            directory = posixpath.dirname(self._path[file_id])
-            receivers += sum(posixpath.dirname(self.path_of(c)) == directory
-                             for c in self.definitions_named(owner))
+        self._load_all_names()
+        receivers = sum(len(self._edge_reader.owners(f"{self._path[file_id]}#{idx}")) for file_id, idx
+                        in self._conn.execute("SELECT file_id, idx FROM defs WHERE owner IS NOT NULL"))
         return {"files": len(self.files), "languages": dict(sorted(languages.items())),
                 "definitions": definitions, "references": references,
                 "edges": {"contains": definitions + receivers, "imports": imports}}
@@ -245,31 +240,16 @@ class StoredIndex:
             definitions = self._load_definitions(path)
             found += [(f"{path}#{i}", "contains", {}) for i, d in enumerate(definitions)
                       if d.parent == idx]
-            if not is_file:
-                name = definitions[idx].name
-                directory = posixpath.dirname(path)
-                for file_id, i in self._conn.execute(
-                        "SELECT file_id, idx FROM defs WHERE owner = ? AND parent IS NULL", (name,)):
-                    other = self._path[file_id]
-                    if posixpath.dirname(other) == directory:
-                        found.append((f"{other}#{i}", "contains", {}))
+            if idx is not None and 0 <= idx < len(definitions):
+                found += [(member, "contains", {})
+                          for member in self._edge_reader.members(node, definitions[idx])]
         if "imports" in kinds and is_file:
             found += [(self._path[dst], "imports", {}) for (dst,) in self._conn.execute(
                 "SELECT dst FROM imports WHERE src = ? ORDER BY dst", (self._id[path],))]
         wanted = {"references", "inherits", "tests"} & set(kinds)
-        if wanted and self._language.get(path):
-            groups = EdgeGroups()
-            test = self._is_test_path(path)
-            for name, packed in self._conn.execute(
-                    "SELECT name, packed FROM uses WHERE file_id = ?", (self._id[path],)):
-                for line, kind, enclosing in unpack_uses(packed):
-                    if enclosing != idx:
-                        continue
-                    for target in self._resolve(path, name, kind):
-                        if target == node:
-                            continue
-                        groups.add(target, kind, line, test and not self.is_test(target))
-            found += [(target, key, data) for target, key, data in groups.edges() if key in wanted]
+        if wanted:
+            found += [edge for edge in self._edge_reader.references_out(node, path, idx)
+                      if edge[1] in wanted]
         return found
 
     def _edges_in(self, node: str, kinds: tuple[str, ...]) -> list[tuple[str, str, dict]]:
@@ -287,15 +267,11 @@ class StoredIndex:
         if "contains" in kinds:
             found.append((path if definition.parent is None else f"{path}#{definition.parent}",
                           "contains", {}))
-            owner = self._load_owners(path)[idx]
-            if owner is not None:
-                directory = posixpath.dirname(path)
-                found += [(candidate, "contains", {}) for candidate in self.definitions_named(owner)
-                          if posixpath.dirname(self.path_of(candidate)) == directory]
+            found += [(owner, "contains", {}) for owner in self._edge_reader.owners(node)]
         wanted = {"references", "inherits", "tests"} & set(kinds)
         if wanted:
-            found += [e for e in self._reference_edges_in(node, path, definition.name)
-                      if e[1] in wanted]
+            found += [edge for edge in self._edge_reader.references_in(node, path, definition.name)
+                      if edge[1] in wanted]
         return found
 
     # helpers
@@ -304,16 +280,11 @@ class StoredIndex:
         if definitions is None:
             file_id = self._id.get(path)
             rows = [] if file_id is None else self._conn.execute(
-                "SELECT name, kind, qualified_name, start_line, end_line, signature, parent, owner"
+                "SELECT name, kind, qualified_name, start_line, end_line, signature, parent"
                 " FROM defs WHERE file_id = ? ORDER BY idx", (file_id,)).fetchall()
-            definitions = tuple(Definition(*row[:7]) for row in rows)
+            definitions = tuple(Definition(*row) for row in rows)
             self._definitions[path] = definitions
-            self._owners[path] = tuple(row[7] for row in rows)
         return definitions
-
-    def _load_owners(self, path: str) -> tuple[str | None, ...]:
-        self._load_definitions(path)
-        return self._owners[path]
 
     def _load_all_names(self) -> dict[str, list[str]]:
         if self._all_named is None:
@@ -323,68 +294,6 @@ class StoredIndex:
             # the snapshot of this generation, else (another process is updating) the table
             self._all_named = marshal.loads(row[0]) if row else name_table(self._conn)
         return self._all_named
-
-    def _imports_of(self, path: str) -> frozenset[str]:
-        imported = self._imported.get(path)
-        if imported is None:
-            imported = frozenset(self._path[dst] for (dst,) in self._conn.execute(
-                "SELECT dst FROM imports WHERE src = ?", (self._id[path],)))
-            self._imported[path] = imported
-        return imported
-
-    def _resolve(self, path: str, name: str, kind: str) -> list[str]:
-        """The definitions a use of ``name`` (of reference ``kind``) in ``path`` means."""
-        candidates = self.definitions_named(name)
-        if not candidates:
-            return []
-        local = [c for c in candidates if c.rpartition("#")[0] == path]
-        if local:
-            return local
-        imported = self._imports_of(path)
-        via_import = [c for c in candidates if c.rpartition("#")[0] in imported]
-        if via_import:
-            return via_import
-        limit = MAX_ATTRIBUTE_TARGETS if kind == "reference" else MAX_AMBIGUOUS_TARGETS
-        return candidates if len(candidates) <= limit else []
-
-    def _reference_edges_in(self, node: str, path: str, name: str) -> list[tuple[str, str, dict]]:
-        candidates = self.definitions_named(name)
-        candidate_files = {c.rpartition("#")[0] for c in candidates}
-        rows = self._conn.execute("SELECT file_id, packed FROM uses WHERE name = ?",
-                                  (name,)).fetchall()
-        if not rows:
-            return []
-        # which referring files import which of the files that define the name
-        importing: dict[int, set[int]] = defaultdict(set)
-        candidate_ids = [self._id[f] for f in sorted(candidate_files)]
-        for start in range(0, len(candidate_ids), SQL_VARS):
-            chunk = candidate_ids[start:start + SQL_VARS]
-            marks = ",".join("?" * len(chunk))
-            for src, dst in self._conn.execute(
-                    f"SELECT src, dst FROM imports WHERE dst IN ({marks})", chunk):
-                importing[src].add(dst)
-        own_id = self._id[path]
-        target_test = self._is_test_path(path)
-        groups = EdgeGroups()
-        for file_id, packed in rows:
-            referrer = self._path[file_id]
-            if referrer in candidate_files:  # the name resolves to the referrer's own
-                if referrer != path:
-                    continue
-            elif importing.get(file_id):  # ... else to the imported definitions
-                if own_id not in importing[file_id]:
-                    continue
-            elif len(candidates) > MAX_AMBIGUOUS_TARGETS:  # ... else to all, when few
-                continue
-            tests = not target_test and self._is_test_path(referrer)
-            fallback = referrer not in candidate_files and not importing.get(file_id)
-            for line, kind, enclosing in unpack_uses(packed):
-                if fallback and kind == "reference" and len(candidates) > MAX_ATTRIBUTE_TARGETS:
-                    continue
-                source = referrer if enclosing is None else f"{referrer}#{enclosing}"
-                if source != node:
-                    groups.add(source, kind, line, tests)
-        return groups.edges()
 
 
 for _name in ("summary", "definition", "definitions_named", "name_counts", "file_definitions",

@@ -12,10 +12,12 @@ import marshal
 import os
 import time
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from ..files.safety import HygieneConfig
+from ..graph.bindings import import_bindings
+from ..graph.rules import attribute_impl_uses, out_of_line_owner
 from ..model import Diagnostic, FileTags
 from ..parsing.parse import parse_file
 from .lexical import postings_of
@@ -36,9 +38,10 @@ class ScanResult:
     diagnostic) or None for a selected file; ``language`` is None for files not parsed.
     ``notes``: the marshalled (reason, detail) diagnostics of a kept file, or None;
     ``lexical``: the ``postings_of`` the file's lexical documents, or None; ``defs``,
-    ``uses``, ``imports``: rows of the ``defs``, ``uses`` and ``import_specs`` tables
-    without the file id (``definition_rows``, ``reference_rows``). Sizes in bytes, times
-    in nanoseconds since the epoch.
+    ``uses``, ``imports``, ``bindings``: rows of the ``defs``, ``uses``, ``import_specs``
+    and ``bindings`` tables without the file id (``definition_rows``, ``reference_rows``,
+    ``graph.bindings``; a binding's file is resolved later). Sizes in bytes, times in
+    nanoseconds since the epoch.
     """
 
     status: str
@@ -56,6 +59,7 @@ class ScanResult:
     defs: tuple[tuple, ...] = ()
     uses: tuple[tuple, ...] = ()
     imports: tuple[tuple, ...] = ()
+    bindings: tuple[tuple, ...] = ()
 
 
 def scan_one(root: str, path: str, old_hash: str | None,
@@ -87,33 +91,32 @@ def scan_one(root: str, path: str, old_hash: str | None,
     from ..lexical import file_documents
 
     tags = parsed.tags
-    uses, imports = reference_rows(tags)
+    references = attribute_impl_uses(parsed.language, tags.definitions, tags.references)
+    uses, imports = reference_rows(references)
+    bindings = import_bindings(parsed.language, references, parsed.text.split("\n"))
     return ScanResult("new", path, **stat, hash=digest, language=parsed.language,
                       line_count=tags.line_count, notes=kept_notes,
                       lexical=postings_of(file_documents(path, parsed.text, tags)),
-                      defs=definition_rows(tags), uses=uses, imports=imports)
+                      defs=definition_rows(tags), uses=uses, imports=imports,
+                      bindings=tuple((i, *b) for i, b in enumerate(bindings)))
 
 
 def definition_rows(tags: FileTags) -> tuple[tuple, ...]:
     """The ``defs`` rows of a file's definitions (without file id); ``owner`` is the scope
-    of a top-level definition whose qualified name has one (a method declared out of line)."""
-    rows = []
-    for i, d in enumerate(tags.definitions):
-        owner = None
-        if d.parent is None and d.qualified_name != d.name:
-            owner = d.qualified_name.rsplit(".", 1)[0]
-        rows.append((i, d.name, d.kind, d.qualified_name, d.start_line, d.end_line,
-                     d.signature, d.parent, owner))
-    return tuple(rows)
+    name of the type a method declared out of line belongs to (``graph.rules``)."""
+    return tuple((i, d.name, d.kind, d.qualified_name, d.start_line, d.end_line, d.signature,
+                  d.parent, out_of_line_owner(tags.definitions, i))
+                 for i, d in enumerate(tags.definitions))
 
 
-def reference_rows(tags: FileTags) -> tuple[tuple[tuple, ...], tuple[tuple, ...]]:
-    """(uses rows, import_specs rows) of tags whose references are (name, kind, line,
+def reference_rows(references: Iterable[tuple[str, str, int, int | None]]
+                   ) -> tuple[tuple[tuple, ...], tuple[tuple, ...]]:
+    """(uses rows, import_specs rows) of a file's references as (name, kind, line,
     enclosing) tuples. A use packs as ``line,kind,enclosing`` (enclosing empty at module
     level), uses joined by ``;``."""
     packed: dict[str, list[str]] = defaultdict(list)
     imports = []
-    for name, kind, line, enclosing in tags.references:
+    for name, kind, line, enclosing in references:
         if kind in IMPORT_KINDS:
             imports.append((len(imports), name, kind, line, enclosing))
         if kind != "import":

@@ -19,7 +19,7 @@ __all__ = ["SCHEMA_VERSION", "APPLICATION_ID", "SQLITE_MAGIC", "INDEXES", "BUMP_
            "SQL_VARS", "connect", "Transaction", "read_meta", "prepare_schema", "ensure_indexes",
            "drop_indexes", "fingerprint", "path_key", "key_path"]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 # PRAGMA application_id of a ctxopt index ("ctxo"): a database without it is not ours.
 APPLICATION_ID = 0x6374786F
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -69,6 +69,14 @@ CREATE TABLE IF NOT EXISTS import_specs(
     line INTEGER NOT NULL,
     enclosing INTEGER,
     PRIMARY KEY (file_id, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS bindings(
+    file_id INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    module TEXT NOT NULL,
+    name TEXT NOT NULL,
+    local TEXT NOT NULL,
+    dst INTEGER,  -- the file the module names (NULL: none in the repository, or not resolved yet)
+    PRIMARY KEY (file_id, seq)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS imports(
     src INTEGER NOT NULL,
     dst INTEGER NOT NULL,
@@ -89,10 +97,12 @@ INDEXES = {
     "defs_owner": "CREATE INDEX defs_owner ON defs(owner) WHERE owner IS NOT NULL",
     "uses_name": "CREATE INDEX uses_name ON uses(name)",
     "imports_dst": "CREATE INDEX imports_dst ON imports(dst)",
+    "bindings_name": "CREATE INDEX bindings_name ON bindings(name)",
     "postings_term": "CREATE INDEX postings_term ON postings(term)",
     "postings_file": "CREATE INDEX postings_file ON postings(file_id)",
 }
-TABLES = ("meta", "files", "defs", "uses", "import_specs", "imports", "postings", "snapshots")
+TABLES = ("meta", "files", "defs", "uses", "import_specs", "bindings", "imports", "postings",
+          "snapshots")
 # Bumped by every transaction that may change the files or their definitions: a snapshot
 # (the name table) is used only when it was built at the current generation.
 BUMP_GENERATION = ("INSERT INTO meta(key, value) VALUES ('generation', '1') ON CONFLICT(key)"

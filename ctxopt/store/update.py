@@ -8,12 +8,14 @@ import os
 import posixpath
 import re
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections import defaultdict
+from collections.abc import Iterator
 from pathlib import Path
 
 from ..discover import list_candidates
-from ..imports import ImportResolver
-from ..manifests import go_modules, read_ts_paths
+from ..graph.bindings import import_specifiers
+from ..graph.imports import ImportResolver
+from ..graph.manifests import go_modules, read_ts_paths
 from ..model import Diagnostic
 from .options import IndexOptions, UpdateReport
 from .scan import ScanResult
@@ -145,6 +147,8 @@ def delete_file(conn: sqlite3.Connection, path: str) -> None:
     conn.execute("DELETE FROM defs WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM uses WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM import_specs WHERE file_id = ?", (file_id,))
+    conn.execute("DELETE FROM bindings WHERE file_id = ?", (file_id,))
+    conn.execute("UPDATE bindings SET dst = NULL WHERE dst = ?", (file_id,))
     conn.execute("DELETE FROM imports WHERE src = ? OR dst = ?", (file_id, file_id))
     conn.execute("DELETE FROM postings WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
@@ -177,6 +181,7 @@ def write_file(conn: sqlite3.Connection, result: ScanResult) -> None:
         conn.execute("DELETE FROM defs WHERE file_id = ?", (file_id,))
         conn.execute("DELETE FROM uses WHERE file_id = ?", (file_id,))
         conn.execute("DELETE FROM import_specs WHERE file_id = ?", (file_id,))
+        conn.execute("DELETE FROM bindings WHERE file_id = ?", (file_id,))
         conn.execute("DELETE FROM imports WHERE src = ?", (file_id,))
         conn.execute("DELETE FROM postings WHERE file_id = ?", (file_id,))
         conn.execute(
@@ -193,43 +198,48 @@ def write_file(conn: sqlite3.Connection, result: ScanResult) -> None:
     if imports:
         conn.executemany("INSERT INTO import_specs VALUES (?, ?, ?, ?, ?, ?)",
                          [(file_id, *i) for i in imports])
+    if result.bindings:
+        conn.executemany("INSERT INTO bindings VALUES (?, ?, ?, ?, ?, NULL)",
+                         [(file_id, *b) for b in result.bindings])
     if postings:
         conn.executemany("INSERT INTO postings(term, file_id, data) VALUES (?, ?, ?)",
                          [(term, file_id, data) for term, data in postings])
 
 
 def update_imports(conn: sqlite3.Connection, root: Path, only: set[str] | None) -> None:
-    """Recompute the import edges of the files in ``only`` (None: of every file)."""
+    """Recompute the import edges and the bindings' files of the files in ``only`` (None:
+    of every file)."""
     ids = {key_path(path): file_id for path, file_id in conn.execute(
         "SELECT path, id FROM files WHERE skip IS NULL")}
     paths = sorted(ids)
     resolver = ImportResolver(paths, go_modules(root, ids), read_ts_paths(root, paths))
     sources = ids if only is None else {p: ids[p] for p in only if p in ids}
-    query = ("SELECT f.path, f.language, r.name, r.kind FROM import_specs r"
-             " JOIN files f ON f.id = r.file_id")
-    rows: Iterable[tuple[str, str, str, str]]
-    if only is None:
-        rows = conn.execute(query + " ORDER BY r.file_id, r.seq").fetchall()
-    else:
-        rows = []
-        for path in sorted(sources):
-            rows.extend(conn.execute(query + " WHERE r.file_id = ? ORDER BY r.seq", (sources[path],)))
+    languages = dict(conn.execute("SELECT id, language FROM files WHERE language IS NOT NULL"))
+    specs: dict[int, list[tuple[str, str, int, None]]] = defaultdict(list)
+    bindings: dict[int, list[tuple[int, str]]] = defaultdict(list)
+    for file_id in ([None] if only is None else sources.values()):
+        where = "" if file_id is None else " WHERE file_id = ?"
+        arguments = () if file_id is None else (file_id,)
+        for source, name, kind, line in conn.execute(
+                f"SELECT file_id, name, kind, line FROM import_specs{where} ORDER BY file_id, seq",
+                arguments):
+            specs[source].append((name, kind, line, None))
+        for source, seq, module in conn.execute(
+                f"SELECT file_id, seq, module FROM bindings{where} ORDER BY file_id, seq", arguments):
+            bindings[source].append((seq, module))
     edges: set[tuple[int, int]] = set()
-    last_module: dict[str, str] = {}
-    for key, language, name, kind in rows:
-        path = key_path(key)
-        if kind == "import":
-            last_module[path] = name
-            specifier = name
-        else:
-            module = last_module.get(path)
-            if module is None:
-                continue
-            # `from pkg import mod` may name a submodule
-            specifier = module + ("" if module.endswith(".") else ".") + name
-        for target in resolver.resolve(language, path, specifier):
-            if target != path and target in ids:
-                edges.add((ids[path], ids[target]))
+    resolved: list[tuple[int | None, int, int]] = []
+    for path, file_id in sorted(sources.items()):
+        language = languages.get(file_id)
+        if language is None:
+            continue
+        for specifier in import_specifiers(specs[file_id]):
+            for target in resolver.resolve(language, path, specifier):
+                if target != path and target in ids:
+                    edges.add((file_id, ids[target]))
+        for seq, module in bindings[file_id]:
+            targets = [t for t in resolver.resolve(language, path, module) if t != path and t in ids]
+            resolved.append((ids[targets[0]] if targets else None, file_id, seq))
     with Transaction(conn):
         if only is None:
             conn.execute("DELETE FROM imports")
@@ -237,6 +247,7 @@ def update_imports(conn: sqlite3.Connection, root: Path, only: set[str] | None) 
             for file_id in sources.values():
                 conn.execute("DELETE FROM imports WHERE src = ?", (file_id,))
         conn.executemany("INSERT OR IGNORE INTO imports(src, dst) VALUES (?, ?)", sorted(edges))
+        conn.executemany("UPDATE bindings SET dst = ? WHERE file_id = ? AND seq = ?", resolved)
         conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('imports_dirty', '0')")
 
 

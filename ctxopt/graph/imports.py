@@ -3,8 +3,10 @@
 Python: absolute (``a.b``) and relative (``.b``, ``..``) module names, ``src/``-style
 layouts found by suffix. JavaScript/TypeScript: relative specifiers with extension and
 ``index`` resolution, and ``tsconfig.json`` ``paths``/``baseUrl`` aliases. Go: packages
-inside a module named by a ``go.mod``. Rust: ``mod x;`` and ``use crate::``/``super::``/
-``self::`` paths within the crate (the directory of ``Cargo.toml`` + ``src``). Java,
+inside a module named by a ``go.mod``. Rust: ``mod x;``, and ``use`` paths within the
+crate (the directory of ``Cargo.toml`` + ``src``): ``crate::``, ``super::``, ``self::`` and
+paths relative to the importing module, to the file of the longest module prefix (the
+crate root for ``crate::Name``). Java,
 Kotlin and Scala: packages laid out as directories (``com.x.Y`` -> ``.../com/x/Y.java``).
 C and C++: ``#include`` relative to the including file, else a unique file with that
 path suffix. Ruby: ``require``/``require_relative``. PHP: ``use A\\B\\C`` by PSR-4-style
@@ -82,10 +84,6 @@ class ImportResolver:
                     self._python[".".join(parts[i:])].append(path)
         self._go_modules = dict(go_modules or {})
 
-    def python_module_of(self, path: str) -> str | None:
-        """The dotted module name of a Python file, as laid out from the root."""
-        return _python_module(path)
-
     def resolve(self, language: str, importer: str, specifier: str) -> list[str]:
         """Files that ``specifier``, imported from ``importer``, names (possibly none)."""
         if language == "python":
@@ -134,16 +132,26 @@ class ImportResolver:
             return []
         module = self._rust_module_path(importer, source_root)
         if segments[0] == "crate":
-            absolute = segments[1:]
-        elif segments[0] in ("self", "super"):
-            absolute = list(module)
-            while segments and segments[0] in ("self", "super"):
-                if segments.pop(0) == "super" and absolute:
-                    absolute.pop()
-            absolute += segments
-        else:
-            return []
-        return self._rust_module(source_root, absolute)
+            # `use crate::Name`: the crate root when no module is named
+            return self._rust_module(source_root, segments[1:]) or self._rust_crate_root(source_root)
+        if segments[0] not in ("self", "super"):
+            # a path relative to this module (`use store::Store` in lib.rs); anything else
+            # names another crate
+            return self._rust_module(source_root, module + segments)
+        absolute = list(module)
+        while segments and segments[0] in ("self", "super"):
+            if segments.pop(0) == "super" and absolute:
+                absolute.pop()
+        absolute += segments
+        return self._rust_module(source_root, absolute) or self._rust_crate_root(source_root)
+
+    def _rust_crate_root(self, source_root: str) -> list[str]:
+        """The ``lib.rs`` (else ``main.rs``) of a crate's source root."""
+        for root_file in ("lib.rs", "main.rs"):
+            candidate = posixpath.join(source_root, root_file) if source_root else root_file
+            if candidate in self._paths:
+                return [candidate]
+        return []
 
     def _rust_module(self, base: str, segments: list[str]) -> list[str]:
         """The file of the longest prefix of ``segments`` that is a module under ``base``."""

@@ -1,0 +1,187 @@
+"""Pure: which definitions a use of a name means, and why.
+
+``resolve`` is the one rule of the symbol graph's ``references``, ``inherits`` and ``tests``
+edges; the stored index applies it both ways (the uses out of a node, and, for a
+definition, every use whose resolution includes it), so the two directions always agree.
+
+A use of ``name`` in file F resolves, in this order, to:
+
+1. nothing in another language: candidates are only definitions in F's language or one
+   with a real bridge to it (C and C++ headers, JavaScript and TypeScript, the JVM
+   languages);
+2. the definitions of F itself (``same file``);
+3. what F's imports bind the name to, following re-export chains from file to file
+   (``__init__.py``, ``from .x import y as z``, ``export { x } from``, ``pub use``; see
+   ``graph.bindings``) (``imported name``);
+4. the candidates in the files F imports (``imported file``);
+5. for a C++, C#, Java, Kotlin or Scala use inside a namespace, the candidates of that
+   namespace (``same namespace``);
+6. the candidates in F's directory (``same package``);
+7. every candidate, when there are at most ``MAX_AMBIGUOUS_TARGETS``
+   (``one of N definitions``).
+
+Attribute uses (kind ``reference``) stop after step 4 (``MAX_ATTRIBUTE_TARGETS``). A type
+nested in a class (``sim::Loader::Input``) is a candidate for a type use only in the file
+that defines it, in files that import that file, and inside the class itself: elsewhere the
+use would have to be qualified.
+"""
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+from typing import Protocol
+
+from ..model import Definition
+from .rules import MAX_AMBIGUOUS_TARGETS, MAX_ATTRIBUTE_TARGETS
+
+__all__ = ["ResolutionData", "resolve", "imported_definitions", "compatible",
+           "NAMESPACED_LANGUAGES",
+           "MAX_REEXPORT_DEPTH"]
+
+# Re-export chains longer than this are not followed (a cycle ends earlier).
+MAX_REEXPORT_DEPTH = 8
+_FAMILIES = {"c": "c", "cpp": "c", "javascript": "js", "typescript": "js", "tsx": "js",
+             "java": "jvm", "kotlin": "jvm", "scala": "jvm"}
+NAMESPACED_LANGUAGES = frozenset({"cpp", "csharp", "java", "kotlin", "scala"})
+_TYPE_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type"})
+_MODULE_KINDS = frozenset({"namespace", "module"})
+
+
+class ResolutionData(Protocol):
+    """What resolution reads of an index."""
+
+    def definitions_named(self, name: str) -> list[str]:
+        """Node ids of the definitions called ``name``, by path then position."""
+        ...
+
+    def definition(self, node: str) -> Definition:
+        """The definition of a node id."""
+        ...
+
+    def language(self, path: str) -> str | None:
+        """The language of a parsed file, None for others."""
+        ...
+
+    def imports(self, path: str) -> frozenset[str]:
+        """The files ``path`` imports."""
+        ...
+
+    def bindings(self, path: str) -> Sequence[tuple[str, str, str | None]]:
+        """(local, name, file the module names or None) of each binding of ``path``."""
+        ...
+
+
+def compatible(language: str | None, other: str | None) -> bool:
+    """True when a use in ``language`` may name a definition in ``other``."""
+    if language is None or other is None:
+        return False
+    return language == other or _FAMILIES.get(language, language) == _FAMILIES.get(other, other)
+
+
+def _path(node: str) -> str:
+    return node.rpartition("#")[0]
+
+
+def _top_level(data: ResolutionData, path: str, name: str) -> list[str]:
+    """The definitions of ``name`` that ``path`` exports: not members of a class."""
+    found = []
+    for node in data.definitions_named(name):
+        if _path(node) == path:
+            parent = data.definition(node).parent
+            if parent is None or data.definition(f"{path}#{parent}").kind in _MODULE_KINDS:
+                found.append(node)
+    return found
+
+
+def imported_definitions(data: ResolutionData, path: str, name: str, *,
+                         by_original: bool = False) -> list[str]:
+    """The definitions that ``path``'s imports bind ``name`` to, through re-exports.
+
+    ``by_original``: ``name`` is the imported name (the ``charge`` of ``import charge as
+    make_charge``, as the import statement's own use names it), else the local one."""
+    bindings = data.bindings(path)
+    key = 1 if by_original else 0
+    frontier = [(target, original) for local, original, target in [*bindings]
+                if (local, original)[key] == name and target is not None]
+    if not by_original:
+        frontier += [(target, name) for local, _, target in bindings
+                     if local == "*" and target is not None]
+    seen: set[tuple[str, str]] = set()
+    found: list[str] = []
+    for _ in range(MAX_REEXPORT_DEPTH):
+        following = []
+        for file, original in frontier:
+            if (file, original) in seen:
+                continue
+            seen.add((file, original))
+            here = _top_level(data, file, original)
+            if here:
+                found += [node for node in here if node not in found]
+                continue
+            for local, deeper, target in data.bindings(file):
+                if target is not None and local in (original, "*"):
+                    following.append((target, deeper if local == original else original))
+        if not following:
+            break
+        frontier = following
+    return found
+
+
+def resolve(data: ResolutionData, path: str, name: str, kind: str,
+            enclosing: int | None) -> tuple[list[str], str]:
+    """(node ids, reason) of the definitions a use means (see the module docstring).
+
+    ``kind``: the use's reference kind (call, type, inherit, import_member, reference);
+    ``enclosing``: the index of the definition the use is in (None: module level)."""
+    language = data.language(path)
+    candidates = [c for c in data.definitions_named(name) if compatible(language, data.language(_path(c)))]
+    local = [c for c in candidates if _path(c) == path]
+    if local:
+        return local, "same file"
+    bound = imported_definitions(data, path, name, by_original=kind == "import_member")
+    bound = [c for c in bound if compatible(language, data.language(_path(c)))]
+    if bound:
+        return bound, "imported name"
+    if not candidates:
+        return [], ""
+    imported = data.imports(path)
+    if kind == "type" and language in NAMESPACED_LANGUAGES:
+        candidates = [c for c in candidates if _visible(data, path, imported, enclosing, c)]
+    via_import = [c for c in candidates if _path(c) in imported]
+    if via_import:
+        return via_import, "imported file"
+    if kind == "reference" and len(candidates) > MAX_ATTRIBUTE_TARGETS:
+        return [], ""
+    if language in NAMESPACED_LANGUAGES and enclosing is not None:
+        scope = data.definition(f"{path}#{enclosing}").qualified_name.split(".")
+        namespace = [c for c in candidates if _within(data.definition(c).qualified_name, scope)]
+        if namespace:
+            return namespace, "same namespace"
+    directory = posixpath.dirname(path)
+    package = [c for c in candidates if posixpath.dirname(_path(c)) == directory]
+    if package:
+        return package, "same package"
+    if len(candidates) <= MAX_AMBIGUOUS_TARGETS:
+        return candidates, f"one of {len(candidates)} definitions"
+    return [], ""
+
+
+def _within(qualified_name: str, scope: list[str]) -> bool:
+    """True when a definition's enclosing scope is a non-empty prefix of ``scope``."""
+    outer = qualified_name.split(".")[:-1]
+    return bool(outer) and scope[:len(outer)] == outer
+
+
+def _visible(data: ResolutionData, path: str, imported: frozenset[str], enclosing: int | None,
+             candidate: str) -> bool:
+    """False for a type nested in a class that an unqualified use here cannot see."""
+    definition = data.definition(candidate)
+    if definition.parent is None or _path(candidate) in imported:
+        return True
+    owner = data.definition(f"{_path(candidate)}#{definition.parent}")
+    if owner.kind not in _TYPE_KINDS:
+        return True
+    if enclosing is None:
+        return False
+    scope = data.definition(f"{path}#{enclosing}").qualified_name.split(".")
+    return scope[:len(owner.qualified_name.split("."))] == owner.qualified_name.split(".")

@@ -1,0 +1,84 @@
+"""``IndexView``: the queries the walker and the source reader ask of an index.
+
+``ctxopt.store.StoredIndex`` implements it over SQLite. Node ids and edge kinds are those of
+``graph.rules``; an edge is (other end, kind, data) with ``data`` = {``lines``: the
+referring lines (1-indexed), ``via``: the most telling use kind, ``resolved``: why the use
+names this definition (see ``graph.resolve``)} for ``references``, ``inherits`` and
+``tests`` edges, {} for ``contains`` and ``imports``.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any, Protocol
+
+from ..model import Definition, Diagnostic, FileTags
+
+__all__ = ["IndexView", "LexicalView"]
+
+
+class LexicalView(Protocol):
+    """BM25 scores of the indexed documents for a query's term counts."""
+
+    def score_definitions(self, query: Counter[str]) -> dict[str, float]:
+        """Node id -> score for every definition matching at least one query term."""
+        ...
+
+    def score_files(self, query: Counter[str]) -> dict[str, float]:
+        """Path -> score for every file matching at least one query term."""
+        ...
+
+
+class IndexView(Protocol):
+    """The query surface of an index (see the module docstring)."""
+
+    files: list[str]
+    diagnostics: list[Diagnostic]
+
+    @property
+    def lexical(self) -> LexicalView:
+        """BM25 over the parsed files' lexical documents."""
+        ...
+
+    def definition(self, node: str) -> Definition:
+        """The definition of a symbol node id (KeyError for an unknown node)."""
+        ...
+
+    def path_of(self, node: str) -> str:
+        """The file a node belongs to."""
+        ...
+
+    def is_file(self, node: str) -> bool:
+        """True for file nodes, False for definitions."""
+        ...
+
+    def is_test(self, node: str) -> bool:
+        """True when the node lies in a test file."""
+        ...
+
+    def definitions_named(self, name: str) -> list[str]:
+        """Node ids of the definitions called exactly ``name``, by path then position."""
+        ...
+
+    def name_counts(self) -> dict[str, int]:
+        """Every definition name -> how many definitions have it."""
+        ...
+
+    def file_tags(self, path: str) -> FileTags | None:
+        """The tags of a parsed file, None for files that were not parsed."""
+        ...
+
+    def line_count(self, path: str) -> int | None:
+        """The line count of a parsed file, None for files that were not parsed."""
+        ...
+
+    def file_definitions(self, path: str) -> tuple[Definition, ...] | None:
+        """The definitions of a parsed file, None for files that were not parsed."""
+        ...
+
+    def edges_in(self, node: str, kinds: tuple[str, ...]) -> list[tuple[str, str, dict[str, Any]]]:
+        """(source, edge kind, edge data) of the edges of ``kinds`` into ``node``."""
+        ...
+
+    def edges_out(self, node: str, kinds: tuple[str, ...]) -> list[tuple[str, str, dict[str, Any]]]:
+        """(target, edge kind, edge data) of the edges of ``kinds`` out of ``node``."""
+        ...

@@ -1,0 +1,182 @@
+"""The edges of the stored index, resolved when asked with the rules of ``ctxopt.graph``.
+
+``contains`` edges come from the ``parent`` column, plus the methods declared out of line
+(the ``owner`` column, matched to their type by ``graph.rules.choose_owners``); ``imports``
+edges are stored; ``references``, ``inherits`` and ``tests`` edges are the uses of the
+``uses`` table resolved by ``graph.resolve.resolve``. The edges into a definition are the
+uses (of its name, or of a name an import binds to it) whose resolution includes it, so
+both directions apply the same rule and agree.
+"""
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Sequence
+from typing import Protocol
+
+from ..graph.resolve import MAX_REEXPORT_DEPTH, NAMESPACED_LANGUAGES, resolve
+from ..graph.rules import OWNER_KINDS, EdgeGroups, choose_owners, is_test_path, split_symbol
+from ..model import Definition
+from .scan import unpack_uses
+from .schema import SQL_VARS
+
+__all__ = ["EdgeReader"]
+
+Edge = tuple[str, str, dict]
+_REFERENCE_KINDS = frozenset({"references", "inherits", "tests"})
+
+
+class _Definitions(Protocol):
+    def definition(self, node: str) -> Definition: ...
+    def definitions_named(self, name: str) -> list[str]: ...
+    def file_definitions(self, path: str) -> tuple[Definition, ...] | None: ...
+
+
+class EdgeReader:
+    """Edges out of and into nodes, read from one connection (``graph.resolve.ResolutionData``).
+
+    ``ids``: path -> file id and ``paths`` the reverse, for every stored file;
+    ``languages``: path -> language of the parsed files; ``index``: where definitions are
+    read (the ``StoredIndex``, which caches them)."""
+
+    def __init__(self, conn: sqlite3.Connection, index: _Definitions, ids: dict[str, int],
+                 paths: dict[int, str], languages: dict[str, str | None]) -> None:
+        self._conn = conn
+        self._index = index
+        self._ids = ids
+        self._paths = paths
+        self._languages = languages
+        self._imports: dict[str, frozenset[str]] = {}
+        self._bindings: dict[str, tuple[tuple[str, str, str | None], ...]] = {}
+        self._owner_names: dict[str, dict[int, str]] = {}
+        self._resolved: dict[tuple, tuple[list[str], str]] = {}
+
+    # graph.resolve.ResolutionData
+    def definitions_named(self, name: str) -> list[str]:
+        """Node ids of the definitions called ``name``."""
+        return self._index.definitions_named(name)
+
+    def definition(self, node: str) -> Definition:
+        """The definition of a node id."""
+        return self._index.definition(node)
+
+    def language(self, path: str) -> str | None:
+        """The language of a parsed file, None for others."""
+        return self._languages.get(path)
+
+    def imports(self, path: str) -> frozenset[str]:
+        """The files ``path`` imports."""
+        found = self._imports.get(path)
+        if found is None:
+            found = self._imports[path] = frozenset(self._paths[dst] for (dst,) in self._conn.execute(
+                "SELECT dst FROM imports WHERE src = ?", (self._ids[path],)))
+        return found
+
+    def bindings(self, path: str) -> Sequence[tuple[str, str, str | None]]:
+        """(local, name, file) of each binding of ``path`` (see ``graph.bindings``)."""
+        found = self._bindings.get(path)
+        if found is None:
+            found = self._bindings[path] = tuple(
+                (local, name, self._paths.get(dst) if dst is not None else None)
+                for local, name, dst in self._conn.execute(
+                    "SELECT local, name, dst FROM bindings WHERE file_id = ? ORDER BY seq",
+                    (self._ids[path],)))
+        return found
+
+    # edges
+    def resolve(self, path: str, name: str, kind: str, enclosing: int | None
+                ) -> tuple[list[str], str]:
+        """``graph.resolve.resolve`` of one use, cached."""
+        scoped = enclosing if self._languages.get(path) in NAMESPACED_LANGUAGES else None
+        key = (path, name, kind, scoped)
+        found = self._resolved.get(key)
+        if found is None:
+            found = self._resolved[key] = resolve(self, path, name, kind, enclosing)
+        return found
+
+    def owners(self, node: str) -> list[str]:
+        """The types a method declared out of line belongs to (none for other nodes)."""
+        path, idx = split_symbol(node)
+        owner = self._owners_in(path).get(idx)
+        if owner is None:
+            return []
+        candidates = [c for c in self.definitions_named(owner)
+                      if self.definition(c).kind in OWNER_KINDS]
+        return choose_owners(path, candidates)
+
+    def members(self, node: str, definition: Definition) -> list[str]:
+        """The methods declared out of line that belong to the type ``node``."""
+        if definition.kind not in OWNER_KINDS:
+            return []
+        found = []
+        for file_id, idx in self._conn.execute(
+                "SELECT file_id, idx FROM defs WHERE owner = ? ORDER BY file_id, idx",
+                (definition.name,)):
+            member = f"{self._paths[file_id]}#{idx}"
+            if node in self.owners(member):
+                found.append(member)
+        return sorted(found, key=split_symbol)
+
+    def _owners_in(self, path: str) -> dict[int, str]:
+        found = self._owner_names.get(path)
+        if found is None:
+            found = self._owner_names[path] = dict(self._conn.execute(
+                "SELECT idx, owner FROM defs WHERE file_id = ? AND owner IS NOT NULL",
+                (self._ids[path],)))
+        return found
+
+    def references_out(self, node: str, path: str, idx: int | None) -> list[Edge]:
+        """The ``references``, ``inherits`` and ``tests`` edges of the uses in ``node``."""
+        if not self._languages.get(path):
+            return []
+        groups = EdgeGroups()
+        test = is_test_path(path)
+        for name, packed in self._conn.execute(
+                "SELECT name, packed FROM uses WHERE file_id = ?", (self._ids[path],)):
+            for line, kind, enclosing in unpack_uses(packed):
+                if enclosing != idx:
+                    continue
+                targets, reason = self.resolve(path, name, kind, enclosing)
+                for target in targets:
+                    if target != node:
+                        groups.add(target, kind, line, test and not is_test_path(target), reason)
+        return groups.edges()
+
+    def references_in(self, node: str, path: str, name: str) -> list[Edge]:
+        """The ``references``, ``inherits`` and ``tests`` edges of the uses that resolve to
+        the definition ``node`` (in ``path``, called ``name``)."""
+        names = sorted(self._names_bound_to(name))
+        rows = []
+        for start in range(0, len(names), SQL_VARS):
+            chunk = names[start:start + SQL_VARS]
+            rows += self._conn.execute(
+                f"SELECT file_id, name, packed FROM uses WHERE name IN ({','.join('?' * len(chunk))})",
+                chunk).fetchall()
+        target_test = is_test_path(path)
+        groups = EdgeGroups()
+        for file_id, use_name, packed in rows:
+            referrer = self._paths[file_id]
+            if not self._languages.get(referrer):
+                continue
+            tests = not target_test and is_test_path(referrer)
+            for line, kind, enclosing in unpack_uses(packed):
+                targets, reason = self.resolve(referrer, use_name, kind, enclosing)
+                if node in targets:
+                    source = referrer if enclosing is None else f"{referrer}#{enclosing}"
+                    if source != node:
+                        groups.add(source, kind, line, tests, reason)
+        return groups.edges()
+
+    def _names_bound_to(self, name: str) -> set[str]:
+        """``name`` and the local names that imports bind to it, directly or through
+        renaming re-exports."""
+        names = {name}
+        frontier = [name]
+        for _ in range(MAX_REEXPORT_DEPTH):
+            marks = ",".join("?" * len(frontier))
+            found = {local for (local,) in self._conn.execute(
+                f"SELECT DISTINCT local FROM bindings WHERE name IN ({marks})", frontier)}
+            frontier = sorted(found - names - {"*"})
+            if not frontier or len(frontier) > SQL_VARS:
+                break
+            names.update(frontier)
+        return names

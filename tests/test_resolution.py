@@ -1,0 +1,160 @@
+"""Name resolution: a use links to the definition the code means (fixtures/resolution)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from indexes import KINDS, edge_data, edges, every_node
+
+from ctxopt.graph.bindings import import_bindings, import_specifiers
+from ctxopt.graph.imports import ImportResolver
+from ctxopt.graph.resolve import compatible
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+RESOLUTION = FIXTURES / "resolution"
+
+
+@pytest.fixture
+def shop(build_index):
+    return build_index(RESOLUTION / "python_shop")
+
+
+def test_a_python_reexport_chain_leads_to_the_class_not_to_its_namesake(shop) -> None:
+    # views.py: `from shop import Redirect`; shop/__init__.py: `from .http import Redirect`;
+    # shop/http/__init__.py: `from .responses import Redirect`. shop/legacy has another one.
+    references = edge_data(shop, "references")
+    used = references[("shop/views.py:checkout", "shop/http/responses.py:Redirect")]
+    assert used["via"] == "call" and used["resolved"] == "imported name"
+    assert not {edge for edge in references if edge[1].startswith("shop/legacy/")}
+    (legacy,) = [n for n in shop.definitions_named("Redirect") if n.startswith("shop/legacy/")]
+    assert shop.edges_in(legacy, ("references", "inherits", "tests")) == []
+
+
+def test_an_import_alias_is_followed(shop) -> None:
+    # `from .billing import charge as make_charge`, then `make_charge(cart)`
+    references = edge_data(shop, "references")
+    assert references[("shop/views.py:checkout", "shop/billing.py:charge")]["resolved"] == "imported name"
+    assert ("shop/views.py:checkout", "shop/legacy/redirect.py:charge") not in references
+    (charge,) = [n for n in shop.definitions_named("charge") if n.startswith("shop/billing.py")]
+    callers = {source for source, kind, _ in shop.edges_in(charge, ("references",))}
+    assert "shop/views.py#0" in callers
+
+
+def test_rust_uses_never_resolve_into_python_and_follow_pub_use(build_index) -> None:
+    index = build_index(RESOLUTION / "rust_store")
+    references = edge_data(index, "references")
+    # `Result` is the standard library's: the Python class of that name is not it
+    assert not [edge for edge in references if edge[1].startswith("bench/")]
+    # app.rs: `use crate::Store;` and lib.rs: `pub use store::Store;` name this crate's trait
+    assert references[("src/app.rs:run", "src/store.rs:Store")]["resolved"] == "imported name"
+    assert ("src/app.rs:run", "crates/other/src/lib.rs:Store") not in references
+
+
+def test_a_rust_impl_makes_its_type_the_subclass_not_the_file(build_index) -> None:
+    index = build_index(RESOLUTION / "rust_store")
+    inherits = edges(index, "inherits")
+    assert ("src/store.rs:Mem", "src/store.rs:Store") in inherits
+    assert not [edge for edge in inherits if edge[0] in ("src/store.rs", "src/store.rs:inner")]
+
+
+def test_cpp_out_of_line_method_belongs_to_the_class_of_its_header(build_index) -> None:
+    index = build_index(RESOLUTION / "cpp_sim")
+    assert ("include/storage.hpp:Storage", "src/storage.cpp:Storage.get") in edges(index, "contains")
+    (method,) = [n for n in index.definitions_named("get") if n.startswith("src/")]
+    assert ("include/storage.hpp#0", "contains", {}) in index.edges_in(method, ("contains",))
+
+
+def test_cpp_unqualified_type_in_a_namespace_is_not_another_class_nested_type(build_index) -> None:
+    index = build_index(RESOLUTION / "cpp_sim")
+    references = edge_data(index, "references")
+    assert references[("rules/check.cpp:rules.check", "rules/input.hpp:rules.Input")]["resolved"] \
+        == "same namespace"
+    assert ("rules/check.cpp:rules.check", "include/loader.hpp:sim.Loader.Input") not in references
+    # inside the class, the nested type is its own
+    assert ("include/loader.hpp:sim.Loader.read", "include/loader.hpp:sim.Loader.Input") in references
+
+
+def test_typescript_export_from_and_import_alias(build_index) -> None:
+    index = build_index(RESOLUTION / "web_shop")
+    references = edge_data(index, "references")
+    assert references[("src/cart.ts:total", "src/money/format.ts:formatPrice")]["resolved"] \
+        == "imported name"
+    assert ("src/cart.ts:total", "src/legacy/format.js:formatPrice") not in references
+
+
+def test_an_ambiguous_use_prefers_its_package_and_says_why(make_repo, build_index) -> None:
+    root = make_repo({"pkg/a.py": "def helper():\n    return 1\n",
+                      "other/b.py": "def helper():\n    return 2\n",
+                      "pkg/c.py": "def run():\n    return helper()\n",
+                      "top.py": "def main():\n    return helper()\n"})
+    references = edge_data(build_index(root), "references")
+    assert references[("pkg/c.py:run", "pkg/a.py:helper")]["resolved"] == "same package"
+    assert ("pkg/c.py:run", "other/b.py:helper") not in references
+    assert references[("top.py:main", "pkg/a.py:helper")]["resolved"] == "one of 2 definitions"
+    assert references[("top.py:main", "other/b.py:helper")]["resolved"] == "one of 2 definitions"
+
+
+def test_a_reexport_cycle_ends(make_repo, build_index) -> None:
+    root = make_repo({"a/__init__.py": "from b import thing\n", "b/__init__.py": "from a import thing\n",
+                      "use.py": "from a import thing\n\ndef run():\n    return thing()\n",
+                      "lib/thing.py": "def thing():\n    return 1\n"})
+    references = edge_data(build_index(root), "references")
+    # the chain leads nowhere: the use falls back to the only definition of that name
+    assert references[("use.py:run", "lib/thing.py:thing")]["resolved"] == "one of 1 definitions"
+
+
+def _all_fixture_roots() -> list[Path]:
+    roots = [p for p in sorted(FIXTURES.iterdir()) if p.is_dir() and p.name not in ("resolution", "images")]
+    return roots + sorted(p for p in RESOLUTION.iterdir() if p.is_dir())
+
+
+@pytest.mark.parametrize("root", _all_fixture_roots(), ids=lambda p: p.name)
+def test_edges_out_and_edges_in_agree(build_index, root: Path) -> None:
+    index = build_index(root)
+    out, into = set(), set()
+    for node in every_node(index):
+        out |= {(node, target, kind, tuple(sorted(data.items())))
+                for target, kind, data in index.edges_out(node, KINDS)}
+        into |= {(source, node, kind, tuple(sorted(data.items())))
+                 for source, kind, data in index.edges_in(node, KINDS)}
+    assert out == into
+
+
+def test_language_families() -> None:
+    assert compatible("c", "cpp") and compatible("typescript", "javascript")
+    assert compatible("kotlin", "java")
+    assert not compatible("rust", "python") and not compatible("go", "c")
+
+
+def test_python_bindings_pair_members_with_their_statement() -> None:
+    uses = [("Redirect", "import_member", 1, None), ("shop", "import", 1, None),
+            (".billing", "import", 2, None), ("charge", "import_member", 3, None),
+            ("x", "import", 5, None)]
+    lines = ["from shop import Redirect", "from .billing import (", "    charge as make_charge)",
+             "", "from x import *"]
+    assert import_bindings("python", uses, lines) == [
+        ("shop", "Redirect", "Redirect"), (".billing", "charge", "make_charge"), ("x", "*", "*")]
+    # `from pkg import mod` may name a submodule: the member joins its own statement's module
+    assert import_specifiers(uses) == ["shop.Redirect", "shop", ".billing", ".billing.charge", "x"]
+
+
+def test_rust_and_javascript_bindings() -> None:
+    uses = [("crate::Store", "import", 1, None), ("store::Store", "import", 2, None),
+            ("a::b", "import", 3, None)]
+    lines = ["use crate::Store;", "pub use store::Store as S;", "use a::b::{C, d::E as F, self,", "*};"]
+    assert import_bindings("rust", uses, lines) == [
+        ("crate::Store", "Store", "Store"), ("store::Store", "Store", "S"), ("a::b::C", "C", "C"),
+        ("a::b::d::E", "E", "F"), ("a::b", "*", "*")]
+    text = ['import { formatPrice as price, type Money } from "./index";', 'export * from "./x";',
+            "export { a } from './y';"]
+    assert import_bindings("typescript", [], text) == [
+        ("./index", "formatPrice", "price"), ("./index", "Money", "Money"), ("./x", "*", "*"),
+        ("./y", "a", "a")]
+
+
+def test_rust_use_paths_resolve_to_the_module_that_binds_the_name() -> None:
+    resolver = ImportResolver(["Cargo.toml", "src/lib.rs", "src/store.rs", "src/app.rs"])
+    assert resolver.resolve("rust", "src/app.rs", "crate::Store") == ["src/lib.rs"]
+    assert resolver.resolve("rust", "src/app.rs", "super::Store") == ["src/lib.rs"]
+    assert resolver.resolve("rust", "src/lib.rs", "store::Store") == ["src/store.rs"]
+    assert resolver.resolve("rust", "src/lib.rs", "serde::Deserialize") == []
