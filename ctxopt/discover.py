@@ -36,7 +36,9 @@ from pathlib import Path
 import pathspec
 
 from . import gitrepo
-from .files.reasons import REASON_SECRET
+from .files.reasons import (REASON_BINARY, REASON_BUILD_OUTPUT, REASON_GENERATED,
+                            REASON_MINIFIED, REASON_NOT_CHECKED_OUT, REASON_SECRET,
+                            REASON_TOO_LARGE, REASON_UNREADABLE, REASON_VENDORED, REASONS)
 from .files.safety import (HygieneConfig, check_link, drop_duplicate_links, inspect_file,
                            is_nested_repository, submodule_diagnostic)
 from .files.secrets import secret_file_kind
@@ -62,9 +64,7 @@ VENDORED_DIRECTORIES = frozenset({
     "third-party", "thirdparty", "site-packages", ".venv", "venv", "virtualenv",
     "Pods", "Carthage",
 })
-REASON_NOT_CHECKED_OUT = "not checked out"
-SKIP_REASONS = ("vendored", "build output", "too large", "generated", "minified", "binary", "unreadable",
-                "broken link", "outside root", REASON_NOT_CHECKED_OUT)
+SKIP_REASONS = REASONS  # the one table, files.reasons
 MAX_FILE_BYTES = 1_000_000
 IGNORE_FILE = ".ctxoptignore"
 # Read this many bytes to decide whether a file is binary (a NUL byte means binary, as git does).
@@ -151,7 +151,7 @@ def _walk_files(root: Path, diagnostics: list[Diagnostic], config: HygieneConfig
         try:
             entries = sorted(os.scandir(directory), key=lambda e: e.name)
         except OSError as exc:
-            diagnostics.append(Diagnostic(rel_dir or ".", "unreadable", exc.strerror or ""))
+            diagnostics.append(Diagnostic(rel_dir or ".", REASON_UNREADABLE, exc.strerror or ""))
             continue
         for entry in entries:
             rel = f"{rel_dir}/{entry.name}" if rel_dir else entry.name
@@ -159,10 +159,10 @@ def _walk_files(root: Path, diagnostics: list[Diagnostic], config: HygieneConfig
                 if entry.name in SKIPPED_DIRECTORIES or _ignored(rel, ignores, True):
                     continue
                 if not rel_dir and entry.name in BUILD_OUTPUT_DIRECTORIES:
-                    diagnostics.append(Diagnostic(rel + "/", "build output", "directory"))
+                    diagnostics.append(Diagnostic(rel + "/", REASON_BUILD_OUTPUT, "directory"))
                     continue
                 if not unvendors and (entry.name in VENDORED_DIRECTORIES or _is_venv(entry.path)):
-                    diagnostics.append(Diagnostic(rel + "/", "vendored", "directory"))
+                    diagnostics.append(Diagnostic(rel + "/", REASON_VENDORED, "directory"))
                     continue
                 if not config.submodules and is_nested_repository(Path(entry.path)):
                     diagnostics.append(submodule_diagnostic(rel))
@@ -298,7 +298,7 @@ def _attribute_skip(rel: str, attributes: dict[str, bool]) -> Diagnostic | None:
     """The diagnostic of a file that ``.gitattributes`` marks generated or vendored."""
     for name in gitrepo.ATTRIBUTES:
         if attributes.get(name):
-            reason = "vendored" if name.endswith("vendored") else "generated"
+            reason = REASON_VENDORED if name.endswith("vendored") else REASON_GENERATED
             return Diagnostic(rel, reason, f"{name} in .gitattributes")
     return None
 
@@ -343,7 +343,7 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
         skip = _attribute_skip(rel, attributes)
         if skip is None and attributes.get("linguist-vendored") is not False \
                 and _vendored(rel, root, venvs, _module_depth(rel, module_depths)):
-            skip = Diagnostic(rel, "vendored")
+            skip = Diagnostic(rel, REASON_VENDORED)
         if skip is not None:
             diagnostics.append(skip)
             continue
@@ -400,12 +400,12 @@ def _name_rule(rel: str, size: int, max_file_bytes: int, config: HygieneConfig,
     if not config.allow_secrets and secret_file_kind(rel) is not None:
         return Diagnostic(rel, REASON_SECRET, secret_file_kind(rel))
     if size > max_file_bytes:
-        return Diagnostic(rel, "too large", f"{size} bytes")
+        return Diagnostic(rel, REASON_TOO_LARGE, f"{size} bytes")
     name = rel.rsplit("/", 1)[-1]
     if name in _LOCK_FILES and generated is not False:
-        return Diagnostic(rel, "generated", "lock file")
+        return Diagnostic(rel, REASON_GENERATED, "lock file")
     if name.endswith(_MINIFIED_SUFFIXES):
-        return Diagnostic(rel, "minified", "named as minified")
+        return Diagnostic(rel, REASON_MINIFIED, "named as minified")
     return None
 
 
@@ -418,16 +418,16 @@ def classify_content(data: bytes, *, generated: bool | None = None) -> tuple[str
     characters or one line exceeds 20,000.
     """
     if looks_binary(data[:_BINARY_SNIFF_BYTES]):
-        return ("binary", "")
+        return (REASON_BINARY, "")
     if generated is not False and _GENERATED_HEADER.search(data[:_HEADER_BYTES]):
-        return ("generated", "marked DO NOT EDIT")
+        return (REASON_GENERATED, "marked DO NOT EDIT")
     if len(data) > _MINIFIED_MEAN_LINE:
         lines = data.count(b"\n") + 1
         if len(data) / lines > _MINIFIED_MEAN_LINE:
-            return ("minified", f"lines average {len(data) // lines} characters")
+            return (REASON_MINIFIED, f"lines average {len(data) // lines} characters")
         # a run of more than _MINIFIED_MAX_LINE bytes without a newline
         if len(data) > _MINIFIED_MAX_LINE and _MINIFIED_MAX_LINE < max(map(len, data.split(b"\n"))):
-            return ("minified", f"a line over {_MINIFIED_MAX_LINE} characters")
+            return (REASON_MINIFIED, f"a line over {_MINIFIED_MAX_LINE} characters")
     return None
 
 
@@ -463,7 +463,7 @@ def discover_sources(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
         try:
             data = (root / candidate.path).read_bytes()
         except OSError as exc:
-            diagnostics.append(Diagnostic(candidate.path, "unreadable", exc.strerror or ""))
+            diagnostics.append(Diagnostic(candidate.path, REASON_UNREADABLE, exc.strerror or ""))
             continue
         keep, notes = inspect_content(root, candidate.path, data, config,
                                       generated=candidate.generated)

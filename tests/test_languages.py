@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ctxopt.parsing.languages import LANGUAGES, language_for_file, language_for_path, load_query, needs_head
+from ctxopt.parsing.languages import LANGUAGES, language_for_file, language_for_path, load_query
 from ctxopt.parsing.treesitter import extract_tags
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -70,9 +70,3 @@ def test_installed_wheel_loads_every_query(tmp_path: Path) -> None:
 def test_language_for_file(path: str, head: bytes, language: str | None) -> None:
     found = language_for_file(path, head)
     assert (found.name if found else None) == language
-
-
-@pytest.mark.parametrize(("path", "needed"), [
-    ("bin/tool", True), ("a/b.h", True), ("a/b.c", False), ("Rakefile", False), ("x.py", False)])
-def test_needs_head(path: str, needed: bool) -> None:
-    assert needs_head(path) is needed

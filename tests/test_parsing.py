@@ -131,3 +131,19 @@ def test_ctxopt_tags_reads_a_cr_only_file_right(runner, tmp_path: Path, monkeypa
     definitions = [line.split() for line in result.stdout.splitlines() if " definition " in line]
     assert [(d[0], d[3]) for d in definitions] == [("Storage", "1-4"), ("Storage.get", "3-4"),
                                                    ("helper", "7-8")]
+
+
+def test_every_kind_the_queries_capture_is_in_the_kinds_table() -> None:
+    import re
+
+    from ctxopt.parsing.kinds import CONTAINER_KINDS, DEFINITION_KINDS, REFERENCE_KINDS
+    from ctxopt.parsing.languages import grammars_dir
+
+    captured = {"definition": set(), "reference": set()}
+    for query in grammars_dir().glob("*.scm"):
+        for role, kind in re.findall(r"@name\.(definition|reference)\.(\w+)",
+                                     query.read_text(encoding="utf-8")):
+            captured[role].add(kind)
+    assert captured["definition"] <= set(DEFINITION_KINDS)
+    assert captured["reference"] <= set(REFERENCE_KINDS)
+    assert CONTAINER_KINDS <= set(DEFINITION_KINDS)

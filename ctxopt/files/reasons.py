@@ -13,6 +13,7 @@ REASON_BUILD_OUTPUT = "build output"
 REASON_TOO_LARGE = "too large"
 REASON_GENERATED = "generated"
 REASON_MINIFIED = "minified"
+REASON_NOT_CHECKED_OUT = "not checked out"  # outside a sparse checkout
 # input safety (files.safety): what a hostile repository can hold
 REASON_BINARY = "binary"
 REASON_BROKEN_LINK = "broken link"
@@ -29,6 +30,8 @@ REASON_UNREADABLE = "unreadable"
 # parsing (parsing.parse_file)
 REASON_PARSE_TIMEOUT = "parse timeout"
 REASON_UNPARSABLE = "unparsable"
+# the index (store): its own database was damaged and rebuilt
+REASON_DAMAGED_INDEX = "damaged index"
 
 REASONS = frozenset(value for name, value in list(globals().items())
                     if name.startswith("REASON_") and isinstance(value, str))

@@ -18,9 +18,8 @@ from pathlib import Path
 
 from ..errors import GrammarError
 
-__all__ = ["Language", "LANGUAGES", "language_for_path", "language_for_file", "needs_head",
-           "read_head",
-           "grammars_dir", "load_query"]
+__all__ = ["Language", "LANGUAGES", "language_for_path", "language_for_file", "grammars_dir",
+           "load_query", "HEAD_BYTES"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +64,7 @@ _SHEBANG = re.compile(rb"^#![ \t]*(\S+)(?:[ \t]+(.*))?")
 # A ``.h`` header holding any of these is C++, not C.
 _CPP_HEADER = re.compile(rb"^\s*(?:class\s+\w+\s*[:{]|namespace\s+\w*\s*\{|template\s*<"
                          rb"|(?:public|private|protected)\s*:)", re.MULTILINE)
-# How much of a file ``read_head`` reads: enough for a shebang or a header's first class.
+# How much of a file's start ``language_for_file`` needs: a shebang or a header's first class.
 HEAD_BYTES = 65536
 
 # Fence tags for files we show but do not parse.
@@ -97,7 +96,7 @@ def language_for_file(path: str, head: bytes) -> Language | None:
     namespace, template or access specifier) is C++. A file without an extension is
     known by its name (``Rakefile``) or by the interpreter on its ``#!`` line
     (``#!/usr/bin/env python3``). Pure; ``head`` may be any prefix of the content
-    (``read_head`` reads enough).
+    (``HEAD_BYTES`` is enough).
     """
     lang = language_for_path(path)
     if lang is not None:
@@ -111,21 +110,6 @@ def language_for_file(path: str, head: bytes) -> Language | None:
         return None
     name = _interpreter_language(head.split(b"\n", 1)[0])
     return _BY_NAME[name] if name else None
-
-
-def needs_head(path: str) -> bool:
-    """True when ``language_for_file`` needs the file's content to decide about ``path``."""
-    base = path.rsplit("/", 1)[-1]
-    return path.lower().endswith(".h") or ("." not in base.lstrip(".") and base not in _BY_FILENAME)
-
-
-def read_head(path: os.PathLike[str] | str) -> bytes:
-    """The first ``HEAD_BYTES`` bytes of a file (b'' when it cannot be read)."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read(HEAD_BYTES)
-    except OSError:
-        return b""
 
 
 def fence_tag(path: str) -> str:

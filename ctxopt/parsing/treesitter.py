@@ -20,16 +20,14 @@ import tree_sitter as ts
 from tree_sitter_language_pack import get_language, get_parser
 
 from ..errors import GrammarError, ParseCancelled
+from .kinds import IMPORT_KINDS, REFERENCE_KINDS, TYPE_KINDS
 from .languages import load_query
 from ..model import Definition, FileTags, Reference
 
 __all__ = ["extract_tags", "signature_of", "ParseCancelled"]
 
-# A function directly inside one of these is a method (not inside a module or namespace).
-_CONTAINER_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type"})
 # When two reference captures hit the same name on the same line, keep the more telling one.
-_REFERENCE_PRIORITY = {"inherit": 0, "import": 1, "import_member": 2, "call": 3, "type": 4,
-                       "reference": 5}
+_REFERENCE_PRIORITY = {kind: rank for rank, kind in enumerate(REFERENCE_KINDS)}
 # Separators of qualified names in the languages' own syntax (C++ and Rust ``::``, PHP ``\``).
 _QUALIFIER = re.compile(r"::|\\|\.")
 # A definition with no body node keeps at most this many lines as its signature.
@@ -462,7 +460,7 @@ def extract_tags(path: str, language: str, source: bytes, *,
         if parent is not None and spans[parent] == (start_byte, end_byte):
             parent = result[parent].parent  # `case read, write`: one node, two names
         if kind == "function" and (scope is not None or (
-                parent is not None and result[parent].kind in _CONTAINER_KINDS)):
+                parent is not None and result[parent].kind in TYPE_KINDS)):
             kind = "method"
         qualified = ".".join(
             part for part in (result[parent].qualified_name if parent is not None else None,
@@ -490,7 +488,7 @@ def extract_tags(path: str, language: str, source: bytes, *,
             i = result[i].parent if result[i].parent is not None else -1
             if i == -1:
                 break
-        if enclosing is not None and result[enclosing].name == name and kind not in ("import", "import_member"):
+        if enclosing is not None and result[enclosing].name == name and kind not in IMPORT_KINDS:
             # the definition's own name (e.g. a Go type_identifier) is not a use of it
             if name_lines[enclosing] == line:
                 continue

@@ -1,0 +1,24 @@
+"""The kinds of definitions and references: the one table every stage uses.
+
+The values are the ``<kind>`` of the tag queries' captures (``grammars/README.md``), the
+same in every language; they are stored in the index and printed by ``ctxopt tags`` and in
+the JSON output, so they are part of the output format.
+"""
+from __future__ import annotations
+
+__all__ = ["DEFINITION_KINDS", "TYPE_KINDS", "MODULE_KINDS", "CONTAINER_KINDS",
+           "REFERENCE_KINDS", "IMPORT_KINDS"]
+
+DEFINITION_KINDS = ("class", "interface", "struct", "enum", "trait", "type", "function",
+                    "method", "macro", "constant", "variable", "module", "namespace", "field")
+# Types: a function directly inside one is a method, and a method declared out of line
+# (Go receivers, Rust impl blocks, C++ `Type::f`) belongs to one.
+TYPE_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type"})
+# Wrappers of other definitions that are not types: a function inside one stays a function.
+MODULE_KINDS = frozenset({"namespace", "module"})
+# Definitions that hold members (a skeleton lists them).
+CONTAINER_KINDS = TYPE_KINDS | MODULE_KINDS
+# Uses, most telling first: when two captures hit one name on one line, the first is kept.
+REFERENCE_KINDS = ("inherit", "import", "import_member", "call", "type", "reference")
+# ``import``: the module specifier as written; ``import_member``: a name it binds.
+IMPORT_KINDS = frozenset({"import", "import_member"})
