@@ -153,3 +153,11 @@ def test_gather_takes_a_third_of_the_window_from_the_policy(runner, fixture_repo
     alone = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root),
                                  "--budget-from-policy"])
     assert alone.exit_code == 2 and "--budget-from-policy needs --window" in alone.stderr
+
+
+def test_text_format_shows_a_system_given_as_blocks(runner, tmp_path):
+    path = tmp_path / "blocks.json"
+    path.write_text(json.dumps({"system": [{"type": "text", "text": "Be brief."}],
+                                "messages": [{"role": "user", "content": "hi"}]}))
+    result = runner.invoke(main, ["compact", str(path), "--window", "100000", "--format", "text"])
+    assert result.exit_code == 0 and result.stdout.startswith("## system\nBe brief.\n\n## user\nhi")

@@ -239,3 +239,15 @@ def test_what_a_reduced_result_leaves_of_its_share_rolls_to_the_next():
     assert cuts[1].tokens_after > cuts[2].tokens_after + 100
     assert max(c.tokens_after for c in cuts) <= max(512, 3000 // 3)
     assert result.tokens_after <= 3000
+
+
+def test_settings_may_come_apart_from_the_window():
+    from ctxopt.budget import Window as PlainWindow
+
+    document = render(_session(10, 200), "openai")
+    settings = Compaction(trigger_percent=50, target_percent=40, recent_tail=2)
+    together = compact(document, Window(3000, 0, settings), estimator=FAST)
+    apart = compact(document, Window(3000), settings, estimator=FAST)
+    assert apart.messages == together.messages and apart.key == together.key
+    plain = compact(document, PlainWindow(3000), estimator=FAST)  # default settings
+    assert plain.key == compact(document, Window(3000), estimator=FAST).key

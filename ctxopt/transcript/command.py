@@ -93,8 +93,8 @@ def _text_of(content: Any) -> str:
 def render_transcript(transcript: Transcript) -> str:
     """A plain-text view of a transcript: one ``## role`` section per message."""
     sections = []
-    if isinstance(transcript.system, str):
-        sections.append(f"## system\n{transcript.system}")
+    if transcript.system is not None:
+        sections.append(f"## system\n{_text_of(transcript.system).strip()}")
     for message in transcript.messages:
         body = _text_of(message.get("content"))
         for call in message.get("tool_calls") or []:

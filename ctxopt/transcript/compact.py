@@ -321,7 +321,8 @@ def _as_transcript(messages: Any) -> Transcript:
     return messages if isinstance(messages, Transcript) else load_transcript(messages)
 
 
-def compact(messages: Any, window: Window, *, estimator: Estimator | None = None,
+def compact(messages: Any, window: BudgetWindow, compaction: Compaction | None = None, *,
+            estimator: Estimator | None = None,
             summarizer: Summarizer | None = None) -> CompactResult:
     """Bring a transcript at or over ``window.trigger`` tokens to ``window.target`` or under.
 
@@ -331,7 +332,10 @@ def compact(messages: Any, window: Window, *, estimator: Estimator | None = None
         A message list (either shape), an object with ``messages`` and optional
         ``system``/``tools``, or a loaded ``Transcript``. Never mutated.
     window : Window
-        The window, its reserve and the compaction settings.
+        The window, its reserve and the compaction settings (a ``budget.Window`` has
+        the default settings).
+    compaction : Compaction, optional
+        Settings that replace the window's.
     estimator : Estimator, optional
         Token counts (exact cl100k_base and the shape's image formula by default).
     summarizer : callable, optional
@@ -354,6 +358,9 @@ def compact(messages: Any, window: Window, *, estimator: Estimator | None = None
     RetentionTooLargeError
         The retention set alone is over the budget.
     """
+    if compaction is not None or not isinstance(window, Window):
+        settings = compaction or getattr(window, "compaction", None) or Compaction()
+        window = Window(window.max_tokens, window.reserve, settings)
     transcript = _as_transcript(messages)
     estimator = estimator or Estimator(family=family_for_model(None, transcript.shape))
     work = _Compactor(transcript, window, estimator)
