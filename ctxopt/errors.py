@@ -132,7 +132,10 @@ class CalibrationError(CtxoptError):
 
 
 class IndexStoreError(CtxoptError):
-    """The index database cannot be used (not a ctxopt index, unwritable, damaged)."""
+    """The index database cannot be used (unwritable, damaged, failing): exit 3, apart
+    from 1 (nothing found) so that scripts can tell a broken index from an empty answer."""
+
+    exit_code: ClassVar[int] = 3
 
 
 class NotAnIndexError(IndexStoreError):

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["Finding", "SECRET_FILE_PATTERNS", "secret_file_kind", "find_secrets",
+__all__ = ["Finding", "SECRET_FILE_PATTERNS", "secret_file_kind", "content_decides", "find_secrets",
            "redact_secrets"]
 
 # Matched against the file's name (fnmatch, case-insensitive) unless the pattern has a
@@ -73,6 +73,12 @@ class Finding:
     kind: str
     start: int
     end: int
+
+
+def content_decides(path: str) -> bool:
+    """True when whether the file ``path`` holds credentials depends on its content
+    (``.npmrc``, ``.pypirc``... with a token or password), not on its name alone."""
+    return posixpath.basename(path.lower()) in _TOKEN_FILES
 
 
 def secret_file_kind(path: str, text: str | None = None) -> str | None:

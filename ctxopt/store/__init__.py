@@ -59,6 +59,7 @@ from pathlib import Path
 from ..discover import check_root
 from ..model import Diagnostic
 from ..errors import IndexDamaged, IndexStoreError, NotAnIndexError, UsageError
+from .lock import update_lock
 from .location import check_ours, is_corruption, move_aside, writable_location
 from .options import IndexOptions, UpdateReport
 from .query import StoredIndex
@@ -137,34 +138,36 @@ def open_index(root: Path | str, options: IndexOptions | None = None
 
 def _open_at(root: Path, location: str, own: bool, options: IndexOptions, note: str
              ) -> tuple["StoredIndex", UpdateReport]:
-    """Open (create) and update the database at ``location``. Raises ``IndexDamaged`` when
-    ``own`` and the file there is not an index or is corrupt."""
-    if location != ":memory:":
+    """Open (create) and update the database at ``location``, holding its update lock
+    (``lock.update_lock``: concurrent runs wait for this update, then reuse it). Raises
+    ``IndexDamaged`` when ``own`` and the file there is not an index or is corrupt."""
+    with update_lock(location, options.notify):
+        if location != ":memory:":
+            try:
+                check_ours(Path(location))
+            except NotAnIndexError as exc:
+                if own:
+                    raise IndexDamaged("not a ctxopt index") from exc
+                raise
         try:
-            check_ours(Path(location))
-        except NotAnIndexError as exc:
-            if own:
-                raise IndexDamaged("not a ctxopt index") from exc
-            raise
-    try:
-        conn = connect(location)
-    except sqlite3.DatabaseError as exc:
-        if own and is_corruption(exc):
-            raise IndexDamaged(str(exc)) from exc
-        raise IndexStoreError(f"the index {location} failed: {exc}") from exc
-    try:
-        rebuilt = prepare_schema(conn, str(root), schema.fingerprint(options.hygiene))
-        ensure_indexes(conn)
-        report = UpdateReport(path=location, rebuilt=rebuilt, note=note)
-        with without_cyclic_gc():
-            name_skips = update_tables(conn, root, options, report)
-        index = StoredIndex(conn, root, name_skips, location if own else None)
-    except BaseException as exc:
-        conn.close()
-        if isinstance(exc, sqlite3.DatabaseError):
+            conn = connect(location)
+        except sqlite3.DatabaseError as exc:
             if own and is_corruption(exc):
                 raise IndexDamaged(str(exc)) from exc
             raise IndexStoreError(f"the index {location} failed: {exc}") from exc
-        raise
+        try:
+            rebuilt = prepare_schema(conn, str(root), schema.fingerprint(options.hygiene))
+            ensure_indexes(conn)
+            report = UpdateReport(path=location, rebuilt=rebuilt, note=note)
+            with without_cyclic_gc():
+                name_skips = update_tables(conn, root, options, report)
+            index = StoredIndex(conn, root, name_skips, location if own else None)
+        except BaseException as exc:
+            conn.close()
+            if isinstance(exc, sqlite3.DatabaseError):
+                if own and is_corruption(exc):
+                    raise IndexDamaged(str(exc)) from exc
+                raise IndexStoreError(f"the index {location} failed: {exc}") from exc
+            raise
     return index, report
 

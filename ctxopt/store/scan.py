@@ -63,8 +63,10 @@ class ScanResult:
 
 
 def scan_one(root: str, path: str, old_hash: str | None,
-             config: HygieneConfig = HygieneConfig()) -> ScanResult:
-    """Read, hash, classify and parse one file (see ``ScanResult``)."""
+             config: HygieneConfig = HygieneConfig(),
+             generated: bool | None = None) -> ScanResult:
+    """Read, hash, classify and parse one file (see ``ScanResult``); ``generated`` is the
+    file's ``.gitattributes`` verdict (``discover.Candidate.generated``)."""
     checked_ns = time.time_ns()
     full = os.path.join(root, path)
     try:
@@ -80,7 +82,7 @@ def scan_one(root: str, path: str, old_hash: str | None,
     stat = {"size": info.st_size, "mtime_ns": info.st_mtime_ns, "checked_ns": checked_ns}
     if digest == old_hash:
         return ScanResult("same", path, **stat)
-    parsed = parse_file(path, data, config, reference_tuples=True)
+    parsed = parse_file(path, data, config, reference_tuples=True, generated=generated)
     if isinstance(parsed, Diagnostic):  # skipped by a content rule, or not parsed in time
         return ScanResult("new", path, **stat, hash=digest, skip=parsed.reason,
                           detail=parsed.detail)
@@ -132,8 +134,9 @@ def unpack_uses(packed: str) -> Iterator[tuple[int, str, int | None]]:
         yield int(line), kind, int(enclosing) if enclosing else None
 
 
-def scan_chunk(root: str, chunk: list[tuple[str, str | None]],
+def scan_chunk(root: str, chunk: list[tuple[str, str | None, bool | None]],
                config: HygieneConfig) -> list[ScanResult]:
-    """``scan_one`` of each (path, old hash) of ``chunk``, in a worker process."""
+    """``scan_one`` of each (path, old hash, generated) of ``chunk``, in a worker process."""
     gc.disable()  # a worker makes no reference cycles worth collecting (see without_cyclic_gc)
-    return [scan_one(root, path, old_hash, config) for path, old_hash in chunk]
+    return [scan_one(root, path, old_hash, config, generated)
+            for path, old_hash, generated in chunk]

@@ -110,9 +110,12 @@ BUMP_GENERATION = ("INSERT INTO meta(key, value) VALUES ('generation', '1') ON C
 
 
 def fingerprint(config: HygieneConfig) -> str:
-    """Changes whenever the tags could change: schema, languages, tag queries, hygiene."""
+    """Changes whenever the tags of every file could change: schema, languages, tag
+    queries, the line length limit. Options that change the verdict on a few files only
+    (secrets allowed, the parse time limit, submodules, ``.gitattributes``) are not in it:
+    an update re-checks just those files (``store.recheck``)."""
     digest = hashlib.blake2b(digest_size=12)
-    digest.update(f"{SCHEMA_VERSION}|{sys.version_info[:2]}|{config!r}".encode())
+    digest.update(f"{SCHEMA_VERSION}|{sys.version_info[:2]}|{config.max_line_length}".encode())
     for language in LANGUAGES:
         digest.update(repr(language).encode())
     try:

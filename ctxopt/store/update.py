@@ -18,6 +18,7 @@ from ..graph.imports import ImportResolver
 from ..graph.manifests import go_modules, read_ts_paths
 from ..model import Diagnostic
 from .options import IndexOptions, UpdateReport
+from .recheck import file_rules, must_recheck, store_rules, stored_rules
 from .scan import ScanResult
 from .schema import (BUMP_GENERATION, Transaction, drop_indexes, ensure_indexes, key_path,
                      path_key, read_meta)
@@ -58,16 +59,22 @@ def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
     candidates, name_skips = list_candidates(root, max_file_bytes=options.max_file_bytes,
                                              config=options.hygiene)
     stored = {key_path(row[0]): row[1:] for row in conn.execute(
-        "SELECT path, size, mtime_ns, checked_ns, hash, skip, language FROM files")}
-    work: list[tuple[str, str | None]] = []
+        "SELECT path, size, mtime_ns, checked_ns, hash, skip, language, detail FROM files")}
+    work: list[tuple[str, str | None, bool | None]] = []
     seen = set()
+    old_rules, new_rules = stored_rules(conn), {}
     for candidate in candidates:
         seen.add(candidate.path)
         known = stored.get(candidate.path)
+        rules = new_rules[candidate.path] = file_rules(candidate, options.hygiene)
+        if known is not None and must_recheck(known[4], known[6], old_rules.get(candidate.path, ""),
+                                              rules, options.hygiene):
+            work.append((candidate.path, None, candidate.generated))  # judged again
+            continue
         if known is not None and known[0] == candidate.size and known[1] == candidate.mtime_ns \
                 and known[2] - candidate.mtime_ns > RACY_NS:
             continue
-        work.append((candidate.path, known[3] if known else None))
+        work.append((candidate.path, known[3] if known else None, candidate.generated))
     removed = sorted(set(stored) - seen)
     bulk = len(work) > BULK_LOAD and len(work) > len(stored) // 2
     if bulk:
@@ -104,7 +111,10 @@ def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
         update_imports(conn, root, None if full_imports else changed)
     if read_meta(conn).get("generation") != snapshot_generation(conn, "names"):
         write_names(conn)
-    conn.execute("PRAGMA optimize")
+    if {p: r for p, r in new_rules.items() if r} != old_rules:
+        store_rules(conn, new_rules)
+    with Transaction(conn):  # it may write statistics: inside the retried path like every write
+        conn.execute("PRAGMA optimize")
     if report.rebuilt or report.scanned > 1000:
         conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
     return name_skips
@@ -161,9 +171,11 @@ def write_file(conn: sqlite3.Connection, result: ScanResult) -> None:
     language, line_count, skip, detail, notes = (result.language, result.line_count,
                                                  result.skip, result.detail, result.notes)
     defs, uses, imports, lexical = result.defs, result.uses, result.imports, result.lexical
-    row = conn.execute("SELECT id, hash FROM files WHERE path = ?", (path_key(path),)).fetchone()
-    if row is not None and digest and row[1] == digest:
-        # another process stored this content meanwhile: keep its rows (readers may use them)
+    row = conn.execute("SELECT id, hash, skip, detail FROM files WHERE path = ?",
+                       (path_key(path),)).fetchone()
+    if row is not None and digest and row[1:] == (digest, skip, detail):
+        # another process stored this content and verdict meanwhile: keep its rows (readers
+        # may use them)
         conn.execute("UPDATE files SET size=?, mtime_ns=?, checked_ns=? WHERE id=?",
                      (size, mtime_ns, checked_ns, row[0]))
         return

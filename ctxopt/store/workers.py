@@ -75,10 +75,11 @@ def _worker_main(conn: Any, root: str, config: HygieneConfig, parent: int) -> No
         return  # the parent went away
 
 
-def scan_files(root: Path, work: list[tuple[str, str | None]], jobs: int,
+def scan_files(root: Path, work: list[tuple[str, str | None, bool | None]], jobs: int,
           progress: Callable[[int, int], None] | None,
           config: HygieneConfig) -> Iterator[ScanResult]:
-    """Scan ``work`` ((path, old hash) pairs), in worker processes when there is much.
+    """Scan ``work`` ((path, old hash, generated) triples), in worker processes when there
+    is much.
 
     The workers are plain processes with one pipe each (no helper threads): when the
     scan does not run to its end (an exception, Ctrl-C, the generator closed), they are
@@ -86,8 +87,8 @@ def scan_files(root: Path, work: list[tuple[str, str | None]], jobs: int,
     total = len(work)
     done = 0
     if jobs <= 1 or total < _PARALLEL_THRESHOLD:
-        for path, old_hash in work:
-            yield scan_one(str(root), path, old_hash, config)
+        for path, old_hash, generated in work:
+            yield scan_one(str(root), path, old_hash, config, generated)
             done += 1
             if progress:
                 progress(done, total)
