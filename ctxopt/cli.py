@@ -1,7 +1,8 @@
 """Command line (click): options -> GatherConfig -> pipeline -> renderer -> exit code.
 
 Exit codes: 0 context emitted; 1 nothing relevant found or a runtime failure; 2 bad
-input (click's usage errors and ``UsageError``); 130 interrupted. Commands raise; the one
+input (click's usage errors and ``UsageError``); 3 the index cannot be used
+(``IndexStoreError``); 130 interrupted. Commands raise; the one
 error boundary (``_Main.main``) turns every error into one line on stderr.
 """
 from __future__ import annotations
@@ -30,6 +31,7 @@ from .files.text import display_text
 from .model import Diagnostic
 from .pipeline import DEFAULT_BUDGET, GatherConfig, gather, why_nothing_found
 from .render import RENDERERS, task_line
+from .taskinput import TaskCommand, read_task
 from .store import INDEX_ENV, IndexOptions, StoredIndex, UpdateReport, open_index
 from .tokens import Cl100kCounter, TokenCounter
 
@@ -41,6 +43,7 @@ class ExitStatus(enum.IntEnum):
     NOTHING_FOUND = 1
     FAILURE = 1  # a runtime failure, such as a write that failed
     USAGE = 2
+    INDEX_FAILURE = 3  # the index cannot be used (``IndexStoreError``)
     INTERRUPTED = 130  # Ctrl-C (SIGINT), as a shell reports a process killed by it
 
 
@@ -182,6 +185,17 @@ def _index_options(function):  # type: ignore[no-untyped-def]
     function = click.option(
         "--max-file-size", type=click.IntRange(min=1), default=MAX_FILE_BYTES,
         show_default=True, help="Skip files larger than this many bytes.")(function)
+    function = click.option(
+        "--allow-secrets", is_flag=True, default=False,
+        help="Index and emit credential files and text that looks like secrets "
+             "(off: skipped or redacted).")(function)
+    function = click.option(
+        "--submodules", is_flag=True, default=False,
+        help="Index submodules and nested repositories too.")(function)
+    function = click.option(
+        "--parse-timeout", type=click.FloatRange(min=0, min_open=True),
+        default=DEFAULT_PARSE_TIMEOUT, show_default=True,
+        help="Seconds one file may take to parse before it is skipped.")(function)
     return function
 
 
@@ -209,21 +223,23 @@ def _note(text: str) -> None:
 
 
 def _open_index(root: Path, index_path: Path | None, jobs: int | None,
-                max_file_size: int) -> tuple[StoredIndex, UpdateReport]:
+                max_file_size: int, hygiene: HygieneConfig) -> tuple[StoredIndex, UpdateReport]:
     """Update and open the persistent index, with a progress bar when stderr is a terminal,
     and print the index's note (e.g. a read-only root) on stderr."""
     progress = _ProgressBar() if sys.stderr.isatty() else None
     try:
         options = IndexOptions(path=index_path, jobs=jobs, max_file_bytes=max_file_size,
-                               progress=progress, notify=_note)
+                               progress=progress, notify=_note, hygiene=hygiene)
         return open_index(root, options)
     finally:
         if progress is not None:
             progress.close()
 
 
-@main.command()
-@click.argument("task")
+@main.command(cls=TaskCommand)
+@click.argument("task", required=False)
+@click.option("--task-file", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+              default=None, help="Read the task from this file (- is standard input).")
 @click.option("--root", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=".", show_default=True, help="Repository root.")
 @click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET, show_default=True,
@@ -249,20 +265,19 @@ def _open_index(root: Path, index_path: Path | None, jobs: int | None,
 @click.option("--budget-from-policy", is_flag=True, default=False,
               help="Use as budget what one tool result may take: a third of --window minus "
                    "--reserve (at least 512).")
-@click.option("--allow-secrets", is_flag=True, default=False,
-              help="Emit credential files and text that looks like secrets (off: skipped or redacted).")
-@click.option("--submodules", is_flag=True, default=False,
-              help="Index submodules and nested repositories too.")
-@click.option("--parse-timeout", type=click.FloatRange(min=0, min_open=True),
-              default=DEFAULT_PARSE_TIMEOUT, show_default=True,
-              help="Seconds one file may take to parse before it is skipped.")
 @_index_options
-def gather_command(task: str, root: Path, budget: int, output_format: str, max_ring: int,
+def gather_command(task: str | None, task_file: Path | None, root: Path, budget: int,
+                   output_format: str, max_ring: int,
                    tests: bool, scope: str | None, output: str | None, window: int | None,
                    reserve: int | None, model: str | None, budget_from_policy: bool,
                    allow_secrets: bool, submodules: bool, parse_timeout: float,
                    index_path: Path | None, jobs: int | None, max_file_size: int) -> None:
-    """Print the code most relevant to TASK, fitted to the token budget."""
+    """Print the code most relevant to TASK, fitted to the token budget.
+
+    TASK - reads the task from standard input. A TASK that starts with a dash and has a
+    space is the task, never an option; put any other one after -- (ctxopt gather -- -v).
+    """
+    task = read_task(task, task_file, sys.stdin.buffer)
     given = click.get_current_context().get_parameter_source("budget")
     target = _output_target(output)
     budget = choose_budget(budget=None if given is ParameterSource.DEFAULT else budget,
@@ -486,9 +501,12 @@ def tags_command(paths: tuple[Path, ...], output_format: str) -> None:
               default="text", show_default=True, help="Output format.")
 @_index_options
 def index_command(root: Path, output_format: str, index_path: Path | None, jobs: int | None,
-                  max_file_size: int) -> None:
-    """Build or update the persistent index of ROOT and print what it holds."""
-    index, report = _open_index(root, index_path, jobs, max_file_size)
+                  max_file_size: int, allow_secrets: bool, submodules: bool,
+                  parse_timeout: float) -> None:
+    """Build or update the persistent index of ROOT and print what it holds (with the
+    options a gather would use, so that the gather finds it current)."""
+    index, report = _open_index(root, index_path, jobs, max_file_size, HygieneConfig(
+        allow_secrets=allow_secrets, submodules=submodules, parse_timeout=parse_timeout))
     with index:
         summary = {"index": report.path, **index.summary(),
                    "skipped": report.skipped, "scanned": report.scanned,

@@ -116,7 +116,8 @@ def gather(root: Path | str, task: str, config: GatherConfig | None = None, *,
     if not root.is_dir():
         raise UsageError(f"root {str(root)!r} is not a directory")
     scope = resolve_scope(root, config.scope) if config.scope else None
-    task = display_text(task)  # bytes that are not UTF-8 (from argv) as \xHH
+    # bytes that are not UTF-8 (from argv) as \xHH; a task read from a file keeps its lines
+    task = "\n".join(display_text(line) for line in task.split("\n"))
     parsed, task_note = limit_task(parse_task(task))
     empty = Result(task=task, intent=parsed.intent, budget=config.budget,
                    selection=Selection(blocks=()), task_note=task_note,

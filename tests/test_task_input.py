@@ -1,6 +1,10 @@
 """Where the task comes from and what a huge one contributes (issue 13, cases 8 and 9)."""
 from __future__ import annotations
 
+import json
+
+import pytest
+
 from ctxopt.cli import main
 from ctxopt.pipeline import GatherConfig, gather
 from ctxopt.render import render_text
@@ -53,8 +57,6 @@ def test_nothing_found_cuts_a_long_task_like_the_header(make_repo, runner) -> No
 
 
 def test_budget_too_small_quotes_one_minimum_that_holds_the_header(make_repo) -> None:
-    import pytest
-
     from ctxopt.errors import BudgetTooSmall, BudgetTooSmallForContent
 
     root = make_repo({"storage.py": STORAGE})
@@ -71,3 +73,72 @@ def test_budget_too_small_quotes_one_minimum_that_holds_the_header(make_repo) ->
         gather(root, "fix Storage", GatherConfig(budget=minimum))
     except BudgetTooSmallForContent:
         pass  # the header holds; the block does not
+
+
+def test_dash_reads_the_task_from_standard_input(make_repo, runner) -> None:
+    root = make_repo({"storage.py": STORAGE, "other.py": "def unrelated():\n    pass\n"})
+    piped = runner.invoke(main, ["gather", "-", "--root", str(root), "--format", "manifest"],
+                          input="fix Storage.save\n")
+    given = runner.invoke(main, ["gather", "fix Storage.save", "--root", str(root),
+                                 "--format", "manifest"])
+    assert piped.exit_code == 0, piped.output
+    assert piped.stdout == given.stdout and "storage.py" in piped.stdout
+
+
+def test_task_file_reads_a_task_too_long_for_the_command_line(make_repo, runner, tmp_path) -> None:
+    root = make_repo({"storage.py": STORAGE})
+    task_file = tmp_path / "traceback.txt"
+    frames = "".join(f'  File "lib/m{i}.py", line {i}, in f{i}\n' for i in range(10_000))
+    task_file.write_text("Storage.save fails\n" + frames)
+    assert task_file.stat().st_size > 370_000  # over what one argument may hold on Linux
+    result = runner.invoke(main, ["gather", "--task-file", str(task_file), "--root", str(root)])
+    assert result.exit_code == 0, result.output
+    assert "# task cut: searched the first" in result.stdout and "class Storage" in result.stdout
+
+
+@pytest.mark.parametrize("args", [[], ["fix Storage", "--task-file", "t.txt"]])
+def test_the_task_is_given_exactly_once(make_repo, runner, tmp_path, args) -> None:
+    root = make_repo({"storage.py": STORAGE})
+    (tmp_path / "t.txt").write_text("fix Storage\n")
+    result = runner.invoke(main, ["gather", *[str(tmp_path / a) if a == "t.txt" else a
+                                              for a in args], "--root", str(root)])
+    assert result.exit_code == 2
+    assert result.output.startswith("Error: ") and result.output.count("\n") == 1
+
+
+@pytest.mark.parametrize("where", ["first", "last"])
+def test_a_task_starting_with_an_option_name_is_the_task(make_repo, runner, where) -> None:
+    root = make_repo({"storage.py": STORAGE})
+    task = "--save fails when Storage is full"
+    args = [task, "--root", str(root)] if where == "first" else ["--root", str(root), task]
+    result = runner.invoke(main, ["gather", *args, "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["task"] == task
+
+
+def test_an_option_value_with_a_space_stays_an_option_value(make_repo, runner) -> None:
+    root = make_repo({"my dir/storage.py": STORAGE})
+    result = runner.invoke(main, ["gather", "fix Storage", "--root", str(root),
+                                  "--scope", "-odd scope"])
+    assert result.exit_code == 2 and "scope '-odd scope' does not exist" in result.output
+    result = runner.invoke(main, ["gather", "fix Storage", "--root", str(root),
+                                  "--scope=my dir", "--format", "manifest"])
+    assert result.exit_code == 0 and "my dir/storage.py" in result.stdout
+
+
+def test_a_dashed_task_without_a_space_goes_after_double_dash(make_repo, runner) -> None:
+    root = make_repo({"storage.py": STORAGE})
+    result = runner.invoke(main, ["gather", "--root", str(root), "--format", "json", "--",
+                                  "--Storage"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["task"] == "--Storage"
+
+
+def test_a_multi_line_task_keeps_its_lines_and_the_header_one_line(make_repo, runner) -> None:
+    root = make_repo({"storage.py": STORAGE})
+    result = runner.invoke(main, ["gather", "-", "--root", str(root), "--format", "json"],
+                           input="Storage.save fails\n\nTraceback:\n  in save\n")
+    assert json.loads(result.stdout)["task"] == "Storage.save fails\n\nTraceback:\n  in save"
+    text = runner.invoke(main, ["gather", "-", "--root", str(root)],
+                         input="Storage.save fails\nTraceback:\n").stdout
+    assert text.startswith("# ctxopt context for: Storage.save fails Traceback:\n")
