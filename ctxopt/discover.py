@@ -29,7 +29,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import subprocess
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 

@@ -16,7 +16,7 @@ from .files.safety import HygieneConfig
 from .files.text import display_text
 from .graph.view import IndexView as Index
 from .model import Block, Diagnostic, Dropped, Fidelity, Result, Selection
-from .render import render_block, render_header, task_line, text_and_used
+from .render import render_block, render_header, text_and_used
 from .source import read_blocks
 from .store import IndexOptions, StoredIndex, open_index
 from .task import ParsedTask, limit_task, parse_task

@@ -44,8 +44,10 @@ match is unchanged (unless its mtime was within ``RACY_NS`` of when it was check
 its hash decides); others are read and hashed, and parsed again only when the hash
 differs. Cold indexing parses in worker processes; an update runs with the cyclic garbage
 collector paused (it makes no cycles of note, and the passes cost a tenth of the CPU).
-Writes go in short transactions (WAL mode, a busy timeout), so concurrent gathers both
-succeed and a killed run leaves committed batches that the next run keeps; an
+One update at a time: a lock file beside the database (``lock.update_lock``) makes
+concurrent runs wait for the running update and then find the index current. Writes go
+in short ``BEGIN IMMEDIATE`` transactions (WAL mode, retried while busy), so readers are
+never blocked and a killed run leaves committed batches that the next run keeps; an
 ``imports_dirty`` mark makes it redo the import edges.
 """
 from __future__ import annotations
@@ -92,7 +94,7 @@ def open_index(root: Path | str, options: IndexOptions | None = None
     Raises
     ------
     UsageError
-        ``root`` is not a directory.
+        ``root`` is not a directory, or is a git directory (``discover.check_root``).
     IndexStoreError
         The database path holds something that is not a ctxopt index, or cannot be
         written, or the database fails.

@@ -22,6 +22,7 @@ class IndexOptions:
     read (the CLI draws a bar with it), never called when there is nothing to read;
     ``notify``: called with a one-line note for the user (e.g. where the index went when
     the root is read-only); ``hygiene``: secrets, submodules, parse time limit (a change
+    re-checks only the files it affects, see ``store.recheck``; the line length limit
     rebuilds the index).
     """
 
