@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .files.text import decode_text, split_lines
 from .graph.view import IndexView as Index
+from .parsing.kinds import CONTAINER_KINDS, MODULE_KINDS
 from .parsing.languages import fence_tag
 from .model import Block, Fidelity, Item
 from .ranges import clamp_range, merge_ranges, subtract_ranges
@@ -36,8 +37,6 @@ def read_lines(path: Path) -> list[str]:
     return split_lines(decode_text(path.read_bytes()).text)
 
 
-_CONTAINER_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "namespace",
-                              "module", "type"})
 # A skeleton lists at most this many members of a class before eliding the rest.
 SKELETON_MEMBERS = 40
 
@@ -47,7 +46,7 @@ def _skeleton(definitions: tuple, i: int) -> str:
     definition = definitions[i]
     children = [d for d in definitions if d.parent == i]
     signature = definition.signature
-    if definition.kind not in _CONTAINER_KINDS or not children:
+    if definition.kind not in CONTAINER_KINDS or not children:
         return signature
     lines = signature.split("\n")
     if signature.endswith("{ ... }"):
@@ -86,8 +85,7 @@ def _signature(index: Index, path: str, start: int, end: int) -> str:
     return "\n".join(_skeleton(definitions, i) for i in outermost)
 
 
-# Definitions that span a whole file or most of it: ending inside one says nothing.
-_WRAPPER_KINDS = frozenset({"module", "namespace"})
+# Definitions that span a whole file or most of it (MODULE_KINDS): ending inside one says nothing.
 
 
 def cut_definition(index: Index, path: str, start: int, end: int) -> tuple[str, int] | None:
@@ -95,7 +93,7 @@ def cut_definition(index: Index, path: str, start: int, end: int) -> tuple[str, 
     or None when the block ends no definition early. That definition is the outermost one
     starting in the block and running past ``end``, else the innermost one around it."""
     definitions = index.file_definitions(path) or ()
-    running = [d for d in definitions if d.kind not in _WRAPPER_KINDS
+    running = [d for d in definitions if d.kind not in MODULE_KINDS
                and d.start_line <= end < d.end_line]
     if not running:
         return None

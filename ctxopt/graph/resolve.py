@@ -32,6 +32,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ..model import Definition
+from ..parsing.kinds import MODULE_KINDS, TYPE_KINDS
 from .rules import MAX_AMBIGUOUS_TARGETS, MAX_ATTRIBUTE_TARGETS
 
 __all__ = ["ResolutionData", "resolve", "imported_definitions", "compatible",
@@ -43,8 +44,6 @@ MAX_REEXPORT_DEPTH = 8
 _FAMILIES = {"c": "c", "cpp": "c", "javascript": "js", "typescript": "js", "tsx": "js",
              "java": "jvm", "kotlin": "jvm", "scala": "jvm"}
 NAMESPACED_LANGUAGES = frozenset({"cpp", "csharp", "java", "kotlin", "scala"})
-_TYPE_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type"})
-_MODULE_KINDS = frozenset({"namespace", "module"})
 
 
 class ResolutionData(Protocol):
@@ -88,7 +87,7 @@ def _top_level(data: ResolutionData, path: str, name: str) -> list[str]:
     for node in data.definitions_named(name):
         if _path(node) == path:
             parent = data.definition(node).parent
-            if parent is None or data.definition(f"{path}#{parent}").kind in _MODULE_KINDS:
+            if parent is None or data.definition(f"{path}#{parent}").kind in MODULE_KINDS:
                 found.append(node)
     return found
 
@@ -179,7 +178,7 @@ def _visible(data: ResolutionData, path: str, imported: frozenset[str], enclosin
     if definition.parent is None or _path(candidate) in imported:
         return True
     owner = data.definition(f"{_path(candidate)}#{definition.parent}")
-    if owner.kind not in _TYPE_KINDS:
+    if owner.kind not in TYPE_KINDS:
         return True
     if enclosing is None:
         return False

@@ -20,6 +20,7 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from ..model import Definition
+from ..parsing.kinds import TYPE_KINDS
 
 __all__ = ["MAX_AMBIGUOUS_TARGETS", "MAX_ATTRIBUTE_TARGETS", "VIA_PRIORITY", "EdgeGroups",
            "is_test_path", "symbol_id", "split_symbol", "OWNER_KINDS", "out_of_line_owner",
@@ -99,7 +100,7 @@ class EdgeGroups:
 
 
 # Definitions that methods declared out of line can belong to.
-OWNER_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type"})
+OWNER_KINDS = TYPE_KINDS
 
 
 def out_of_line_owner(definitions: Sequence[Definition], index: int) -> str | None:

@@ -370,9 +370,25 @@ def extract_tags(path: str, language: str, source: bytes, *,
     """
     query, parser = _query(language)
     tree = _parse(parser, source, should_stop)
-    cursor = ts.QueryCursor(query)
-    definitions: dict[tuple[int, int], tuple[ts.Node, str, str, str | None, int, int]] = {}
-    # (name, line) -> (rank, kind, start byte) of the most telling reference capture there
+    definitions, references = _collect(path, source, ts.QueryCursor(query).matches(tree.root_node))
+    result, spans, name_lines = _nest(definitions, tree.root_node, source, language)
+    refs = _enclosed(references, result, spans, name_lines)
+    return FileTags(path=path, language=language, line_count=_line_count(source),
+                    definitions=tuple(result),
+                    references=tuple(refs) if reference_tuples else tuple(
+                        Reference(name, kind, line, enclosing)
+                        for name, kind, line, enclosing in refs))
+
+
+# A captured definition: (definition node, name, kind, scope, query pattern, name's line)
+_Captured = tuple[ts.Node, str, str, "str | None", int, int]
+
+
+def _collect(path: str, source: bytes, matches: Any
+             ) -> tuple[dict[tuple[int, int], _Captured], dict[tuple[str, int], tuple[int, str, int]]]:
+    """The query's matches read into (definitions by their name's byte span, references:
+    (name, line) -> (rank, kind, start byte) of the most telling capture there)."""
+    definitions: dict[tuple[int, int], _Captured] = {}
     references: dict[tuple[str, int], tuple[int, str, int]] = {}
     not_names: set[tuple[int, int]] = set()
     roles: dict[str, tuple[int, str, int]] = {}  # capture name -> (role, kind, rank), see _role
@@ -400,7 +416,7 @@ def extract_tags(path: str, language: str, source: bytes, *,
             if known_ref is None or rank < known_ref[0]:
                 references[key] = (rank, kind, start)
 
-    for pattern, captures in cursor.matches(tree.root_node):
+    for pattern, captures in matches:
         if len(captures) == 1:  # most matches: one reference (the general loop, made short)
             (capture, nodes), = captures.items()
             role = role_of(capture)
@@ -414,33 +430,45 @@ def extract_tags(path: str, language: str, source: bytes, *,
         for capture, nodes in captures.items():
             role = role_of(capture)
             if role[0] == _DEFINITION:
-                kind = role[1]
-                outer = captures.get("definition." + kind) or nodes
-                name_node, def_node = nodes[0], outer[0]
-                key = (name_node.start_byte, name_node.end_byte)
-                known = definitions.get(key)
-                # keep the widest span for one name (a decorated definition over the bare
-                # one); on a tie, the pattern written first in the query
-                width = def_node.end_byte - def_node.start_byte
-                if known is None or (width, -pattern) > (
-                        known[0].end_byte - known[0].start_byte, -known[4]):
-                    name = (_text(name_node, source) if name_node.type != "default"
-                            else module_name(path))
-                    name_scope = scope
-                    if _QUALIFIER.search(name) or "<" in name or name.startswith("operator"):
-                        prefix, name = _split_qualified(name)
-                        name_scope = ".".join(p for p in (scope, prefix) if p) or None
-                    if name.isupper() and (kind == "variable" or (kind == "field" and len(name) > 1)):
-                        kind = "constant"
-                    definitions[key] = (def_node, name, kind, name_scope, pattern,
-                                        name_node.start_point[0] + 1)
+                _keep_definition(definitions, path, source, captures, nodes, role[1], scope,
+                                 pattern)
             elif role[0] != _OTHER:
                 record(nodes, role[1], role[2], role[0] == _IMPORT)
-
     for key in not_names:
         definitions.pop(key, None)
+    return definitions, references
+
+
+def _keep_definition(definitions: dict[tuple[int, int], _Captured], path: str, source: bytes,
+                     captures: dict[str, list[ts.Node]], nodes: list[ts.Node], kind: str,
+                     scope: str | None, pattern: int) -> None:
+    """Record one ``@name.definition.<kind>`` capture, keeping the widest span for one
+    name (a decorated definition over the bare one); on a tie, the pattern written first
+    in the query."""
+    outer = captures.get("definition." + kind) or nodes
+    name_node, def_node = nodes[0], outer[0]
+    key = (name_node.start_byte, name_node.end_byte)
+    known = definitions.get(key)
+    width = def_node.end_byte - def_node.start_byte
+    if known is not None and (width, -pattern) <= (
+            known[0].end_byte - known[0].start_byte, -known[4]):
+        return
+    name = _text(name_node, source) if name_node.type != "default" else module_name(path)
+    name_scope = scope
+    if _QUALIFIER.search(name) or "<" in name or name.startswith("operator"):
+        prefix, name = _split_qualified(name)
+        name_scope = ".".join(p for p in (scope, prefix) if p) or None
+    if name.isupper() and (kind == "variable" or (kind == "field" and len(name) > 1)):
+        kind = "constant"
+    definitions[key] = (def_node, name, kind, name_scope, pattern, name_node.start_point[0] + 1)
+
+
+def _nest(definitions: dict[tuple[int, int], _Captured], root: ts.Node, source: bytes,
+          language: str) -> tuple[list[Definition], list[tuple[int, int]], list[int]]:
+    """The definitions in order of position, each with its parent, qualified name, lines
+    and signature; their byte spans; their names' lines."""
     definition_nodes = {(d[0].start_byte, d[0].end_byte) for d in definitions.values()}
-    leading = {key: _leading(d[0], tree.root_node, source, definition_nodes)
+    leading = {key: _leading(d[0], root, source, definition_nodes)
                for key, d in definitions.items()}
     keys = sorted(definitions, key=lambda k: (leading[k][1].start_byte, -definitions[k][0].end_byte))
     ordered = [definitions[k] for k in keys]
@@ -474,7 +502,14 @@ def extract_tags(path: str, language: str, source: bytes, *,
         name_lines.append(name_line)
         if kind != "type":  # an alias has no members (`typedef struct s {...} s_t` is two)
             stack.append(len(result) - 1)
+    return result, spans, name_lines
 
+
+def _enclosed(references: dict[tuple[str, int], tuple[int, str, int]],
+              result: list[Definition], spans: list[tuple[int, int]], name_lines: list[int]
+              ) -> list[tuple[str, str, int, int | None]]:
+    """The references as (name, kind, line, innermost enclosing definition) sorted by
+    line, name and kind, without a definition's own name."""
     starts = [s for s, _ in spans]
     refs: list[tuple[str, str, int, int | None]] = []
     for (name, line), (_, kind, byte) in references.items():
@@ -494,8 +529,4 @@ def extract_tags(path: str, language: str, source: bytes, *,
                 continue
         refs.append((name, kind, line, enclosing))
     refs.sort(key=itemgetter(2, 0, 1))  # by line, name, kind
-    return FileTags(path=path, language=language, line_count=_line_count(source),
-                    definitions=tuple(result),
-                    references=tuple(refs) if reference_tuples else tuple(
-                        Reference(name, kind, line, enclosing)
-                        for name, kind, line, enclosing in refs))
+    return refs

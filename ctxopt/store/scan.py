@@ -19,13 +19,12 @@ from ..files.safety import HygieneConfig
 from ..graph.bindings import import_bindings
 from ..graph.rules import attribute_impl_uses, out_of_line_owner
 from ..model import Diagnostic, FileTags
+from ..parsing.kinds import IMPORT_KINDS
 from ..parsing.parse import parse_file
 from .lexical import postings_of
 
 __all__ = ["ScanResult", "scan_one", "scan_chunk", "definition_rows", "reference_rows",
-           "unpack_uses", "IMPORT_KINDS"]
-
-IMPORT_KINDS = ("import", "import_member")
+           "unpack_uses"]
 
 
 @dataclass(frozen=True, slots=True)
