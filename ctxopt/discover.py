@@ -35,6 +35,7 @@ from pathlib import Path
 import pathspec
 
 from . import gitrepo
+from .files.notebook import NOTEBOOK_SIZE_FACTOR, as_source, is_notebook
 from .files.reasons import (REASON_BINARY, REASON_BUILD_OUTPUT, REASON_GENERATED,
                             REASON_MINIFIED, REASON_NOT_CHECKED_OUT, REASON_SECRET,
                             REASON_TOO_LARGE, REASON_UNREADABLE, REASON_VENDORED, REASONS)
@@ -398,7 +399,7 @@ def _name_rule(rel: str, size: int, max_file_bytes: int, config: HygieneConfig,
     """The rules that decide from a file's name and size alone."""
     if not config.allow_secrets and secret_file_kind(rel) is not None:
         return Diagnostic(rel, REASON_SECRET, secret_file_kind(rel))
-    if size > max_file_bytes:
+    if size > max_file_bytes * (NOTEBOOK_SIZE_FACTOR if is_notebook(rel) else 1):
         return Diagnostic(rel, REASON_TOO_LARGE, f"{size} bytes")
     name = rel.rsplit("/", 1)[-1]
     if name in _LOCK_FILES and generated is not False:
@@ -464,7 +465,11 @@ def discover_sources(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
         except OSError as exc:
             diagnostics.append(Diagnostic(candidate.path, REASON_UNREADABLE, exc.strerror or ""))
             continue
-        keep, notes = inspect_content(root, candidate.path, data, config,
+        source = as_source(candidate.path, data)
+        if isinstance(source, Diagnostic):
+            diagnostics.append(source)
+            continue
+        keep, notes = inspect_content(root, candidate.path, source, config,
                                       generated=candidate.generated)
         diagnostics.extend(notes)
         if keep:

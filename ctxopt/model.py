@@ -34,7 +34,7 @@ class Definition:
     """A symbol defined in a file.
 
     ``kind`` is one of class, interface, struct, enum, trait, type, function, method,
-    constant, variable, module, namespace, field. ``qualified_name`` joins the enclosing
+    macro, constant, variable, module, namespace, field (see grammars/README.md). ``qualified_name`` joins the enclosing
     definitions' names with ``.`` (``Storage.get``). ``signature`` is the header of the
     definition with its body replaced by a placeholder (see ``treesitter.signature_of``).
     ``parent`` is the index of the enclosing definition in the same ``FileTags``.
@@ -122,6 +122,7 @@ class Block:
     omitted_lines: int = 0
     signature: str = ""  # the block's definitions reduced to their headers ('' if none)
     focus_line: int = 0  # where the best item starts; truncation keeps lines from here
+    cells: str = ""  # a notebook's block: the cells it shows (``cell 3, lines 2-5``)
 
 
 @dataclass(frozen=True, slots=True)

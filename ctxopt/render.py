@@ -32,7 +32,8 @@ def render_block(block: Block) -> str:
     """One block as text: a ``## path:start-end`` line with its reason, then fenced code."""
     fence = _fence(block.content)
     kind = "" if block.kind is Fidelity.FULL else f" [{block.kind.value}]"
-    return (f"\n## {block.path}:{block.start_line}-{block.end_line} ({block.reason}){kind}\n"
+    cells = f" [{block.cells}]" if block.cells else ""
+    return (f"\n## {block.path}:{block.start_line}-{block.end_line}{cells} ({block.reason}){kind}\n"
             f"{fence}{block.language}\n{block.content}\n{fence}\n")
 
 

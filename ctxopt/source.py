@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
+from .files.notebook import as_source, cell_label, is_notebook
 from .files.text import decode_text, split_lines
 from .graph.view import IndexView as Index
 from .parsing.kinds import CONTAINER_KINDS, MODULE_KINDS
@@ -29,12 +30,16 @@ MERGE_GAP = 3
 
 
 def read_lines(path: Path) -> list[str]:
-    """The file's lines (undecodable bytes replaced), without line terminators.
+    """The file's lines (undecodable bytes replaced), without line terminators; a
+    notebook's are those of its code view (``files.notebook``), as the indexer saw them.
 
     Lines end at ``\\r\\n``, ``\\r`` or ``\\n`` (``files.text.split_lines``). Raises
-    ``OSError`` when the file cannot be read.
+    ``OSError`` when the file cannot be read (or is a notebook that cannot be).
     """
-    return split_lines(decode_text(path.read_bytes()).text)
+    source = as_source(path.name, path.read_bytes())
+    if not isinstance(source, bytes):
+        raise OSError(source.detail)
+    return split_lines(decode_text(source).text)
 
 
 # A skeleton lists at most this many members of a class before eliding the rest.
@@ -163,4 +168,4 @@ def _block(index: Index, path: str, lines: list[str], items: list[Item], start: 
         path=path, language=fence_tag(path), start_line=start, end_line=end, content=content,
         tokens=counter.count(content), score=best.score, ring=min(i.ring for i in members),
         reason=reason, symbols=symbols, kind=kind, signature=signature, focus_line=focus,
-        omitted_lines=omitted)
+        omitted_lines=omitted, cells=cell_label(lines, start, end) if is_notebook(path) else "")

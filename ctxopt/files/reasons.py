@@ -32,6 +32,7 @@ REASON_PARSE_TIMEOUT = "parse timeout"
 REASON_UNPARSABLE = "unparsable"
 # the index (store): its own database was damaged and rebuilt
 REASON_DAMAGED_INDEX = "damaged index"
+REASON_NOTEBOOK_LANGUAGE = "notebook language"
 
 REASONS = frozenset(value for name, value in list(globals().items())
                     if name.startswith("REASON_") and isinstance(value, str))

@@ -33,7 +33,7 @@ class Language:
 
 
 LANGUAGES: tuple[Language, ...] = (
-    Language("python", (".py", ".pyi"), "python.scm"),
+    Language("python", (".py", ".pyi", ".ipynb"), "python.scm"),  # notebooks: files.notebook
     Language("go", (".go",), "go.scm"),
     Language("javascript", (".js", ".jsx", ".mjs", ".cjs"), "javascript.scm"),
     Language("typescript", (".ts", ".mts", ".cts"), "typescript.scm"),

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import CtxoptError, ParseCancelled
+from ..files.notebook import as_source
 from ..files.reasons import REASON_PARSE_TIMEOUT, REASON_UNPARSABLE
 from ..files.safety import HygieneConfig
 from ..files.text import decode_text, normalize_newlines
@@ -86,6 +87,10 @@ def parse_file(path: str, data: bytes, config: HygieneConfig = HygieneConfig(), 
     """
     from ..discover import inspect_content
 
+    source = as_source(path, data)  # a notebook: its code cells (files.notebook)
+    if isinstance(source, Diagnostic):
+        return source
+    data = source
     keep, notes = inspect_content(Path(), path, data, config, generated=generated)
     if not keep:
         return notes[0] if notes else Diagnostic(path, SILENT)
