@@ -60,12 +60,20 @@
 (preproc_def name: (identifier) @name.definition.constant) @definition.constant
 (preproc_function_def name: (identifier) @name.definition.macro) @definition.macro
 
-(field_declaration_list (field_declaration declarator: [
+; struct and union fields (also those inside `#if` blocks of the body)
+(field_declaration declarator: [
   (field_identifier) @name.definition.field
   (pointer_declarator declarator: (field_identifier) @name.definition.field)
   (pointer_declarator declarator: (pointer_declarator declarator: (field_identifier) @name.definition.field))
   (array_declarator declarator: (field_identifier) @name.definition.field)
-  ]) @definition.field)
+  (pointer_declarator declarator: (array_declarator declarator: (field_identifier) @name.definition.field))
+  ; function pointers: `void (*cb)(int)`, `int (*table[4])(void)`, `char *(*name)(void)`
+  (function_declarator declarator: (parenthesized_declarator (pointer_declarator declarator: [
+    (field_identifier) @name.definition.field
+    (array_declarator declarator: (field_identifier) @name.definition.field)])))
+  (pointer_declarator declarator: (function_declarator declarator: (parenthesized_declarator
+    (pointer_declarator declarator: (field_identifier) @name.definition.field))))
+  ]) @definition.field
 
 ; File-level variables (not locals).
 (translation_unit (declaration declarator: [

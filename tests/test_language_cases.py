@@ -454,3 +454,16 @@ def test_a_decorated_class_does_not_reference_its_own_name() -> None:
     assert ("Frame", "class", 1, 2) == (tags.definitions[0].name, tags.definitions[0].kind,
                                          tags.definitions[0].start_line, tags.definitions[0].end_line)
     assert "Frame" not in {r.name for r in tags.references}
+
+
+@pytest.mark.parametrize("language", ["c", "cpp"])
+def test_c_fields_holding_function_pointers_and_arrays_are_fields(language: str) -> None:
+    source = b"struct s {\n  void (*cb)(int x);\n  int (*table[4])(void);\n  void *data[3];\n  char *name;\n};\n"
+    assert _lines(language, source) == [("s", 1, 6), ("s.cb", 2, 2), ("s.table", 3, 3),
+                                        ("s.data", 4, 4), ("s.name", 5, 5)]
+
+
+@pytest.mark.parametrize("language", ["c", "cpp"])
+def test_c_fields_inside_conditional_blocks_and_returning_pointers(language: str) -> None:
+    source = b"struct s {\n  const char *(*get)(int);\n#if X\n  int a;\n#else\n  long b;\n#endif\n};\n"
+    assert _lines(language, source) == [("s", 1, 8), ("s.get", 2, 2), ("s.a", 4, 4), ("s.b", 6, 6)]
