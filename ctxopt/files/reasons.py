@@ -30,9 +30,9 @@ REASON_UNREADABLE = "unreadable"
 # parsing (parsing.parse_file)
 REASON_PARSE_TIMEOUT = "parse timeout"
 REASON_UNPARSABLE = "unparsable"
+REASON_NOTEBOOK_LANGUAGE = "notebook language"
 # the index (store): its own database was damaged and rebuilt
 REASON_DAMAGED_INDEX = "damaged index"
-REASON_NOTEBOOK_LANGUAGE = "notebook language"
 
 REASONS = frozenset(value for name, value in list(globals().items())
                     if name.startswith("REASON_") and isinstance(value, str))

@@ -242,6 +242,12 @@ _WRAPPER_TYPES = {"export_statement": False, "decorated_definition": True,
                   "template_declaration": True}
 
 
+_WHITESPACE = frozenset(b" \t\r\n\f\v")
+# First characters of the lines a comment can end on (`//`, `#`, `/* */`, ` * ... */`,
+# `--`, Ruby's `=end`): a cheap filter before the tree is searched.
+_COMMENT_STARTS = frozenset({b"/", b"#", b"*", b"-", b"="})
+
+
 def _is_doc_comment(comment: ts.Node, below_row: int, source: bytes) -> bool:
     """A comment alone on its lines that ends on the line above ``below_row`` (0-based)."""
     if "comment" not in comment.type:
@@ -278,9 +284,14 @@ def _comment_above(start: ts.Node, root: ts.Node, source: bytes,
     comments on whatever node it is building (Ruby's class, Kotlin's package header), so
     the comment is found by position, not as a sibling; one inside another definition
     (the last lines of the previous function's body) is that definition's."""
-    end = len(source[:start.start_byte].rstrip())
-    if end == 0:
-        return None
+    end = start.start_byte
+    while end > 0 and source[end - 1] in _WHITESPACE:
+        end -= 1  # (not `source[:start].rstrip()`: a copy per definition is quadratic)
+    if end == 0 or source.count(b"\n", end, start.start_byte) > 1:
+        return None  # nothing above, or a blank line between
+    line_start = source.rfind(b"\n", 0, end) + 1
+    if source[line_start:end].lstrip()[:1] not in _COMMENT_STARTS:
+        return None  # a line of code above (most definitions): no need to search the tree
     comment: ts.Node | None = root.descendant_for_byte_range(end - 1, end)
     while comment is not None and "comment" not in comment.type:
         comment = comment.parent
