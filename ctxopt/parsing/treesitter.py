@@ -243,8 +243,9 @@ _WRAPPER_TYPES = {"export_statement": False, "decorated_definition": True,
 
 
 _WHITESPACE = frozenset(b" \t\r\n\f\v")
-# First characters of the lines a comment can end on (`//`, `#`, `/* */`, ` * ... */`,
-# `--`, Ruby's `=end`): a cheap filter before the tree is searched.
+# First characters of the lines a comment can end on (`//`, `#`, `/*`, ` * ...`, `--`,
+# Ruby's `=end`), besides any line ending a block comment (`*/`): a cheap filter before
+# the tree is searched.
 _COMMENT_STARTS = frozenset({b"/", b"#", b"*", b"-", b"="})
 
 
@@ -290,7 +291,7 @@ def _comment_above(start: ts.Node, root: ts.Node, source: bytes,
     if end == 0 or source.count(b"\n", end, start.start_byte) > 1:
         return None  # nothing above, or a blank line between
     line_start = source.rfind(b"\n", 0, end) + 1
-    if source[line_start:end].lstrip()[:1] not in _COMMENT_STARTS:
+    if source[line_start:end].lstrip()[:1] not in _COMMENT_STARTS and source[end - 2:end] != b"*/":
         return None  # a line of code above (most definitions): no need to search the tree
     comment: ts.Node | None = root.descendant_for_byte_range(end - 1, end)
     while comment is not None and "comment" not in comment.type:
