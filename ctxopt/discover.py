@@ -250,7 +250,8 @@ def _list_files(root: Path, config: HygieneConfig, diagnostics: list[Diagnostic]
     # git lists an untracked nested repository as "dir/": a submodule not yet registered
     modules = sorted(set(tree.submodules) | {f.rstrip("/") for f in tree.files if f.endswith("/")})
     listing = _Listing([f for f in tree.files if not f.endswith("/")], tree.prefix)
-    listing.attributes = gitrepo.check_attributes(root, listing.files) or {}
+    if gitrepo.may_have_attributes(root, tree, listing.files):
+        listing.attributes = gitrepo.check_attributes(root, listing.files) or {}
     for module in modules:
         if not is_nested_repository(root / module):
             continue  # not initialised: no files to index or to report

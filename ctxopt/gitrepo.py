@@ -16,6 +16,7 @@ from pathlib import Path
 import pathspec
 
 __all__ = ["WorkTree", "work_tree", "git_directory_problem", "check_attributes",
+           "may_have_attributes",
            "AttributeFiles", "ATTRIBUTES", "attribute_verdict"]
 
 # The attributes GitHub Linguist and GitLab read to leave files out of diffs and statistics.
@@ -63,11 +64,13 @@ class WorkTree:
     ``prefix``: the root relative to the work tree's top (``''`` at the top, else ending in
     ``/``); ``files``: tracked and untracked-not-ignored files (sorted), without gitlinks and
     files outside the sparse checkout; ``submodules``: gitlinks (registered submodules);
-    ``not_checked_out``: tracked files outside the sparse checkout (absent from disk).
+    ``not_checked_out``: tracked files outside the sparse checkout (absent from disk);
+    ``git_dir``: the repository's git directory.
     """
 
     top: Path
     prefix: str
+    git_dir: Path
     files: list[str] = field(default_factory=list)
     submodules: list[str] = field(default_factory=list)
     not_checked_out: list[str] = field(default_factory=list)
@@ -76,11 +79,11 @@ class WorkTree:
 def work_tree(root: Path) -> WorkTree | None:
     """What git lists under ``root``, or None when ``root`` is not in a work tree (or git is
     missing or fails)."""
-    located = _git(["rev-parse", "--show-toplevel", "--show-prefix"], root)
+    located = _git(["rev-parse", "--show-toplevel", "--show-prefix", "--absolute-git-dir"], root)
     if located is None:
         return None
     lines = located.decode("utf-8", "surrogateescape").split("\n")
-    if len(lines) < 2:
+    if len(lines) < 3:
         return None
     tracked = _git(["ls-files", "-z", "-t", "--stage", "--cached"], root)
     untracked = _git(["ls-files", "-z", "--others", "--exclude-standard"], root)
@@ -96,8 +99,8 @@ def work_tree(root: Path) -> WorkTree | None:
             sparse.append(path)
         else:
             files.add(path)
-    return WorkTree(Path(lines[0]), lines[1], sorted(files), sorted(set(submodules)),
-                    sorted(set(sparse)))
+    return WorkTree(Path(lines[0]), lines[1], Path(lines[2]), sorted(files),
+                    sorted(set(submodules)), sorted(set(sparse)))
 
 
 def attribute_verdict(value: str) -> bool | None:
@@ -106,6 +109,24 @@ def attribute_verdict(value: str) -> bool | None:
     if value == "unspecified":
         return None
     return value not in ("unset", "false")
+
+
+def may_have_attributes(root: Path, tree: WorkTree, files: list[str]) -> bool:
+    """False when no attributes file can apply under ``root`` (then ``check_attributes``,
+    a process reading every path, is not needed): no ``.gitattributes`` among ``files``
+    or in the directories from the work tree's top down to ``root``, no
+    ``info/attributes`` in the git directory, no user-wide attributes file."""
+    if any(f == ".gitattributes" or f.endswith("/.gitattributes") for f in files):
+        return True
+    parents = tree.prefix.rstrip("/").split("/") if tree.prefix else []
+    if any((tree.top.joinpath(*parents[:depth]) / ".gitattributes").is_file()
+           for depth in range(len(parents))):
+        return True
+    if (tree.git_dir / "info" / "attributes").is_file():
+        return True
+    config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config")
+    return (config / "git" / "attributes").is_file() or \
+        _git(["config", "--get", "core.attributesFile"], root) is not None
 
 
 def check_attributes(root: Path, paths: list[str]) -> dict[str, dict[str, bool]] | None:

@@ -213,3 +213,16 @@ def test_submodules_option_indexes_a_submodule_wherever_it_lives(vendored_submod
     # the submodule's own vendor/ directory is still vendored code
     assert files == [".gitmodules", "app.py", "vendor/lib/storage.py"]
     assert reasons(diagnostics) == [("vendor/lib/vendor/inner.py", "vendored")]
+
+
+def test_attributes_from_git_info_and_from_above_a_sub_root_apply(tmp_path) -> None:
+    root = commit_all(tmp_path / "repo", {"src/gen.py": "G = 1\n", "src/app.py": "A = 1\n",
+                                          "lib/x.py": "X = 1\n", "lib/y.py": "Y = 1\n"})
+    (root / ".git" / "info").mkdir(exist_ok=True)
+    (root / ".git" / "info" / "attributes").write_text("lib/x.py linguist-generated\n")
+    files, diagnostics = discover_sources(root)
+    assert files == ["lib/y.py", "src/app.py", "src/gen.py"]
+    assert reasons(diagnostics) == [("lib/x.py", "generated")]
+    write(root, {".gitattributes": "src/gen.py linguist-generated\n"})
+    part, diagnostics = discover_sources(root / "src")
+    assert part == ["app.py"] and reasons(diagnostics) == [("gen.py", "generated")]
