@@ -4,15 +4,15 @@ Blocks are fitted tier by tier, best tier first, each tier getting the room the 
 before it left. When a tier does not fit whole, its blocks share the room fairly
 (``budget.distribute_budget``) instead of the first big block starving the rest:
 
-- score >= ``TRUNCATE_SCORE`` (ring-0 definitions): each block gets a fair share and is
+- ``Tier.TRUNCATE`` (ring-0 definitions, score >= 100): each block gets a fair share and is
   truncated to the most lines that fit it, read from where the block's best item starts,
   with a marker line above and/or below saying how many lines were omitted there;
-- score >= ``SIGNATURE_SCORE`` (rings 1-2): blocks larger than their fair share are
+- ``Tier.SIGNATURE`` (rings 1-2, score >= 60): blocks larger than their fair share are
   reduced to their signature (the tree-sitter header of each definition, body replaced
   by a placeholder); the room this frees turns them back into whole blocks in rank order;
-- lower: greedy by score, whole or excluded.
+- ``Tier.WHOLE`` (rings 3-4): greedy by score, whole or excluded.
 
-While blocks of score 60 or more are still waiting (they do not all fit whole), no
+While blocks of ``Tier.SIGNATURE`` or better are still waiting (they do not all fit whole), no
 block takes more than ``max(CAP_FLOOR, budget // 3)`` tokens, unless it is the only
 ring-0 block. Costs are what the renderer will print for the block (``cost`` callable),
 so the sum of kept costs never exceeds the budget given. Every truncation, reduction and
@@ -24,13 +24,11 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from .budget import distribute_budget
-from .model import Block, Dropped, Fidelity, Selection
+from .model import Block, Dropped, Fidelity, Selection, Tier
 
-__all__ = ["fit_budget", "truncate_block", "smallest_form", "TRUNCATE_SCORE", "SIGNATURE_SCORE", "CAP_FLOOR",
+__all__ = ["fit_budget", "truncate_block", "smallest_form", "CAP_FLOOR",
            "SHARE_FLOOR"]
 
-TRUNCATE_SCORE = 100.0
-SIGNATURE_SCORE = 60.0
 # While others wait, one block takes at most a third of the budget, but never less than
 # this: 512 tokens hold a 40-line function, below that a cap cuts into single definitions.
 CAP_FLOOR = 512
@@ -63,7 +61,6 @@ def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Bloc
     return replace(block, content=content, tokens=count(content), kind=Fidelity.TRUNCATED,
                    start_line=block.start_line + first,
                    end_line=block.start_line + first + keep - 1,
-                   omitted_lines=above + below + (0 if below else block.omitted_lines),
                    focus_line=block.start_line + first)
 
 
@@ -86,11 +83,11 @@ def _signature_block(block: Block, count: Callable[[str], int]) -> Block | None:
 def smallest_form(block: Block, *, cost: Callable[[Block], int],
                   count: Callable[[str], int]) -> Block:
     """``block`` in the fewest tokens the fitter may show it in: one line (truncated,
-    score >= ``TRUNCATE_SCORE``), its signature (score >= ``SIGNATURE_SCORE``) or whole."""
+    ``Tier.TRUNCATE``), its signature (``Tier.SIGNATURE`` or better) or whole."""
     forms = [block]
-    if block.score >= TRUNCATE_SCORE and len(_file_lines(block)[0]) > 1:
+    if Tier.of(block.score) is Tier.TRUNCATE and len(_file_lines(block)[0]) > 1:
         forms.append(truncate_block(block, 1, count))
-    if block.score >= SIGNATURE_SCORE:
+    if Tier.of(block.score) <= Tier.SIGNATURE:
         signature = _signature_block(block, count)
         if signature is not None:
             forms.append(signature)
@@ -167,12 +164,12 @@ class _Fitter:
         self.caps = self._caps(budget)
 
     def _caps(self, budget: int) -> list[int]:
-        """Per block, the most tokens it may take while blocks of score >= 60 wait."""
+        """Per block, the most tokens it may take while blocks of ``Tier.SIGNATURE`` or better wait."""
         caps = [_UNCAPPED] * len(self.ranked)
-        primary = [i for i, b in enumerate(self.ranked) if b.score >= SIGNATURE_SCORE]
+        primary = [i for i, b in enumerate(self.ranked) if Tier.of(b.score) <= Tier.SIGNATURE]
         if sum(self.costs[i] for i in primary) <= budget:
             return caps
-        ring0 = [i for i in primary if self.ranked[i].score >= TRUNCATE_SCORE]
+        ring0 = [i for i in primary if Tier.of(self.ranked[i].score) is Tier.TRUNCATE]
         for i in primary[:-1]:  # the last one has nobody waiting behind it
             if ring0 != [i]:
                 caps[i] = max(CAP_FLOOR, budget // 3)
@@ -181,8 +178,7 @@ class _Fitter:
     def run(self) -> Selection:
         tiers: tuple[list[int], list[int], list[int]] = ([], [], [])
         for i, block in enumerate(self.ranked):
-            tier = 0 if block.score >= TRUNCATE_SCORE else 1 if block.score >= SIGNATURE_SCORE else 2
-            tiers[tier].append(i)
+            tiers[Tier.of(block.score)].append(i)
         self._fit_truncatable(tiers[0])
         self._fit_reducible(tiers[1])
         for i in tiers[2]:
@@ -274,7 +270,7 @@ class _Fitter:
         shortened, action = None, "truncated"
         if truncatable:
             shortened = _largest_prefix(block, allowance, self.cost, self.count)
-        if shortened is None and block.score >= SIGNATURE_SCORE:
+        if shortened is None and Tier.of(block.score) <= Tier.SIGNATURE:
             shortened, action = _signature_block(block, self.count), "signature"
             if shortened is not None and self.cost(shortened) > allowance:
                 shortened = None

@@ -18,6 +18,50 @@ class Fidelity(str, enum.Enum):
     SIGNATURE = "signature"
 
 
+class Tier(enum.IntEnum):
+    """What the budget fitter may do to a block, by its score band (best tier first).
+
+    Scores come from the ring walker: ring 0 (definitions the task names) scores
+    100-150, rings 1-2 (members, enclosing definitions, callees, callers, tests) 60-99,
+    rings 3-4 (same-file siblings, word matches, callers of callers) below 60; see
+    ``RING_BANDS``. The source reader never merges blocks of different tiers.
+    """
+
+    TRUNCATE = 0  # score >= 100: whole, or cut to the most lines that fit
+    SIGNATURE = 1  # score >= 60: whole, or reduced to its signature
+    WHOLE = 2  # below: whole or excluded
+
+    @property
+    def floor(self) -> float:
+        """The lowest score of the tier."""
+        return _TIER_FLOORS[self]
+
+    @classmethod
+    def of(cls, score: float) -> Tier:
+        """The tier of a block or item with this score."""
+        return next(tier for tier in cls if score >= tier.floor)
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """The scores of one ring: ``low`` (weight 0) to ``low + span`` (weight 1)."""
+
+    low: float
+    span: float
+
+    def score(self, weight: float) -> float:
+        """The score for ``weight`` (clamped to [0, 1]), rounded to 3 decimals."""
+        return round(self.low + self.span * max(0.0, min(1.0, weight)), 3)
+
+
+# Score bands per ring, indexed by ring. Nothing outside ring 0 reaches 100, so no other
+# item outranks a definition the task names; rings 1-2 stay in the SIGNATURE tier.
+RING_BANDS: tuple[Band, ...] = (Band(100.0, 50.0), Band(60.0, 39.0), Band(60.0, 30.0),
+                                Band(30.0, 29.0), Band(10.0, 19.0))
+_TIER_FLOORS = {Tier.TRUNCATE: RING_BANDS[0].low, Tier.SIGNATURE: RING_BANDS[1].low,
+                Tier.WHOLE: float("-inf")}
+
+
 class Intent(str, enum.Enum):
     """What the task asks for, read from its verbs and phrases."""
 
@@ -89,7 +133,8 @@ class Item:
     """A scored piece of the repository chosen by the ring walker.
 
     ``ring`` is 0 (definitions named by the task) to 4 (transitive). ``score`` orders
-    items: ring 0 scores at least 100, rings 1-2 at least 60, rings 3-4 below 60.
+    items; its band per ring is ``RING_BANDS[ring]`` and its ``Tier`` says what the
+    fitter may do to it.
     """
 
     path: str
@@ -119,7 +164,6 @@ class Block:
     reason: str
     symbols: tuple[str, ...] = ()
     kind: Fidelity = Fidelity.FULL
-    omitted_lines: int = 0
     signature: str = ""  # the block's definitions reduced to their headers ('' if none)
     focus_line: int = 0  # where the best item starts; truncation keeps lines from here
     cells: str = ""  # a notebook's block: the cells it shows (``cell 3, lines 2-5``)

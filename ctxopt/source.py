@@ -3,11 +3,13 @@
 Each item's line range is widened by ``context_lines`` above; ranges in one file are
 merged when they overlap or lie within ``merge_gap`` lines of each other. A merged block
 takes the best score, the lowest ring and the best item's reason, and lists its symbols
-best first. Blocks whose lines are all blank are dropped. (A block may stop inside a
-definition, e.g. a class header or a window around a call; marking those with a
-``⋮ N more lines of NAME`` line cost 0.02 line recall on the localization benchmark, so
-``cut_definition`` only reports them for now.) Files are decoded and split into lines as ``files.text`` says (BOMs, UTF-16,
-``\\r\\n``, ``\\r`` and ``\\n``), the same way the indexer numbered them.
+best first. Blocks whose lines are all blank are dropped. Items of different ``Tier``s
+are never merged: a weak neighbour would ride on a strong block's score. (A block may
+stop inside a definition, e.g. a class header or a window around a call; marking those
+with a ``⋮ N more lines of NAME`` line cost 0.02 line recall on the localization
+benchmark, so they are not marked.) Files are decoded and split into lines as
+``files.text`` says (BOMs, UTF-16, ``\\r\\n``, ``\\r`` and ``\\n``), the same way the
+indexer numbered them.
 """
 from __future__ import annotations
 
@@ -17,9 +19,9 @@ from pathlib import Path
 from .files.notebook import as_source, cell_label, is_notebook
 from .files.text import decode_text, split_lines
 from .graph.view import IndexView as Index
-from .parsing.kinds import CONTAINER_KINDS, MODULE_KINDS
+from .model import Block, Fidelity, Item, Tier
+from .parsing.kinds import CONTAINER_KINDS
 from .parsing.languages import fence_tag
-from .model import Block, Fidelity, Item
 from .ranges import clamp_range, merge_ranges, subtract_ranges
 from .tokens import TokenCounter
 
@@ -90,29 +92,6 @@ def _signature(index: Index, path: str, start: int, end: int) -> str:
     return "\n".join(_skeleton(definitions, i) for i in outermost)
 
 
-# Definitions that span a whole file or most of it (MODULE_KINDS): ending inside one says nothing.
-
-
-def cut_definition(index: Index, path: str, start: int, end: int) -> tuple[str, int] | None:
-    """(qualified name, lines left) of the definition a block ``start..end`` stops inside,
-    or None when the block ends no definition early. That definition is the outermost one
-    starting in the block and running past ``end``, else the innermost one around it."""
-    definitions = index.file_definitions(path) or ()
-    running = [d for d in definitions if d.kind not in MODULE_KINDS
-               and d.start_line <= end < d.end_line]
-    if not running:
-        return None
-    starting = [d for d in running if d.start_line >= start]
-    chosen = (min(starting, key=lambda d: (d.start_line, -d.end_line)) if starting
-              else max(running, key=lambda d: (d.start_line, -d.end_line)))
-    return chosen.qualified_name or chosen.name, chosen.end_line - end
-
-
-def _tier(score: float) -> int:
-    """0 for ring-0 scores (>= 100), 1 for rings 1-2 (>= 60), 2 below."""
-    return 0 if score >= 100 else (1 if score >= 60 else 2)
-
-
 def read_blocks(root: Path, items: list[Item], index: Index, counter: TokenCounter, *,
                 context_lines: int = CONTEXT_LINES, merge_gap: int = MERGE_GAP) -> list[Block]:
     """Read the lines of every item and return merged, token-counted blocks.
@@ -130,8 +109,8 @@ def read_blocks(root: Path, items: list[Item], index: Index, counter: TokenCount
         except OSError:
             continue
         taken: list[tuple[int, int]] = []  # lines already in a block of a higher tier
-        for tier in (0, 1, 2):
-            tier_items = [i for i in by_path[path] if _tier(i.score) == tier]
+        for tier in Tier:
+            tier_items = [i for i in by_path[path] if Tier.of(i.score) is tier]
             widened = []
             for item in tier_items:
                 clamped = clamp_range(item.start_line - context_lines, item.end_line, len(lines))
@@ -158,7 +137,6 @@ def _block(index: Index, path: str, lines: list[str], items: list[Item], start: 
     reason = best.reason + (f" (+{len(members) - 1} more)" if len(members) > 1 else "")
     signature = _signature(index, path, start, end)
     content, kind = "\n".join(lines[start - 1:end]), Fidelity.FULL
-    omitted = 0
     if signature and all(i.fidelity is Fidelity.SIGNATURE for i in members):
         content, kind = signature, Fidelity.SIGNATURE
     focus = max(start, best.start_line - context_lines)
@@ -168,4 +146,4 @@ def _block(index: Index, path: str, lines: list[str], items: list[Item], start: 
         path=path, language=fence_tag(path), start_line=start, end_line=end, content=content,
         tokens=counter.count(content), score=best.score, ring=min(i.ring for i in members),
         reason=reason, symbols=symbols, kind=kind, signature=signature, focus_line=focus,
-        omitted_lines=omitted, cells=cell_label(lines, start, end) if is_notebook(path) else "")
+        cells=cell_label(lines, start, end) if is_notebook(path) else "")

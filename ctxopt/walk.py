@@ -5,13 +5,15 @@ case-insensitive; dotted names by suffix; file paths by suffix). When nothing ma
 keywords are matched against definition names split into words (weighted by inverse
 document frequency, as in BM25) and against file paths. From the seeds:
 
-- ring 0: the seed definitions (score 100-150);
-- ring 1: their members, the class or module around them, subclasses (60-99);
-- ring 2: callers and referrers of rings 0-1, and tests (60-90);
-- ring 3: siblings in the same file (30-59);
-- ring 4: callers of callers (10-29).
+- ring 0: the seed definitions;
+- ring 1: their members, the class or module around them, subclasses, callees;
+- ring 2: callers and referrers of rings 0-1, and tests;
+- ring 3: siblings in the same file, further word matches, the best match of each other
+  matching file;
+- ring 4: callers of callers.
 
-Nothing outside ring 0 reaches 100, so no other item outranks a ring-0 definition.
+Each ring scores within its band (``model.RING_BANDS``); nothing outside ring 0 reaches
+100, so no other item outranks a ring-0 definition.
 """
 from __future__ import annotations
 
@@ -22,7 +24,7 @@ from dataclasses import dataclass
 from .graph.rules import is_test_path
 from .graph.view import IndexView as Index
 from .lexical import name_words, query_terms
-from .model import Definition, Fidelity, Item
+from .model import RING_BANDS, Definition, Fidelity, Item
 from .task import ParsedTask, split_identifier
 
 __all__ = ["WalkConfig", "Seed", "find_seeds", "walk_rings"]
@@ -77,16 +79,9 @@ class Seed:
     reason: str
 
 
-# Score bands per ring: (base, span). Ring 0 is 100 + 50*quality.
-_BANDS = {0: (100.0, 50.0), 1: (60.0, 39.0), 2: (60.0, 30.0), 3: (30.0, 29.0), 4: (10.0, 19.0)}
 _PATHLIKE_SUFFIXES = (".py", ".pyi", ".go", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".rs",
                       ".java", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".kt",
                       ".swift", ".scala", ".md", ".toml", ".yaml", ".yml", ".json", ".cfg")
-
-
-def _score(ring: int, weight: float) -> float:
-    base, span = _BANDS[ring]
-    return round(base + span * max(0.0, min(1.0, weight)), 3)
 
 
 def _is_path(symbol: str) -> bool:
@@ -115,17 +110,6 @@ def relevance(index: Index, task: ParsedTask, config: WalkConfig | None = None) 
     is discounted by ``config.test_discount``.
     """
     return _relevance(index, task, config or WalkConfig())[0]
-
-
-def rank_files(index: Index, task: ParsedTask, config: WalkConfig | None = None) -> list[str]:
-    """Files by lexical relevance to the task, best first.
-
-    A file's score is its BM25 score (normalised to the best file) plus the mean relevance
-    of its three best definitions: a file that matches as a whole and holds a strongly
-    matching definition ranks above one that has only one or the other.
-    """
-    config = config or WalkConfig()
-    return _rank_files(index, *_relevance(index, task, config), config)
 
 
 def _rank_files(index: Index, definitions: dict[str, float], files: dict[str, float],
@@ -320,7 +304,7 @@ class _Collector:
                 lines = (d.start_line, d.end_line)
         symbol = None if self.index.is_file(node) else _label(self.index, node)
         item = Item(path=path, start_line=lines[0], end_line=lines[1],
-                    score=_score(ring, weight), ring=ring, reason=reason, symbol=symbol,
+                    score=RING_BANDS[ring].score(weight), ring=ring, reason=reason, symbol=symbol,
                     fidelity=fidelity)
         key = (path, lines[0], lines[1])
         known = self.items.get(key)

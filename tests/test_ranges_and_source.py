@@ -84,10 +84,3 @@ def test_blank_leftover_between_tiers_is_not_a_block(make_repo, build_index) -> 
     blocks = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0)
     assert [(b.start_line, b.end_line) for b in blocks] == [(1, 1)]
 
-
-def test_cut_definition_names_the_definition_a_block_stops_inside(make_repo, build_index) -> None:
-    from ctxopt.source import cut_definition
-    root = make_repo({"m.py": "def f(a,\n      b):\n    x = 1\n    y = 2\n    return x + y\n"})
-    index = build_index(root)
-    assert cut_definition(index, "m.py", 1, 2) == ("f", 3)
-    assert cut_definition(index, "m.py", 1, 5) is None

@@ -1,6 +1,7 @@
 """The ring walker on the fixtures and on small graphs."""
 import pytest
 
+from ctxopt.model import RING_BANDS, Tier
 from ctxopt.task import parse_task
 from ctxopt.walk import WalkConfig, find_seeds, walk_rings
 
@@ -44,12 +45,10 @@ def test_score_bands_and_order(py_index) -> None:
     items = walk_rings(py_index, parse_task("fix Storage bug"), WalkConfig(max_ring=4))
     ring0_low = min(i.score for i in items if i.ring == 0)
     for item in items:
-        if item.ring == 0:
-            assert item.score >= 100
-        elif item.ring in (1, 2):
-            assert 60 <= item.score < 100
-        else:
-            assert item.score < 60
+        band = RING_BANDS[item.ring]
+        assert band.low <= item.score <= band.low + band.span
+        assert Tier.of(item.score) is (Tier.TRUNCATE if item.ring == 0 else
+                                       Tier.SIGNATURE if item.ring in (1, 2) else Tier.WHOLE)
         if item.ring > 0:
             assert item.score < ring0_low
     keys = [(-i.score, i.path, i.start_line, i.end_line) for i in items]
