@@ -25,7 +25,7 @@ from .parsing.languages import fence_tag
 from .ranges import clamp_range, merge_ranges, subtract_ranges
 from .tokens import TokenCounter
 
-__all__ = ["read_lines", "read_blocks", "outline", "CONTEXT_LINES", "MERGE_GAP"]
+__all__ = ["CONTEXT_LINES", "MERGE_GAP", "outline", "read_blocks", "read_lines"]
 
 CONTEXT_LINES = 2
 MERGE_GAP = 3

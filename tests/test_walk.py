@@ -192,3 +192,16 @@ def test_named_definitions_outrank_word_matches_even_when_the_name_is_common(mak
     seeds = find_seeds(index, parse_task("fix Symbol subs bug"))
     kinds = [s.reason.startswith("definition of") for s in seeds]
     assert kinds[:4] == [True] * 4 and not any(kinds[4:]) and len(kinds) > 4
+
+
+def test_ring_weights_set_the_scores_within_the_ring_band(py_index) -> None:
+    # With every member weight at 0, members of the seed score the floor of ring 1's band;
+    # with the default weights the methods score above it.
+    from ctxopt.walk import RingWeights
+    flat = RingWeights(callable_member=0.0, other_member=0.0, member_relevance=0.0)
+    task = parse_task("fix Storage bug")
+    members = [i for i in walk_rings(py_index, task, WalkConfig(weights=flat))
+               if i.reason.startswith("member of")]
+    assert members and {i.score for i in members} == {RING_BANDS[1].low}
+    default = [i for i in walk_rings(py_index, task) if i.reason.startswith("member of")]
+    assert min(i.score for i in default) > RING_BANDS[1].low

@@ -1,0 +1,208 @@
+"""Ring 0 of the walk (pure): the definitions and files a task names, and how relevant
+each definition is to the task's words.
+
+Seeds are the definitions the task names (exact name or qualified name first, then
+case-insensitive; dotted names by suffix; file paths by suffix). When nothing matches,
+keywords are matched against definition names split into words (weighted by inverse
+document frequency, as in BM25) and against file paths.
+"""
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+
+from .graph.rules import is_test_path
+from .graph.view import IndexView
+from .lexical import name_words, query_terms
+from .task import ParsedTask, split_identifier
+from .walk_config import WalkConfig
+
+__all__ = ["Seed", "find_seeds", "node_order", "relevance", "relevance_scores"]
+
+
+@dataclass(frozen=True, slots=True)
+class Seed:
+    """A node the task names, with how well it matches (0-1) and why."""
+
+    node: str
+    quality: float
+    reason: str
+
+
+_PATHLIKE_SUFFIXES = (".py", ".pyi", ".go", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".rs",
+                      ".java", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".kt",
+                      ".swift", ".scala", ".md", ".toml", ".yaml", ".yml", ".json", ".cfg")
+
+
+def _is_path(symbol: str) -> bool:
+    return "/" in symbol or symbol.lower().endswith(_PATHLIKE_SUFFIXES)
+
+
+def _specificity(matches: int) -> float:
+    """1 for a unique match, falling slowly as a name gets more common."""
+    return 1.0 / (1.0 + math.log(max(1, matches)))
+
+
+def relevance(index: IndexView, task: ParsedTask, config: WalkConfig | None = None) -> dict[str, float]:
+    """Lexical relevance of each definition to the task, in [0, 1] (1 for the best).
+
+    A definition's BM25 score is combined with its file's (weighted by
+    ``config.file_weight``), so a strong function in a strong file ranks first; test code
+    is discounted by ``config.test_discount``.
+    """
+    return relevance_scores(index, task, config or WalkConfig())[0]
+
+
+def relevance_scores(index: IndexView, task: ParsedTask, config: WalkConfig
+               ) -> tuple[dict[str, float], dict[str, float]]:
+    """(definition relevance in [0, 1], raw BM25 file scores)."""
+    terms = query_terms(task)
+    if not terms:
+        return {}, {}
+    definition_scores = index.lexical.score_definitions(terms)
+    file_scores = index.lexical.score_files(terms)
+    best_file = max(file_scores.values(), default=0.0) or 1.0
+    combined: dict[str, float] = {}
+    for node, score in definition_scores.items():
+        path = index.path_of(node)
+        value = score * (1.0 + config.file_weight * file_scores.get(path, 0.0) / best_file)
+        if is_test_path(path):
+            value *= config.test_discount
+        combined[node] = value
+    best = max(combined.values(), default=0.0)
+    if best <= 0:
+        return {}, file_scores
+    return {node: value / best for node, value in combined.items()}, file_scores
+
+
+def find_seeds(index: IndexView, task: ParsedTask, config: WalkConfig | None = None,
+               relevance_of: dict[str, float] | None = None) -> list[Seed]:
+    """The nodes the task names, best first (see the module docstring).
+
+    ``relevance_of`` is each definition's lexical relevance (computed when omitted).
+    Seed qualities are in [0, 1]; their weights are ``config.weights`` (``seed_*``).
+    """
+    config = config or WalkConfig()
+    relevance_of = relevance(index, task, config) if relevance_of is None else relevance_of
+    found = _SeedSet(index, config, relevance_of)
+    lower_names: dict[str, list[str]] = defaultdict(list)
+    for name in index.name_counts():
+        lower_names[name.lower()].extend(index.definitions_named(name))
+    path_seeds: list[str] = []
+    for symbol in task.symbols:
+        if _is_path(symbol):
+            wanted = symbol.strip("./")
+            path_seeds += [p for p in index.files if p == wanted or p.endswith("/" + wanted)]
+        else:
+            _seed_symbol(found, symbol, lower_names)
+    _seed_files(found, sorted(set(path_seeds)))
+    _seed_words(found, task)
+    return sorted(found.seeds.values(), key=lambda s: (-s.quality, node_order(index, s.node)))
+
+
+class _SeedSet:
+    """The seeds found so far, each node kept at its best quality."""
+
+    def __init__(self, index: IndexView, config: WalkConfig, relevance_of: dict[str, float]) -> None:
+        self.index, self.config, self.relevance_of = index, config, relevance_of
+        self.seeds: dict[str, Seed] = {}
+
+    def offer(self, node: str, quality: float, reason: str) -> None:
+        """Offer a definition the task names, with how well the name matches."""
+        w = self.config.weights
+        # the scope filters what is shown, not where the walk starts
+        if not self.config.include_tests and is_test_path(self.index.path_of(node)):
+            return
+        if self.index.is_test(node):
+            quality *= w.seed_test  # the code under test comes before its tests
+        quality *= w.seed_base + w.seed_relevance * self.relevance_of.get(node, 0.0)
+        # a definition the task names outranks any mere word match, however common its name
+        floor = self.config.named_seed_floor
+        quality = floor + (1 - floor) * quality
+        known = self.seeds.get(node)
+        if known is None or quality > known.quality:
+            self.seeds[node] = Seed(node, round(quality, 4), reason)
+
+    def offer_all(self, nodes: list[str], quality: float, reason: str) -> None:
+        """Offer every definition of a name: a name defined in many places says little,
+        so only the most relevant few, at a quality that falls with their number."""
+        ranked = sorted(nodes, key=lambda n: (-self.relevance_of.get(n, 0.0),
+                                              node_order(self.index, n)))
+        for node in ranked[: self.config.max_matches_per_symbol]:
+            self.offer(node, quality * _specificity(len(nodes)), reason)
+
+
+def _seed_symbol(found: _SeedSet, symbol: str, lower_names: dict[str, list[str]]) -> None:
+    """Seed the definitions a symbol of the task names: by qualified name, by name with
+    the other parts naming the file's path, by exact name, else case-insensitively."""
+    index, w = found.index, found.config.weights
+    parts = symbol.split(".")
+    name = parts[-1]
+    exact = index.definitions_named(name)
+    if len(parts) > 1:
+        qualified = [n for n in exact
+                     if ("." + index.definition(n).qualified_name).endswith("." + symbol)]
+        if qualified:
+            found.offer_all(qualified, w.seed_qualified, f"definition of {symbol}")
+            return
+        # `module.name` or `pkg.module.Class`: the other parts name the file's path
+        qualifiers = {p.lower() for p in parts[:-1]}
+        by_path = [n for n in exact
+                   if qualifiers & set(split_identifier(index.path_of(n).rsplit(".", 1)[0]))
+                   or qualifiers & {p.lower() for p in index.path_of(n).replace(".", "/").split("/")}]
+        if by_path:
+            found.offer_all(by_path, w.seed_by_path, f"definition of {symbol}")
+            return
+    if exact:
+        found.offer_all(exact, w.seed_exact, f"definition of {name}")
+        return
+    folded = lower_names.get(name.lower(), [])
+    if not folded and len(name) > 3 and name.lower().endswith("s"):
+        folded = lower_names.get(name.lower()[:-1], [])  # "Blueprints" names `Blueprint`
+    for node in folded:
+        found.offer(node, w.seed_folded * _specificity(len(folded)),
+                    f"definition of {index.definition(node).name} (matches {name})")
+
+
+def _seed_files(found: _SeedSet, paths: list[str]) -> None:
+    """Files the task names: their seeds gain a little, or the file itself is a seed."""
+    index, w = found.index, found.config.weights
+    seeded_files = {index.path_of(n) for n in found.seeds}
+    for path in paths:
+        if path in seeded_files:
+            for node in [n for n in found.seeds if index.path_of(n) == path]:
+                seed = found.seeds[node]
+                found.seeds[node] = Seed(node, min(1.0, seed.quality + w.seed_in_named_file),
+                                         seed.reason + f" in {path}")
+        else:
+            found.seeds[path] = Seed(path, w.seed_file, f"file {path} named in the task")
+
+
+def _seed_words(found: _SeedSet, task: ParsedTask) -> None:
+    """The definitions whose words match the task best, as in a search engine."""
+    index, config, relevance_of = found.index, found.config, found.relevance_of
+    terms = sorted(query_terms(task))
+    lexical = sorted((n for n, r in relevance_of.items() if r >= config.min_seed_relevance),
+                     key=lambda n: (-relevance_of[n], node_order(index, n)))
+    for node in lexical[: config.max_keyword_seeds]:
+        if node in found.seeds or not config.admits(index.path_of(node), scope=False):
+            continue
+        words = _matching_words(index, node, terms)
+        found.seeds[node] = Seed(node, round(config.lexical_seed_quality * relevance_of[node], 4),
+                                 f"{index.definition(node).qualified_name} matches {words}")
+
+
+def _matching_words(index: IndexView, node: str, terms: list[str]) -> str:
+    """The task's words found in a definition's name, else 'the task's words'."""
+    in_name = name_words(index.definition(node).name)
+    found = [t for t in terms if t in in_name]
+    return ", ".join(found) if found else "the task's words"
+
+
+def node_order(index: IndexView, node: str) -> tuple[str, int]:
+    if index.is_file(node):
+        return (node, 0)
+    return (index.path_of(node), index.definition(node).start_line)
+
+

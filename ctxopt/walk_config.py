@@ -1,0 +1,124 @@
+"""The ring walker's knobs (``WalkConfig``) and weights (``RingWeights``)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .graph.rules import is_test_path
+
+__all__ = ["RingWeights", "WalkConfig"]
+
+
+@dataclass(frozen=True, slots=True)
+class RingWeights:
+    """How much each relation counts, as weights in [0, 1] within the ring's score band
+    (``model.RING_BANDS``); a weight is mostly ``base + relevance * rel`` with ``rel`` the
+    definition's lexical relevance to the task in [0, 1].
+
+    Where the values come from: set by hand, the bases with the first walker (commit
+    6e40be4: the closer the relation, the higher) and the relevance terms when BM25
+    relevance came in (b873247); they were not tuned one by one. Only the caps of
+    ``WalkConfig`` and the signature detail of tests were measured on the localization
+    benchmark (commits 26dfc57, efcc56f).
+    """
+
+    # Ring 0: how well a task's symbol names a definition (by qualified name, by name
+    # with its other parts naming the file's path, by exact name, case-insensitively),
+    # or a file named in the task; a seed in a file the task also names gains a little.
+    seed_qualified: float = 1.0
+    seed_exact: float = 0.95
+    seed_by_path: float = 0.85
+    seed_file: float = 0.8
+    seed_folded: float = 0.7
+    seed_in_named_file: float = 0.1
+    # A named test ranks below the code it tests; a named definition's quality is
+    # scaled by ``seed_base + seed_relevance * rel``.
+    seed_test: float = 0.6
+    seed_base: float = 0.7
+    seed_relevance: float = 0.3
+    # Ring 1. A method or function member says more about a class than its fields do.
+    callable_member: float = 0.3
+    other_member: float = 0.1
+    member_relevance: float = 0.6
+    # The definition around a seed is shown by its header only: a fixed middle weight.
+    enclosing: float = 0.5
+    subclass: float = 0.3
+    subclass_relevance: float = 0.5
+    # Callees are mostly helpers: low base, ranked by what the task's words point at.
+    callee: float = 0.1
+    callee_relevance: float = 0.7
+    # Ring 2. Tests rank below callers (shown as signatures: line recall +0.02).
+    test: float = 0.05
+    test_relevance: float = 0.15
+    # A caller of a seed counts more than a caller of a member...
+    caller_of_seed: float = 0.25
+    caller_of_member: float = 0.15
+    # ...and more the more often it uses it, up to ``uses_saturation`` uses.
+    caller_uses: float = 0.1
+    caller_relevance: float = 0.55
+    import_penalty: float = 0.15  # an import alone shows little of how a name is used
+    uses_saturation: int = 3
+    # Ring 3. Siblings share the seed's file and often its purpose.
+    sibling: float = 0.2
+    sibling_relevance: float = 0.7
+    # Word matches beyond the seeds: only those above ``word_match_floor`` relevance.
+    word_match_relevance: float = 0.8
+    word_match_floor: float = 0.2
+    # The best definition of the k-th best-matching file not yet shown:
+    # ``signature_file - signature_file_fall * k / (4 * max_signature_files)``.
+    signature_file: float = 0.95
+    signature_file_fall: float = 0.5
+    # Ring 4. Callers of callers: like ring-2 callers, a step further away.
+    transitive: float = 0.2
+    transitive_uses: float = 0.2
+    transitive_relevance: float = 0.6
+
+
+@dataclass(frozen=True, slots=True)
+class WalkConfig:
+    """Knobs of the ring walk; each default says why it is what it is."""
+
+    max_ring: int = 3
+    include_tests: bool = True
+    scope: str | None = None  # repo-relative directory or file; None keeps everything
+    # A caller longer than this contributes a window around its calls, not its whole body.
+    caller_max_lines: int = 60
+    caller_window: int = 6  # lines either side of a call in such a window
+    # A containing class is shown by its header, at most this many lines.
+    header_max_lines: int = 15
+    # Lexical seeds: the best BM25 matches join the named definitions in ring 0.
+    max_keyword_seeds: int = 10
+    min_seed_relevance: float = 0.25  # relative to the best match
+    lexical_seed_quality: float = 0.5  # word matches score at most this...
+    named_seed_floor: float = 0.5  # ...and named definitions at least this
+    max_matches_per_symbol: int = 8
+    file_weight: float = 0.5  # how much a file's own match lifts its definitions
+    test_discount: float = 0.5  # tests rank below the code they test
+    # A definition longer than this is shown by its header; its members compete on their own.
+    large_definition_lines: int = 150
+    max_members_of_large: int = 6
+    max_callers: int = 5  # hub symbols have hundreds of callers; keep the most relevant
+    max_callees: int = 6  # per seed, the most relevant helpers it uses
+    max_tests: int = 3  # tests of the seeds and their members, the most relevant first
+    # Callees and siblings below this relevance are shown as signatures ("detail by
+    # distance"). 0 shows them whole: on the localization benchmark, signatures for them
+    # cost line recall (0.588 -> 0.547 at 0.3), while signatures for tests gained 0.02.
+    full_detail_relevance: float = 0.0
+    max_siblings: int = 8
+    max_transitive: int = 20
+    # Files that match the task but have nothing shown get one signature each.
+    max_signature_files: int = 10
+    weights: RingWeights = RingWeights()
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.max_ring <= 4:
+            raise ValueError(f"max_ring must be between 0 and 4, got {self.max_ring}")
+
+    def admits(self, path: str, scope: bool = True) -> bool:
+        """Whether items of ``path`` may be shown: tests only with ``include_tests``,
+        and (when ``scope``) only under ``self.scope``."""
+        if not self.include_tests and is_test_path(path):
+            return False
+        if scope and self.scope:
+            root = self.scope.strip("/")
+            return path == root or path.startswith(root + "/") or root in ("", ".")
+        return True
