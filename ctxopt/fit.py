@@ -22,12 +22,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Protocol
 
 from .budget import distribute_budget
+from .errors import BudgetTooSmallForContent
 from .model import Block, Dropped, Fidelity, Selection, Tier
 
-__all__ = ["fit_budget", "truncate_block", "smallest_form", "CAP_FLOOR",
-           "SHARE_FLOOR"]
+__all__ = [
+    "CAP_FLOOR",
+    "SHARE_FLOOR",
+    "TextLayout",
+    "fit_budget",
+    "fit_text",
+    "smallest_form",
+    "truncate_block",
+]
 
 # While others wait, one block takes at most a third of the budget, but never less than
 # this: 512 tokens hold a 40-line function, below that a cap cuts into single definitions.
@@ -293,3 +302,112 @@ class _Fitter:
 
     def _exclude(self, i: int, reason: str) -> None:
         self.excluded[i] = _record(self.ranked[i], "excluded", reason)
+
+
+# Most rooms ``fit_text`` tries; usually one or two do (the header only grows with what
+# is selected at small budgets).
+_FIT_ROUNDS = 10
+
+
+class TextLayout(Protocol):
+    """The token costs of the text rendering (``render.Layout``)."""
+
+    count: Callable[[str], int]
+
+    def block_cost(self, block: Block) -> int: ...
+
+    def header_tokens(self, selection: Selection, used: int) -> int: ...
+
+    def tokens(self, selection: Selection) -> int: ...
+
+
+def fit_text(blocks: list[Block], budget: int, layout: TextLayout) -> tuple[Selection, int]:
+    """The selection whose whole text rendering, header included, is at most ``budget``
+    tokens, and those tokens (``layout.tokens``, the figure the header states).
+
+    The header's size depends on what is selected (its symbols, counts and ``used``
+    figure), so the room ``fit_budget`` gets for the blocks starts at the budget less a
+    pessimistic header and is then set to the budget less the header the layout measures
+    for the selection made: room the header did not need is given back, an overflow is
+    taken away, and once a room that holds and one that overflows are known, the room
+    between them is bisected. The selection with the most room that holds is kept. When
+    none holds, the lowest-ranked blocks are dropped until the text fits; when that
+    leaves nothing, the cheapest block is shown in its smallest form (``smallest_form``).
+
+    Raises
+    ------
+    BudgetTooSmallForContent
+        Not even the smallest form of the cheapest block fits beside the header.
+    """
+    ranked = sorted(blocks, key=lambda b: (-b.score, b.path, b.start_line))
+    best, last = _most_room(ranked, budget, layout)
+    selection = best if best is not None else _trim(last, budget, layout)
+    if not selection.blocks:
+        selection = _one_small_block(ranked, budget, layout)
+    return selection, layout.tokens(selection)
+
+
+def _most_room(ranked: list[Block], budget: int, layout: TextLayout
+               ) -> tuple[Selection | None, Selection]:
+    """(the fit with the most room whose text holds, or None; the last fit tried)."""
+    pessimistic = Selection(blocks=tuple(ranked[:5]),
+                            truncated=tuple(_record(b, "excluded", "") for b in ranked),
+                            excluded=tuple(_record(b, "excluded", "") for b in ranked))
+    room = max(0, budget - layout.header_tokens(pessimistic, budget))
+    best: Selection | None = None
+    best_room, overflow_room = -1, None
+    selection = Selection(blocks=())
+    for _ in range(_FIT_ROUNDS):
+        selection = fit_budget(ranked, room, cost=layout.block_cost, count=layout.count)
+        used = layout.tokens(selection)
+        # the room the header (and the joins between blocks) leave for these blocks
+        exact = budget - (used - sum(layout.block_cost(b) for b in selection.blocks))
+        if used <= budget:
+            if room > best_room:
+                best, best_room = selection, room
+            if exact <= room or not (selection.truncated or selection.excluded):
+                break
+            room = exact
+        else:
+            overflow_room = room if overflow_room is None else min(overflow_room, room)
+            room = max(0, min(exact, room - (used - budget)))
+        if overflow_room is not None and not best_room < room < overflow_room:
+            room = (best_room + overflow_room) // 2  # bisect between holds and overflows
+        if room <= best_room:
+            break
+    return best, selection
+
+
+def _trim(selection: Selection, budget: int, layout: TextLayout) -> Selection:
+    """Drop the lowest-ranked blocks until the text fits (the hard guarantee)."""
+    while selection.blocks and layout.tokens(selection) > budget:
+        last = selection.blocks[-1]
+        selection = replace(selection, blocks=selection.blocks[:-1], excluded=(
+            *selection.excluded,
+            _record(last, "excluded", "the output header and separators left no room")))
+    return selection
+
+
+def _one_small_block(ranked: list[Block], budget: int, layout: TextLayout) -> Selection:
+    """The cheapest block in its smallest form (``smallest_form``), every other one
+    excluded: the rooms tried can miss a budget that holds one small block and the
+    header it brings (its symbols).
+
+    Raises ``BudgetTooSmallForContent`` when even that text is over ``budget``."""
+    cost = layout.block_cost
+    forms = [(smallest_form(b, cost=cost, count=layout.count), b) for b in ranked]
+    form, original = min(forms, key=lambda pair: cost(pair[0]))  # ties: best ranked
+    needs = cost(form)
+    shortened: tuple[Dropped, ...] = ()
+    if form is not original:
+        what = "kept 1 line" if form.kind is Fidelity.TRUNCATED else "reduced to its signature"
+        shortened = (_record(original, form.kind.value, (
+            f"{what}: needs {cost(original)} tokens, the budget has room for one small "
+            "block")),)
+    excluded = tuple(_record(b, "excluded", f"needs {cost(b)} tokens, the budget has room "
+                             "for one small block") for b in ranked if b is not original)
+    selection = Selection(blocks=(form,), truncated=shortened, excluded=excluded)
+    header = layout.tokens(selection) - needs
+    if header + needs > budget:
+        raise BudgetTooSmallForContent(budget, header, needs)
+    return selection

@@ -199,6 +199,8 @@ class Result:
     (None otherwise): 0 means every file was skipped (see ``diagnostics``).
     ``calibrated_for`` names the model whose calibration factor scaled the counts.
     ``task_note`` says how a huge task was cut before searching (None: it was not).
+    ``used`` is the token count of the text rendering, which its header states; the
+    gather that made the selection sets it, None has the renderer measure it.
     """
 
     task: str
@@ -209,3 +211,4 @@ class Result:
     indexed_files: int | None = None
     calibrated_for: str | None = None
     task_note: str | None = None
+    used: int | None = None

@@ -5,30 +5,28 @@ task parser -> indexer -> ring walker -> source reader -> budget fitter -> (rend
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .errors import BudgetTooSmall, BudgetTooSmallForContent, UsageError
-from .fit import fit_budget, smallest_form
+from .errors import BudgetTooSmall, UsageError
 from .files.redaction import clean_blocks
 from .files.safety import HygieneConfig
 from .files.text import display_text
-from .graph.view import IndexView as Index
-from .model import Block, Diagnostic, Dropped, Fidelity, Result, Selection
-from .render import render_block, render_header, text_and_used
+from .fit import fit_text
+from .graph.view import IndexView
+from .model import Diagnostic, Result, Selection
+from .render import Layout, render_header
 from .source import read_blocks
 from .store import IndexOptions, StoredIndex, open_index
 from .task import ParsedTask, limit_task, parse_task
 from .tokens import Cl100kCounter, TokenCounter
 from .walk import WalkConfig, walk_rings
 
-__all__ = ["GatherConfig", "gather", "resolve_scope", "why_nothing_found", "DEFAULT_BUDGET"]
+__all__ = ["DEFAULT_BUDGET", "GatherConfig", "gather", "resolve_scope", "why_nothing_found"]
 
 DEFAULT_BUDGET = 12000
-# Most rounds of fit-measure-refit to reserve exactly what the header takes; usually one
-# or two do (the header only grows with what is selected at small budgets).
-_FIT_ROUNDS = 10
+# Most rounds of counting the header at the budget it asks for (a fixed point in a few).
+_HEADER_ROUNDS = 10
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,7 +70,7 @@ def resolve_scope(root: Path, scope: str) -> str:
 
 
 def gather(root: Path | str, task: str, config: GatherConfig | None = None, *,
-           counter: TokenCounter | None = None, index: Index | StoredIndex | None = None,
+           counter: TokenCounter | None = None, index: IndexView | StoredIndex | None = None,
            index_options: IndexOptions | None = None) -> Result:
     """Answer "which code should the model see for this task, within the budget?".
 
@@ -86,7 +84,7 @@ def gather(root: Path | str, task: str, config: GatherConfig | None = None, *,
         Budget (tokens), ring limit, test and scope filters.
     counter : TokenCounter, optional
         Defaults to exact cl100k_base counts.
-    index : Index or StoredIndex, optional
+    index : IndexView or StoredIndex, optional
         An index of ``root``. When omitted, the persistent index (``store.open_index``)
         is brought up to date and used.
     index_options : IndexOptions, optional
@@ -123,15 +121,16 @@ def gather(root: Path | str, task: str, config: GatherConfig | None = None, *,
                    selection=Selection(blocks=()), task_note=task_note,
                    calibrated_for=None if config.calibrated_for is None
                    else display_text(config.calibrated_for))
-    if counter.count(render_header(empty, config.budget)) > config.budget:
+    layout = Layout(empty, counter.count, additive=isinstance(counter, Cl100kCounter))
+    if layout.header_tokens(empty.selection, config.budget) > config.budget:
         raise BudgetTooSmall(config.budget, _smallest_header_budget(empty, counter))
 
     if index is None:
         options = replace(index_options or IndexOptions(), hygiene=config.hygiene)
         stored, _ = open_index(root, options)
         with stored:
-            return _gather_with(root, parsed, empty, config, scope, counter, stored)
-    return _gather_with(root, parsed, empty, config, scope, counter, index)
+            return _gather_with(root, parsed, layout, config, scope, counter, stored)
+    return _gather_with(root, parsed, layout, config, scope, counter, index)
 
 
 def _smallest_header_budget(empty: Result, counter: TokenCounter) -> int:
@@ -139,7 +138,7 @@ def _smallest_header_budget(empty: Result, counter: TokenCounter) -> int:
     budget and the tokens used, so its size grows with them: the count is repeated at
     the budget it asks for until it holds (a fixed point in a few rounds)."""
     need = 1
-    for _ in range(_FIT_ROUNDS):
+    for _ in range(_HEADER_ROUNDS):
         at = counter.count(render_header(replace(empty, budget=need), need))
         if at <= need:
             break
@@ -147,8 +146,8 @@ def _smallest_header_budget(empty: Result, counter: TokenCounter) -> int:
     return need
 
 
-def _gather_with(root: Path, parsed: ParsedTask, empty: Result, config: GatherConfig,
-                 scope: str | None, counter: TokenCounter, index: Index | StoredIndex) -> Result:
+def _gather_with(root: Path, parsed: ParsedTask, layout: Layout, config: GatherConfig,
+                 scope: str | None, counter: TokenCounter, index: IndexView | StoredIndex) -> Result:
     walk_config = WalkConfig(max_ring=config.max_ring, include_tests=config.include_tests,
                              scope=scope or None)
     items = walk_rings(index, parsed, walk_config)
@@ -157,118 +156,11 @@ def _gather_with(root: Path, parsed: ParsedTask, empty: Result, config: GatherCo
     diagnostics = tuple(sorted(
         {replace(d, path=display_text(d.path)) for d in (*index.diagnostics, *redacted)},
         key=lambda d: (d.path, d.reason, d.detail)))
+    empty = replace(layout.result, diagnostics=diagnostics)
     if not blocks:
-        return replace(empty, diagnostics=diagnostics, indexed_files=len(index.files))
-
-    result = _fit_exactly(replace(empty, diagnostics=diagnostics), blocks, counter)
-    if result.selection.blocks:
-        return result
-    # The fitter's rounds can miss a budget that holds one small block and the header
-    # that block brings (its symbols): show the cheapest block in its smallest form.
-    smallest, header, needs = _smallest_result(result, blocks, counter)
-    if header + needs > config.budget:
-        raise BudgetTooSmallForContent(config.budget, header, needs)
-    return smallest
-
-
-def _smallest_result(empty: Result, blocks: list[Block], counter: TokenCounter
-                     ) -> tuple[Result, int, int]:
-    """The cheapest block in its smallest form (``fit.smallest_form``), every other one
-    excluded; with the tokens of the header (and separators) and of that block."""
-    cost = _block_cost(counter)
-    ranked = sorted(blocks, key=lambda b: (-b.score, b.path, b.start_line))  # ties: best first
-    forms = [(smallest_form(b, cost=cost, count=counter.count), b) for b in ranked]
-    form, original = min(forms, key=lambda pair: cost(pair[0]))
-    needs = cost(form)
-    if form is original:
-        shortened: tuple[Dropped, ...] = ()
-    else:
-        what = "kept 1 line" if form.kind is Fidelity.TRUNCATED else "reduced to its signature"
-        shortened = (replace(_dropped(original), action=form.kind.value, reason=(
-            f"{what}: needs {cost(original)} tokens, the budget has room for one small "
-            "block")),)
-    excluded = tuple(replace(_dropped(b), reason=f"needs {cost(b)} tokens, the budget has "
-                             "room for one small block") for b in ranked if b is not original)
-    result = replace(empty, selection=Selection(blocks=(form,), truncated=shortened,
-                                                excluded=excluded))
-    _, used = text_and_used(result, counter.count)
-    return result, used - needs, needs
-
-
-def _block_cost(counter: TokenCounter) -> Callable[[Block], int]:
-    """Block -> tokens of its rendering, remembered (the fitter asks again and again)."""
-    known: dict[str, int] = {}
-
-    def cost(block: Block) -> int:
-        text = render_block(block)
-        if text not in known:
-            known[text] = counter.count(text)
-        return known[text]
-
-    return cost
-
-
-def _fit_exactly(empty: Result, blocks: list[Block], counter: TokenCounter) -> Result:
-    """Fit ``blocks`` into the budget less exactly what the header takes.
-
-    The header's size depends on what is selected (symbols, counts, the ``used`` figure),
-    so the room for blocks starts at the budget less a pessimistic header and is then
-    set to the budget less the header (and separators) measured on the rendered text:
-    room the header did not need is given back to the fitter, an overflow is taken away,
-    and once both a room that holds and one that overflows are known, the room between
-    them is bisected. The fit with the most room
-    that holds is kept; the last resort drops blocks until the exact text fits (the hard
-    guarantee).
-    """
-    budget = empty.budget
-    cost = _block_cost(counter)
-    ranked = sorted(blocks, key=lambda b: (-b.score, b.path, b.start_line))
-    pessimistic = replace(empty, selection=Selection(
-        blocks=tuple(ranked[:5]), truncated=tuple(_dropped(b) for b in blocks),
-        excluded=tuple(_dropped(b) for b in blocks)))
-    room = max(0, budget - counter.count(render_header(pessimistic, budget)))
-    best: Result | None = None
-    best_room, overflow_room = -1, None
-    result = empty
-    for _ in range(_FIT_ROUNDS):
-        selection = fit_budget(blocks, room, cost=cost, count=counter.count)
-        result = replace(empty, selection=selection)
-        _, used = text_and_used(result, counter.count)
-        exact = budget - (used - sum(cost(b) for b in selection.blocks))  # room the header leaves
-        if used <= budget:
-            if room > best_room:
-                best, best_room = result, room
-            if exact <= room or not (selection.truncated or selection.excluded):
-                break
-            room = exact
-        else:
-            overflow_room = room if overflow_room is None else min(overflow_room, room)
-            room = max(0, min(exact, room - (used - budget)))
-        if overflow_room is not None and not best_room < room < overflow_room:
-            room = (best_room + overflow_room) // 2  # bisect between holds and overflows
-        if room <= best_room:
-            break
-    return best if best is not None else _trim_to_budget(result, counter)
-
-
-def _dropped(block: Block) -> Dropped:
-    return Dropped(block.path, block.start_line, block.end_line, block.tokens, block.score,
-                   "excluded", "")
-
-
-def _trim_to_budget(result: Result, counter: TokenCounter) -> Result:
-    """Drop the lowest-ranked blocks until the exact text fits (the hard guarantee)."""
-    while True:
-        _, used = text_and_used(result, counter.count)
-        blocks = result.selection.blocks
-        if used <= result.budget or not blocks:
-            return result
-        last = blocks[-1]
-        selection = replace(result.selection, blocks=blocks[:-1], excluded=(
-            *result.selection.excluded,
-            Dropped(last.path, last.start_line, last.end_line, last.tokens, last.score,
-                    "excluded", "the output header and separators left no room")))
-        result = replace(result, selection=selection)
+        return replace(empty, indexed_files=len(index.files))
+    selection, used = fit_text(blocks, config.budget, layout)
+    return replace(empty, selection=selection, used=used)
 
 
 # How a skip reason reads after a file's name; others read "was skipped (reason)".

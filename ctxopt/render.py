@@ -8,11 +8,20 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from dataclasses import replace
 
-from .model import Block, Dropped, Fidelity, Result
+from .model import Block, Dropped, Fidelity, Result, Selection
 
-__all__ = ["render_text", "render_json", "render_manifest", "render_block", "render_header",
-           "RENDERERS", "SCHEMA_VERSION"]
+__all__ = [
+    "RENDERERS",
+    "SCHEMA_VERSION",
+    "Layout",
+    "render_block",
+    "render_header",
+    "render_json",
+    "render_manifest",
+    "render_text",
+]
 
 SCHEMA_VERSION = 1
 _TOP_SYMBOLS = 5
@@ -70,26 +79,94 @@ def render_header(result: Result, used: int) -> str:
 
 
 def text_and_used(result: Result, count: Callable[[str], int]) -> tuple[str, int]:
-    """The text rendering and its token count (the header states the count itself)."""
+    """The text rendering and its token count; the header states ``result.used`` when
+    set, else the count found by measuring the whole text until it states its own."""
     body = "".join(render_block(b) for b in result.selection.blocks)
-    used = 0
-    seen: set[int] = set()
+    used = result.used
+    if used is None:
+        used = _fixed_point(lambda stated: count(render_header(result, stated) + body))
+    text = render_header(result, used) + body
+    return text, count(text)
+
+
+def _used(result: Result, count: Callable[[str], int]) -> int:
+    """``result.used``, measured when the result does not carry it."""
+    return result.used if result.used is not None else text_and_used(result, count)[1]
+
+
+def _fixed_point(tokens: Callable[[int], int]) -> int:
+    """The ``used`` figure a header should state: ``tokens(used) == used``.
+
+    ``tokens(stated)`` is the count of the text whose header states ``stated``; it never
+    falls as ``stated`` grows (more digits never take fewer tokens), so iterating from 0
+    rises to a fixed point. A counter that breaks this could oscillate: then the larger
+    of the two figures is kept.
+    """
+    used, seen = 0, set()
     while True:
-        text = render_header(result, used) + body
-        measured = count(text)
+        measured = tokens(used)
         if measured == used or used in seen:
-            # a fixed point; a (rare) oscillation settles on the larger count
-            if measured != used:
-                used = max(used, measured)
-                text = render_header(result, used) + body
-            return text, count(text)
+            return max(used, measured)
         seen.add(used)
         used = measured
 
 
+class Layout:
+    """Token costs of the parts of the text rendering, for the budget fitter.
+
+    The text is the header (``render_header``) followed by each block's rendering
+    (``render_block``: a blank line, a ``## path`` line, the fenced code). cl100k_base
+    splits text into pieces with a regular expression before merging bytes into tokens,
+    and no piece holds a line break followed by ``#``, so the text cut before each
+    ``## `` line counts as the sum of its parts: the header with the first block's
+    leading blank line, each block but the last with the next one's, the last block
+    alone. ``tokens`` adds those parts (``additive=True``, exact for ``Cl100kCounter``;
+    ``tests/test_render.py`` checks the sum against a count of the whole text); any other
+    counter (a calibrated scale rounds each part up) is measured on the whole text.
+
+    ``result`` gives the header's task, budget and calibration; its selection is ignored.
+    """
+
+    def __init__(self, result: Result, count: Callable[[str], int], *, additive: bool) -> None:
+        self.result = result
+        self.count = count
+        self.additive = additive
+        self._costs: dict[str, int] = {}
+
+    def _counted(self, text: str) -> int:
+        known = self._costs.get(text)
+        if known is None:
+            known = self._costs[text] = self.count(text)
+        return known
+
+    def block_cost(self, block: Block) -> int:
+        """Tokens of ``render_block(block)`` on its own: at least what the block adds to
+        the text (its leading blank line may merge with the line break before it)."""
+        return self._counted(render_block(block))
+
+    def header_tokens(self, selection: Selection, used: int) -> int:
+        """Tokens of the header above ``selection`` when it states ``used``."""
+        return self.count(render_header(replace(self.result, selection=selection), used))
+
+    def tokens(self, selection: Selection) -> int:
+        """The token count of the text rendering of ``selection``; its header states it."""
+        result = replace(self.result, selection=selection, used=None)
+        if not self.additive:
+            return text_and_used(result, self.count)[1]
+        blocks = selection.blocks
+        parts = [render_block(b)[1:] + ("\n" if i < len(blocks) - 1 else "")
+                 for i, b in enumerate(blocks)]
+        body = sum(self._counted(part) for part in parts)
+        first = "\n" if blocks else ""
+        return _fixed_point(lambda stated: self.count(render_header(result, stated) + first)
+                            + body)
+
+
 def render_text(result: Result, count: Callable[[str], int]) -> str:
-    """The text rendering: header, then each block fenced with its language."""
-    return text_and_used(result, count)[0]
+    """The text rendering: header, then each block fenced with its language. The header
+    states ``result.used`` (measured with ``count`` when None)."""
+    body = "".join(render_block(b) for b in result.selection.blocks)
+    return render_header(result, _used(result, count)) + body
 
 
 def _dropped(d: Dropped) -> dict[str, object]:
@@ -99,7 +176,7 @@ def _dropped(d: Dropped) -> dict[str, object]:
 
 def render_json(result: Result, count: Callable[[str], int]) -> str:
     """The JSON document (schema in README.md); ``used`` counts the text rendering."""
-    _, used = text_and_used(result, count)
+    used = _used(result, count)
     selection = result.selection
     document = {
         "schema_version": SCHEMA_VERSION,
@@ -131,7 +208,7 @@ def render_json(result: Result, count: Callable[[str], int]) -> str:
 
 def render_manifest(result: Result, count: Callable[[str], int]) -> str:
     """One tab-separated line per block: path:start-end, kind, tokens, score, reason."""
-    _, used = text_and_used(result, count)
+    used = _used(result, count)
     lines = [f"# ctxopt manifest for: {task_line(result.task)}",
              *([f"# {result.task_note}"] if result.task_note else []),
              f"# budget {result.budget} tokens, used {used} (text rendering)"]

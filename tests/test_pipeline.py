@@ -1,9 +1,10 @@
-"""The pipeline's fitting rounds: exact header reservation and the too-small error."""
+"""Fitting the whole text (``fit.fit_text``): exact header reservation and the too-small
+error."""
 from pathlib import Path
 
 import pytest
 
-from ctxopt import pipeline
+from ctxopt import fit, pipeline
 from ctxopt.errors import BudgetTooSmallForContent
 from ctxopt.model import Fidelity, Selection
 from ctxopt.render import render_text
@@ -22,7 +23,7 @@ def test_when_the_fitter_shows_nothing_the_cheapest_block_is_shown_if_it_fits(mo
     # A fitter that excludes everything stands for rounds that miss the one room that
     # holds a block and the header it brings: the run still shows the cheapest block.
     candidates = len(pipeline.gather(ROOT, "fix Storage bug").selection.blocks)
-    monkeypatch.setattr(pipeline, "fit_budget", lambda blocks, room, **kwargs: Selection(()))
+    monkeypatch.setattr(fit, "fit_budget", lambda blocks, room, **kwargs: Selection(()))
     with pytest.raises(BudgetTooSmallForContent) as raised:
         pipeline.gather(ROOT, "fix Storage bug", pipeline.GatherConfig(budget=60))
     needed = raised.value.minimum

@@ -1,0 +1,89 @@
+"""The text layout's costs (``render.Layout``) against counts of the rendered text."""
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from ctxopt.budget import Calibrated
+from ctxopt.errors import BudgetTooSmallForContent
+from ctxopt.fit import fit_text
+from ctxopt.model import Block, Fidelity, Intent, Result, Selection
+from ctxopt.render import Layout, render_block, render_header, render_text
+from ctxopt.tokens import Cl100kCounter, count_tokens
+
+# Text with what makes token boundaries move: backticks (longer fences), blank lines,
+# trailing spaces, '#', digits, punctuation and non-ASCII letters.
+_TEXT = st.lists(st.sampled_from(list("ab Z9#`\n\t.:-_()'\"é中\r") + ["  ", "\n\n", "```"]),
+                max_size=30).map("".join)
+_BLOCKS = st.lists(st.tuples(_TEXT, st.sampled_from(["python", "go", ""]),
+                             st.sampled_from(list(Fidelity)), _TEXT), max_size=5)
+
+
+def _result(task: str, budget: int, specs, calibrated_for: str | None = None) -> Result:
+    blocks = tuple(
+        Block(path=f"d/f{i}.py", language=language, start_line=i + 1, end_line=i + 3,
+              content=content, tokens=count_tokens(content), score=100.0 - i, ring=0,
+              reason=reason or "r", symbols=(reason,) if reason.strip() else (), kind=kind)
+        for i, (content, language, kind, reason) in enumerate(specs))
+    return Result(task=task or "t", intent=Intent.GENERAL, budget=budget,
+                  selection=Selection(blocks=blocks), calibrated_for=calibrated_for)
+
+
+@given(_TEXT, st.integers(1, 10**6), _BLOCKS)
+def test_the_parts_of_the_text_add_up_to_its_exact_count(task, budget, specs) -> None:
+    # The layout counts the header and each block apart; for cl100k the sum is the count
+    # of the whole text, whose header states exactly that figure.
+    result = _result(task, budget, specs)
+    layout = Layout(result, count_tokens, additive=True)
+    used = layout.tokens(result.selection)
+    text = render_header(result, used) + "".join(render_block(b) for b in result.selection.blocks)
+    assert count_tokens(text) == used
+    assert render_text(result, count_tokens) == text
+    # the fitter budgets each block at its own rendering: never less than it adds
+    header = count_tokens(render_header(result, used))
+    assert used <= header + sum(layout.block_cost(b) for b in result.selection.blocks)
+
+
+@given(_TEXT, _BLOCKS, st.floats(0.5, 2.0))
+def test_a_calibrated_count_is_measured_on_the_whole_text(task, specs, factor) -> None:
+    # Rounding each part up would overcount, so a scaled counter is not added by parts.
+    counter = Calibrated(Cl100kCounter(), factor=factor)
+    result = _result(task, 5000, specs, calibrated_for="m")
+    used = Layout(result, counter.count, additive=False).tokens(result.selection)
+    assert used == counter.count(render_text(result, counter.count))
+    assert used <= math.ceil(factor * count_tokens(render_text(result, counter.count)))
+
+
+@given(st.lists(st.tuples(st.sampled_from([130.0, 100.0, 80.0, 60.0, 45.0]),
+                          st.integers(1, 80)), min_size=1, max_size=6),
+       st.integers(30, 3000))
+def test_fit_text_never_exceeds_the_budget_and_states_the_exact_count(specs, budget) -> None:
+    blocks = []
+    for i, (score, lines) in enumerate(specs):
+        content = "\n".join(f"    value_{n} = compute({n})" for n in range(lines))
+        blocks.append(Block(path=f"f{i}.py", language="python", start_line=1, end_line=lines,
+                            content=content, tokens=count_tokens(content), score=score,
+                            ring=0 if score >= 100 else 2, reason="r", symbols=(f"s{i}",),
+                            signature="def f():\n    ..."))
+    empty = Result(task="fix it", intent=Intent.FIX, budget=budget, selection=Selection(()))
+    layout = Layout(empty, count_tokens, additive=True)
+    try:
+        selection, used = fit_text(blocks, budget, layout)
+    except BudgetTooSmallForContent as error:
+        assert error.minimum > budget
+        return
+    result = Result(task="fix it", intent=Intent.FIX, budget=budget, selection=selection,
+                    used=used)
+    assert count_tokens(render_text(result, count_tokens)) == used <= budget
+    assert len(selection.blocks) + len(selection.excluded) == len(blocks)
+
+
+@pytest.mark.parametrize("budget", [40, 60])
+def test_fit_text_raises_when_not_even_the_smallest_block_fits(budget) -> None:
+    content = "\n".join(f"value_{n} = {n}" for n in range(30))
+    block = Block(path="a.py", language="python", start_line=1, end_line=30, content=content,
+                  tokens=count_tokens(content), score=40.0, ring=3, reason="r")
+    empty = Result(task="fix it", intent=Intent.FIX, budget=budget, selection=Selection(()))
+    with pytest.raises(BudgetTooSmallForContent):
+        fit_text([block], budget, Layout(empty, count_tokens, additive=True))
