@@ -17,6 +17,10 @@ block takes more than ``max(CAP_FLOOR, budget // 3)`` tokens, unless it is the o
 ring-0 block. Costs are what the renderer will print for the block (``cost`` callable),
 so the sum of kept costs never exceeds the budget given. Every truncation, reduction and
 exclusion is recorded with its reason.
+
+``fit_text`` fits the whole text rendering, header included: it chooses the room
+``fit_budget`` gets from the layout costs the renderer exposes (``render.Layout``), and
+owns the guarantee that the text is never over the budget.
 """
 from __future__ import annotations
 
