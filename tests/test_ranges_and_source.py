@@ -83,4 +83,3 @@ def test_blank_leftover_between_tiers_is_not_a_block(make_repo, build_index) -> 
     items = [Item("m.py", 1, 1, 120, 0, "a", "a"), Item("m.py", 2, 2, 40, 3, "b", "b")]
     blocks = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0)
     assert [(b.start_line, b.end_line) for b in blocks] == [(1, 1)]
-
