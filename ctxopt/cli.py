@@ -14,7 +14,9 @@ import stat
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -56,14 +58,17 @@ class _Main(click.Group):
         except KeyboardInterrupt as exc:
             raise Interrupted() from exc
 
-    def main(self, *args, standalone_mode: bool = True, **kwargs):  # type: ignore[no-untyped-def]
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,  # type: ignore[override]
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
         """Run a command; every error ends the process with one line on stderr: click's
         usage errors and ``UsageError`` exit 2, other ``CtxoptError``s their
         ``exit_code``, Ctrl-C 130. Never a traceback for an expected error."""
+        run = super().main
         if not standalone_mode:
-            return super().main(*args, standalone_mode=False, **kwargs)
+            return run(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
-            status = super().main(*args, standalone_mode=False, **kwargs)
+            status = run(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.ClickException as exc:  # click.UsageError and its subclasses
             _fail(exc.format_message(), exc.exit_code, getattr(exc, "ctx", None))
         except CtxoptError as exc:
@@ -203,7 +208,7 @@ class _ProgressBar:
     """A tqdm bar on stderr, created on the first report of progress."""
 
     def __init__(self) -> None:
-        self.bar = None
+        self.bar: Any = None  # a tqdm bar once progress is reported
 
     def __call__(self, done: int, total: int) -> None:
         if self.bar is None:
@@ -291,8 +296,8 @@ def gather_command(task: str | None, task_file: Path | None, root: Path, budget:
         budget = result_budget(budget)
     counter = _model_counter(Cl100kCounter(), model)
     config = GatherConfig(budget=budget, max_ring=max_ring, include_tests=tests,
-                          scope=scope, calibrated_for=model.strip() if isinstance(
-                              counter, Calibrated) else None, hygiene=HygieneConfig(
+                          scope=scope, calibrated_for=model.strip() if model is not None
+                          and isinstance(counter, Calibrated) else None, hygiene=HygieneConfig(
                               allow_secrets=allow_secrets, submodules=submodules,
                               parse_timeout=parse_timeout))
     progress = _ProgressBar() if sys.stderr.isatty() else None

@@ -99,9 +99,9 @@ def secret_file_kind(path: str, text: str | None = None) -> str | None:
                 return kind
         elif fnmatch.fnmatchcase(name, pattern):
             return kind
-    kind = _TOKEN_FILES.get(name)
-    if kind is not None and text is not None and _TOKEN_LINE.search(text):
-        return kind
+    token_kind = _TOKEN_FILES.get(name)
+    if token_kind is not None and text is not None and _TOKEN_LINE.search(text):
+        return token_kind
     return None
 
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable
 from functools import lru_cache
 from operator import itemgetter
-from typing import Any
+from typing import Any, cast
 
 import tree_sitter as ts
 from tree_sitter_language_pack import get_language, get_parser
@@ -387,9 +387,9 @@ def extract_tags(path: str, language: str, source: bytes, *,
     refs = _enclosed(references, result, spans, name_lines)
     return FileTags(path=path, language=language, line_count=_line_count(source),
                     definitions=tuple(result),
-                    references=tuple(refs) if reference_tuples else tuple(
-                        Reference(name, kind, line, enclosing)
-                        for name, kind, line, enclosing in refs))
+                    references=cast("tuple[Reference, ...]", tuple(refs)) if reference_tuples
+                    else tuple(Reference(name, kind, line, enclosing)
+                               for name, kind, line, enclosing in refs))
 
 
 # A captured definition: (definition node, name, kind, scope, query pattern, name's line)
@@ -532,9 +532,8 @@ def _enclosed(references: dict[tuple[str, int], tuple[int, str, int]],
                 enclosing = i
                 # the innermost: a later-starting definition that also contains the byte
                 break
-            i = result[i].parent if result[i].parent is not None else -1
-            if i == -1:
-                break
+            parent = result[i].parent
+            i = -1 if parent is None else parent
         if enclosing is not None and result[enclosing].name == name and kind not in IMPORT_KINDS:
             # the definition's own name (e.g. a Go type_identifier) is not a use of it
             if name_lines[enclosing] == line:

@@ -59,6 +59,7 @@ from collections import Counter
 from pathlib import Path
 
 from ..discover import check_root
+from ..files.reasons import REASON_DAMAGED_INDEX
 from ..model import Diagnostic
 from ..errors import IndexDamaged, IndexStoreError, NotAnIndexError, UsageError
 from .lock import update_lock
@@ -131,7 +132,7 @@ def open_index(root: Path | str, options: IndexOptions | None = None
             message = f"the index {location} was damaged ({exc}); moved it to {aside} and rebuilt it"
             if options.notify:
                 options.notify(message)
-            repaired.append(Diagnostic(location, "damaged index", message))
+            repaired.append(Diagnostic(location, REASON_DAMAGED_INDEX, message))
     index.diagnostics = sorted(index.diagnostics + repaired, key=lambda d: (d.path, d.reason))
     report.skipped = dict(sorted(Counter(d.reason for d in index.diagnostics).items()))
     report.seconds = time.monotonic() - started
