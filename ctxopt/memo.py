@@ -1,0 +1,117 @@
+"""Values that depend only on a text (its token count, its secret findings), kept by the
+text's digest so that a warm gather neither loads the tokenizer nor scans for secrets.
+
+Entries live in ``<user_config_dir>/memo.sqlite`` (``calibration.user_config_dir``, where
+the token table cache is too), keyed by (namespace, BLAKE2b-128 digest of the UTF-8 text).
+A namespace names what was computed and the versions of everything the value depends on,
+so a new tokenizer or detector version never reads an old value. Values are ``marshal``
+data. New values are written in one transaction when the process exits. The memo is an
+optimisation only: any error (unwritable directory, corrupt or locked file) turns it off
+for the process and the value is computed as if there were no memo.
+"""
+from __future__ import annotations
+
+import atexit
+import hashlib
+import marshal
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Memo", "memoized", "shared_memo"]
+
+# Entries kept; past this the oldest half is dropped (about 100 bytes an entry).
+MAX_ENTRIES = 400_000
+_SCHEMA = "CREATE TABLE IF NOT EXISTS memo (namespace TEXT NOT NULL, digest BLOB NOT NULL, " \
+          "value BLOB NOT NULL, PRIMARY KEY (namespace, digest))"
+
+
+class Memo:
+    """A (namespace, text) -> value table in the SQLite file ``path``, opened on first use."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._connection: sqlite3.Connection | None = None
+        self._broken = False
+        self._pending: dict[tuple[str, bytes], bytes] = {}
+
+    def _open(self) -> sqlite3.Connection | None:
+        if self._connection is None and not self._broken:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                connection = sqlite3.connect(self.path, timeout=2.0, isolation_level=None)
+                connection.execute(_SCHEMA)
+                self._connection = connection
+            except (OSError, sqlite3.Error):
+                self._broken = True
+        return self._connection
+
+    def get(self, namespace: str, text: str) -> Any | None:
+        """The value kept for ``text`` in ``namespace``, or None."""
+        key = (namespace, _digest(text))
+        if key in self._pending:
+            return marshal.loads(self._pending[key])
+        connection = self._open()
+        if connection is None:
+            return None
+        try:
+            row = connection.execute("SELECT value FROM memo WHERE namespace = ? AND digest = ?",
+                                     key).fetchone()
+            return None if row is None else marshal.loads(row[0])
+        except (sqlite3.Error, EOFError, ValueError, TypeError):
+            self._broken = True
+            return None
+
+    def put(self, namespace: str, text: str, value: Any) -> None:
+        """Keep ``value`` (marshal data) for ``text``; written by ``flush``."""
+        if not self._broken:
+            self._pending[(namespace, _digest(text))] = marshal.dumps(value)
+
+    def flush(self) -> None:
+        """Write the new values in one transaction, then drop the oldest half when the
+        table holds more than ``MAX_ENTRIES``."""
+        pending, self._pending = self._pending, {}
+        connection = self._open() if pending else None
+        if connection is None:
+            return
+        try:
+            with connection:
+                connection.execute("BEGIN IMMEDIATE")
+                connection.executemany("INSERT OR REPLACE INTO memo VALUES (?, ?, ?)",
+                                       [(n, d, v) for (n, d), v in pending.items()])
+                low, high = connection.execute("SELECT min(rowid), max(rowid) FROM memo").fetchone()
+                if high is not None and high - low > MAX_ENTRIES:
+                    connection.execute("DELETE FROM memo WHERE rowid < ?", (high - MAX_ENTRIES // 2,))
+        except sqlite3.Error:
+            self._broken = True
+
+
+def _digest(text: str) -> bytes:
+    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+
+
+_shared: dict[Path, Memo] = {}
+
+
+def shared_memo() -> Memo:
+    """The process's memo in the user's configuration directory (as it is now: the
+    directory may be changed by ``$CTXOPT_CONFIG_DIR``), flushed at exit."""
+    from .calibration import user_config_dir
+
+    path = user_config_dir() / "memo.sqlite"
+    memo = _shared.get(path)
+    if memo is None:
+        memo = _shared[path] = Memo(path)
+        atexit.register(memo.flush)
+    return memo
+
+
+def memoized(namespace: str, text: str, compute: Callable[[str], Any]) -> Any:
+    """``compute(text)``, taken from the shared memo when it was kept before."""
+    memo = shared_memo()
+    value = memo.get(namespace, text)
+    if value is None:
+        value = compute(text)
+        memo.put(namespace, text, value)
+    return value
