@@ -5,7 +5,7 @@ task parser -> indexer -> ring walker -> source reader -> budget fitter -> (rend
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from .errors import BudgetTooSmall, UsageError
@@ -40,7 +40,7 @@ class GatherConfig:
     max_ring: int = 3
     include_tests: bool = True
     scope: str | None = None
-    hygiene: HygieneConfig = HygieneConfig()
+    hygiene: HygieneConfig = field(default_factory=HygieneConfig)
     calibrated_for: str | None = None
 
     def __post_init__(self) -> None:

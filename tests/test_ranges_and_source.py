@@ -1,3 +1,5 @@
+from itertools import pairwise
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -18,7 +20,7 @@ def test_merge_ranges_against_a_set_oracle(spans, gap) -> None:
     assert wanted <= covered
     # only closed gaps of at most `gap` lines are added
     assert all(any(abs(line - w) <= gap for w in wanted) for line in covered - wanted)
-    for (_, end), (start, _) in zip(merged, merged[1:]):
+    for (_, end), (start, _) in pairwise(merged):
         assert start > end + gap + 1  # sorted, disjoint and further apart than the gap
     assert merge_ranges(merged, gap) == merged  # idempotent
 

@@ -87,3 +87,18 @@ def test_fit_text_raises_when_not_even_the_smallest_block_fits(budget) -> None:
     empty = Result(task="fix it", intent=Intent.FIX, budget=budget, selection=Selection(()))
     with pytest.raises(BudgetTooSmallForContent):
         fit_text([block], budget, Layout(empty, count_tokens, additive=True))
+
+
+def test_renderers_state_the_gathers_count_without_counting_again() -> None:
+    # gather fits and measures once (Result.used); the renderers only print it.
+    from dataclasses import replace
+
+    from ctxopt.render import render_json, render_manifest
+
+    def no_count(text: str) -> int:
+        raise AssertionError("the renderer counted again")
+
+    result = replace(_result("t", 1000, [("x = 1", "python", Fidelity.FULL, "a")]), used=123)
+    assert "used 123" in render_text(result, no_count)
+    assert '"used": 123' in render_json(result, no_count)
+    assert "used 123" in render_manifest(result, no_count)
