@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import chain, groupby
 
-import Stemmer
+import Stemmer  # type: ignore[import-not-found]  # PyStemmer ships no type stubs
 
 from .model import FileTags
 from .task import STOP_WORDS, ParsedTask, split_identifier
