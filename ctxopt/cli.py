@@ -22,7 +22,6 @@ import click
 
 from click.core import ParameterSource
 
-from . import __version__
 from .budget import Calibrated, EstimatingCounter, choose_budget
 from .calibration import CalibrationStore, user_config_dir
 from .discover import MAX_FILE_BYTES
@@ -30,6 +29,8 @@ from .errors import BudgetError, CtxoptError, Interrupted, UsageError
 from .files.reasons import REASON_BINARY
 from .files.safety import DEFAULT_PARSE_TIMEOUT, HygieneConfig
 from .files.text import display_text
+from .commands import COMMANDS, apply_config, exclude_option, note, quiet, version_text
+from .contract import SCHEMAS, load_schema, render_index_json
 from .model import Diagnostic
 from .pipeline import DEFAULT_BUDGET, GatherConfig, gather, why_nothing_found
 from .render import RENDERERS, task_line
@@ -172,10 +173,25 @@ def _write_output(path: Path, text: str) -> None:
         raise
 
 
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        click.echo(version_text())
+        ctx.exit()
+
+
 @click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, prog_name="ctxopt")
-def main() -> None:
-    """ctxopt: the most relevant code for a task, fitted to a token budget."""
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_print_version, help="Show the versions of ctxopt, tree-sitter and "
+                                             "the grammar pack, and exit.")
+@click.option("-q", "--quiet", is_flag=True, help="No diagnostics on stderr (errors still).")
+@click.pass_context
+def main(ctx: click.Context, quiet: bool) -> None:
+    """ctxopt: the most relevant code for a task, fitted to a token budget.
+
+    Settings come from the command line, then CTXOPT_* environment variables, then
+    .ctxopt.toml or [tool.ctxopt] in pyproject.toml (found from the working directory
+    upwards), then the defaults: see `ctxopt config`."""
+    apply_config(ctx)  # a malformed file raises ConfigError: exit 2
 
 
 def _index_options(function):  # type: ignore[no-untyped-def]
@@ -185,11 +201,12 @@ def _index_options(function):  # type: ignore[no-untyped-def]
         envvar=INDEX_ENV, default=None,
         help=f"Index database [default: ROOT/.ctxopt/index.db; env: {INDEX_ENV}].")(function)
     function = click.option(
-        "--jobs", type=click.IntRange(min=1), default=None,
+        "--jobs", type=click.IntRange(min=1), default=None, envvar="CTXOPT_JOBS",
         help="Worker processes for parsing [default: all cores].")(function)
     function = click.option(
         "--max-file-size", type=click.IntRange(min=1), default=MAX_FILE_BYTES,
-        show_default=True, help="Skip files larger than this many bytes.")(function)
+        envvar="CTXOPT_MAX_FILE_SIZE", show_default=True,
+        help="Skip files larger than this many bytes.")(function)
     function = click.option(
         "--allow-secrets", is_flag=True, default=False,
         help="Index and emit credential files and text that looks like secrets "
@@ -199,9 +216,9 @@ def _index_options(function):  # type: ignore[no-untyped-def]
         help="Index submodules and nested repositories too.")(function)
     function = click.option(
         "--parse-timeout", type=click.FloatRange(min=0, min_open=True),
-        default=DEFAULT_PARSE_TIMEOUT, show_default=True,
+        default=DEFAULT_PARSE_TIMEOUT, show_default=True, envvar="CTXOPT_PARSE_TIMEOUT",
         help="Seconds one file may take to parse before it is skipped.")(function)
-    return function
+    return exclude_option(function)
 
 
 class _ProgressBar:
@@ -223,15 +240,14 @@ class _ProgressBar:
             self.bar.close()
 
 
-def _note(text: str) -> None:
-    click.echo(f"ctxopt: {text}", err=True)
+_note = note
 
 
 def _open_index(root: Path, index_path: Path | None, jobs: int | None,
                 max_file_size: int, hygiene: HygieneConfig) -> tuple[StoredIndex, UpdateReport]:
     """Update and open the persistent index, with a progress bar when stderr is a terminal,
     and print the index's note (e.g. a read-only root) on stderr."""
-    progress = _ProgressBar() if sys.stderr.isatty() else None
+    progress = _ProgressBar() if sys.stderr.isatty() and not quiet() else None
     try:
         options = IndexOptions(path=index_path, jobs=jobs, max_file_bytes=max_file_size,
                                progress=progress, notify=_note, hygiene=hygiene)
@@ -248,14 +264,15 @@ def _open_index(root: Path, index_path: Path | None, jobs: int | None,
 @click.option("--root", type=click.Path(exists=True, file_okay=False, path_type=Path),
               default=".", show_default=True, help="Repository root.")
 @click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET, show_default=True,
+              envvar="CTXOPT_BUDGET",
               help="Most tokens (cl100k_base) the text output may use, header included.")
 @click.option("--format", "output_format", type=click.Choice(sorted(RENDERERS)),
               default="text", show_default=True, help="Output format.")
 @click.option("--max-ring", type=click.IntRange(0, 4), default=3, show_default=True,
-              help="0: definitions only ... 4: callers of callers.")
-@click.option("--tests/--no-tests", default=True, show_default=True,
+              envvar="CTXOPT_MAX_RING", help="0: definitions only ... 4: callers of callers.")
+@click.option("--tests/--no-tests", default=True, show_default=True, envvar="CTXOPT_TESTS",
               help="Include test files.")
-@click.option("--scope", type=str, default=None,
+@click.option("--scope", type=str, default=None, envvar="CTXOPT_SCOPE",
               help="Keep only code under this path (relative to the root).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               default=None, help="Write to FILE instead of standard output (- is standard "
@@ -265,7 +282,7 @@ def _open_index(root: Path, index_path: Path | None, jobs: int | None,
                    "(instead of --budget).")
 @click.option("--reserve", type=int, default=None,
               help="Tokens of the --window kept free for the answer.  [default: 0]")
-@click.option("--model", type=str, default=None,
+@click.option("--model", type=str, default=None, envvar="CTXOPT_MODEL",
               help="Count tokens scaled by the factor `ctxopt calibrate` stored for MODEL.")
 @click.option("--budget-from-policy", is_flag=True, default=False,
               help="Use as budget what one tool result may take: a third of --window minus "
@@ -276,16 +293,18 @@ def gather_command(task: str | None, task_file: Path | None, root: Path, budget:
                    tests: bool, scope: str | None, output: str | None, window: int | None,
                    reserve: int | None, model: str | None, budget_from_policy: bool,
                    allow_secrets: bool, submodules: bool, parse_timeout: float,
-                   index_path: Path | None, jobs: int | None, max_file_size: int) -> None:
+                   index_path: Path | None, jobs: int | None, max_file_size: int,
+                   exclude: tuple[str, ...]) -> None:
     """Print the code most relevant to TASK, fitted to the token budget.
 
     TASK - reads the task from standard input. A TASK that starts with a dash and has a
     space is the task, never an option; put any other one after -- (ctxopt gather -- -v).
     """
     task = read_task(task, task_file, sys.stdin.buffer)
+    # a budget from the environment or the configuration file gives way to --window
     given = click.get_current_context().get_parameter_source("budget")
     target = _output_target(output)
-    budget = choose_budget(budget=None if given is ParameterSource.DEFAULT else budget,
+    budget = choose_budget(budget=budget if given is ParameterSource.COMMANDLINE else None,
                            window=window, reserve=reserve, default=budget)
     if budget_from_policy:
         from .transcript.policy import result_budget
@@ -299,8 +318,8 @@ def gather_command(task: str | None, task_file: Path | None, root: Path, budget:
                           scope=scope, calibrated_for=model.strip() if model is not None
                           and isinstance(counter, Calibrated) else None, hygiene=HygieneConfig(
                               allow_secrets=allow_secrets, submodules=submodules,
-                              parse_timeout=parse_timeout))
-    progress = _ProgressBar() if sys.stderr.isatty() else None
+                              parse_timeout=parse_timeout, exclude=exclude))
+    progress = _ProgressBar() if sys.stderr.isatty() and not quiet() else None
     try:
         options = IndexOptions(path=index_path, jobs=jobs, max_file_bytes=max_file_size,
                                progress=progress, notify=_note)
@@ -314,7 +333,7 @@ def gather_command(task: str | None, task_file: Path | None, root: Path, budget:
         sys.exit(ExitStatus.NOTHING_FOUND)
     text = RENDERERS[output_format](result, counter.count)
     summary = _diagnostic_summary(result.diagnostics)
-    if output_format == "text" and summary:
+    if output_format == "text" and summary and not quiet():
         click.echo(summary, err=True)
     if target is None:
         click.echo(text, nl=False)
@@ -357,10 +376,10 @@ def _model_counter(base: TokenCounter, model: str | None) -> TokenCounter:
         raise BudgetError("the model name is empty")
     factor, problem = _calibration_store().factor(model.strip())
     if problem is not None:
-        click.echo(f"ctxopt: {problem}; counting without calibration", err=True)
+        note(f"{problem}; counting without calibration")
     elif factor is None:
-        click.echo(f"ctxopt: no calibration stored for model {model.strip()!r}; counting "
-                   "cl100k_base tokens (see `ctxopt calibrate`)", err=True)
+        note(f"no calibration stored for model {model.strip()!r}; counting "
+             "cl100k_base tokens (see `ctxopt calibrate`)")
     return base if factor is None else Calibrated(base, factor=factor)
 
 
@@ -368,7 +387,7 @@ def _model_counter(base: TokenCounter, model: str | None) -> TokenCounter:
 @click.argument("paths", nargs=-1, type=str)
 @click.option("--estimate", is_flag=True,
               help="Fast estimate (about 4 characters a token) instead of exact cl100k_base.")
-@click.option("--model", type=str, default=None,
+@click.option("--model", type=str, default=None, envvar="CTXOPT_MODEL",
               help="Scale the count by the factor `ctxopt calibrate` stored for MODEL.")
 @click.option("--messages", is_flag=True,
               help="PATH is a transcript (JSON): print its system, tools, conversation and "
@@ -481,7 +500,7 @@ def calibrate_command(model: str, estimated: int, actual: int) -> None:
     factor = counter.observe(estimated, actual)
     repaired = store.save(model.strip(), factor)
     if repaired is not None:
-        click.echo(f"ctxopt: {repaired}; started a new calibration file", err=True)
+        note(f"{repaired}; started a new calibration file")
     click.echo(f"{model.strip()}: factor {counter.factor:.4f} "
                f"(was {1.0 if previous is None else previous:.4f}), stored in {store.path}")
 
@@ -507,18 +526,19 @@ def tags_command(paths: tuple[Path, ...], output_format: str) -> None:
 @_index_options
 def index_command(root: Path, output_format: str, index_path: Path | None, jobs: int | None,
                   max_file_size: int, allow_secrets: bool, submodules: bool,
-                  parse_timeout: float) -> None:
+                  parse_timeout: float, exclude: tuple[str, ...]) -> None:
     """Build or update the persistent index of ROOT and print what it holds (with the
     options a gather would use, so that the gather finds it current)."""
     index, report = _open_index(root, index_path, jobs, max_file_size, HygieneConfig(
-        allow_secrets=allow_secrets, submodules=submodules, parse_timeout=parse_timeout))
+        allow_secrets=allow_secrets, submodules=submodules, parse_timeout=parse_timeout,
+        exclude=exclude))
     with index:
         summary = {"index": report.path, **index.summary(),
                    "skipped": report.skipped, "scanned": report.scanned,
                    "parsed": report.parsed, "removed": report.removed,
                    "rebuilt": report.rebuilt, "seconds": round(report.seconds, 3)}
     if output_format == "json":
-        click.echo(json.dumps(summary, indent=2, sort_keys=True))
+        click.echo(render_index_json(summary), nl=False)
         return
     languages = ", ".join(f"{n} {lang}" for lang, n in summary["languages"].items())
     skipped = ", ".join(f"{n} {reason}" for reason, n in summary["skipped"].items()) or "none"
@@ -532,3 +552,16 @@ def index_command(root: Path, output_format: str, index_path: Path | None, jobs:
                f"updated: {report.scanned} read, {report.parsed} parsed, "
                f"{report.removed} removed{' (rebuilt)' if report.rebuilt else ''} "
                f"in {report.seconds:.2f} s")
+
+
+@main.command("schema")
+@click.argument("name", type=click.Choice(sorted(SCHEMAS)), default="gather")
+def schema_command(name: str) -> None:
+    """Print the JSON Schema (draft 2020-12) of a JSON output: gather (`gather --format
+    json`, and the structured result of the MCP tool gather), diff, index or tags (their
+    `--format json`)."""
+    click.echo(json.dumps(load_schema(name), indent=2, ensure_ascii=False))
+
+
+for _command in COMMANDS:
+    main.add_command(_command)

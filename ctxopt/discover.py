@@ -330,6 +330,9 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
     diagnostics: list[Diagnostic] = []
     listing = _list_files(root, config, diagnostics)
     ignores = _ignore_files(root, listing)
+    if config.exclude:  # last: the patterns the user gave have the last word
+        ignores.append(_Ignore(listing.prefix.rstrip("/"),
+                               pathspec.GitIgnoreSpec.from_lines(config.exclude)))
     venvs: dict[str, bool] = {}
     candidates: list[Candidate] = []
     links: set[str] = set()

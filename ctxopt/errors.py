@@ -74,6 +74,11 @@ class BudgetTooSmallForContent(BudgetTooSmall):
         self.minimum = header + smallest_block
 
 
+class ConfigError(UsageError):
+    """A configuration file (``.ctxopt.toml``, ``[tool.ctxopt]``) that cannot be read, is
+    not TOML, or holds a bad setting: the message names the file and the line (exit 2)."""
+
+
 class GrammarError(CtxoptError):
     """A tag query in ``grammars/`` is missing or does not compile."""
 

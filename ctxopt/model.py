@@ -192,6 +192,24 @@ class Selection:
 
 
 @dataclass(frozen=True, slots=True)
+class Origin:
+    """Where a result came from, for the JSON contract (``contract.origin_of``).
+
+    ``root``: the absolute root; ``commit``: HEAD's commit id when the root lies in a git
+    work tree (else None) and ``dirty``: whether tracked files differ from it (None without
+    a commit); ``files``: files the index selected, ``parsed``: of them, those parsed,
+    ``diagnosed``: files skipped or degraded (see ``Result.diagnostics``).
+    """
+
+    root: str
+    commit: str | None
+    dirty: bool | None
+    files: int
+    parsed: int
+    diagnosed: int
+
+
+@dataclass(frozen=True, slots=True)
 class Result:
     """The answer to one gather: the selection plus what it was fitted for.
 
@@ -201,6 +219,7 @@ class Result:
     ``task_note`` says how a huge task was cut before searching (None: it was not).
     ``used`` is the token count of the text rendering, which its header states; the
     gather that made the selection sets it, None has the renderer measure it.
+    ``origin`` says where the result came from (set by ``pipeline.gather``).
     """
 
     task: str
@@ -212,3 +231,4 @@ class Result:
     calibrated_for: str | None = None
     task_note: str | None = None
     used: int | None = None
+    origin: Origin | None = None

@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from .contract import origin_of
 from .errors import BudgetTooSmall, UsageError
 from .files.redaction import clean_blocks
 from .files.safety import HygieneConfig
@@ -129,8 +130,10 @@ def gather(root: Path | str, task: str, config: GatherConfig | None = None, *,
         options = replace(index_options or IndexOptions(), hygiene=config.hygiene)
         stored, _ = open_index(root, options)
         with stored:
-            return _gather_with(root, parsed, layout, config, scope, counter, stored)
-    return _gather_with(root, parsed, layout, config, scope, counter, index)
+            result = _gather_with(root, parsed, layout, config, scope, counter, stored)
+            return replace(result, origin=origin_of(root, stored))
+    result = _gather_with(root, parsed, layout, config, scope, counter, index)
+    return replace(result, origin=origin_of(root, index))
 
 
 def _smallest_header_budget(empty: Result, counter: TokenCounter) -> int:

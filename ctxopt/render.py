@@ -23,7 +23,8 @@ __all__ = [
     "render_text",
 ]
 
-SCHEMA_VERSION = 1
+# 2: root, ctxopt_version, commit, index and calibrated_for added (ctxopt/schema/)
+SCHEMA_VERSION = 2
 _TOP_SYMBOLS = 5
 # The text and manifest headers show at most this many characters of the task (the JSON
 # keeps it whole): a long task would otherwise eat the budget.
@@ -174,12 +175,28 @@ def _dropped(d: Dropped) -> dict[str, object]:
             "tokens": d.tokens, "score": d.score, "action": d.action, "reason": d.reason}
 
 
+def _origin(result: Result) -> dict[str, object]:
+    """The contract's provenance fields: root, version, commit, index figures."""
+    from . import __version__
+
+    origin = result.origin
+    if origin is None:  # a Result built by hand, not by ``pipeline.gather``
+        return {"root": None, "ctxopt_version": __version__, "commit": None, "index": None}
+    commit = None if origin.commit is None else {"id": origin.commit, "dirty": origin.dirty}
+    return {"root": origin.root, "ctxopt_version": __version__, "commit": commit,
+            "index": {"files": origin.files, "parsed": origin.parsed,
+                      "diagnosed": origin.diagnosed}}
+
+
 def render_json(result: Result, count: Callable[[str], int]) -> str:
-    """The JSON document (schema in README.md); ``used`` counts the text rendering."""
+    """The JSON document (``ctxopt/schema/gather.schema.json``); ``used`` counts the text
+    rendering."""
     used = _used(result, count)
     selection = result.selection
     document = {
         "schema_version": SCHEMA_VERSION,
+        **_origin(result),
+        "calibrated_for": result.calibrated_for,
         "task": result.task,
         "task_note": result.task_note,
         "intent": result.intent.value,
@@ -207,15 +224,11 @@ def render_json(result: Result, count: Callable[[str], int]) -> str:
 
 
 def render_manifest(result: Result, count: Callable[[str], int]) -> str:
-    """One tab-separated line per block: path:start-end, kind, tokens, score, reason."""
-    used = _used(result, count)
-    lines = [f"# ctxopt manifest for: {task_line(result.task)}",
-             *([f"# {result.task_note}"] if result.task_note else []),
-             f"# budget {result.budget} tokens, used {used} (text rendering)"]
-    for b in result.selection.blocks:
-        lines.append(f"{b.path}:{b.start_line}-{b.end_line}\t{b.kind.value}\t{b.tokens}\t"
-                     f"{b.score:g}\t{b.reason}")
-    return "\n".join(lines) + "\n"
+    """The manifest: a tab-separated table of the blocks keyed by file and symbol with a
+    content hash (format in ``snapshot``), for CI snapshots and ``ctxopt diff``."""
+    from .snapshot import manifest_table
+
+    return manifest_table(result, _used(result, count))
 
 
 RENDERERS: dict[str, Callable[[Result, Callable[[str], int]], str]] = {

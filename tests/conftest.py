@@ -1,14 +1,32 @@
-"""Shared fixtures: copies of the fixture repositories, a file-table repo factory, a runner."""
+"""Shared fixtures: copies of the fixture repositories, a file-table repo factory, a runner.
+
+Every JSON document the tests make ctxopt render (gather's, diff's, tags' and index's,
+however they are reached: the library, the renderer tables, the CLI) is validated against
+the shipped JSON Schema: the
+renderer is wrapped here, before any test module imports it. Output made in another
+process (the MCP server) is checked with ``validate_contract``.
+"""
 from __future__ import annotations
 
+import functools
+import json
 import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
+import jsonschema
 import pytest
 from click.testing import CliRunner
 from hypothesis import settings
 
+import ctxopt
+import ctxopt.cli
+import ctxopt.contract
+import ctxopt.diff
+import ctxopt.render
+import ctxopt.tags
+from ctxopt.contract import SCHEMAS, load_schema
 from ctxopt.store import IndexOptions, StoredIndex, open_index
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -16,6 +34,36 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 settings.register_profile("ci", derandomize=True, deadline=None, max_examples=60)
 settings.register_profile("dev", deadline=None, max_examples=60)
 settings.load_profile("ci")
+
+_VALIDATORS = {name: jsonschema.Draft202012Validator(load_schema(name), format_checker=None)
+               for name in SCHEMAS}
+
+
+def validate_contract(name: str, document: Any) -> Any:
+    """Raise ``jsonschema.ValidationError`` unless ``document`` follows schema ``name``."""
+    _VALIDATORS[name].validate(document)
+    return document
+
+
+def _validated(render: Callable[..., str], schema: str = "gather") -> Callable[..., str]:
+    @functools.wraps(render)
+    def render_and_validate(*args: Any, **kwargs: Any) -> str:
+        text = render(*args, **kwargs)
+        validate_contract(schema, json.loads(text))
+        return text
+
+    render_and_validate.validates_contract = True  # type: ignore[attr-defined]
+    return render_and_validate
+
+
+ctxopt.render.render_json = ctxopt.render.RENDERERS["json"] = _validated(ctxopt.render.render_json)
+ctxopt.render_json = ctxopt.render.render_json
+ctxopt.diff.render_json = ctxopt.diff.DIFF_RENDERERS["json"] = _validated(ctxopt.diff.render_json,
+                                                                          "diff")
+ctxopt.tags.render_tags_json = ctxopt.tags.TAG_RENDERERS["json"] = _validated(
+    ctxopt.tags.render_tags_json, "tags")
+ctxopt.contract.render_index_json = ctxopt.cli.render_index_json = _validated(
+    ctxopt.contract.render_index_json, "index")
 
 
 @pytest.fixture
@@ -69,3 +117,9 @@ def build_index(tmp_path: Path) -> Iterator[Callable[..., StoredIndex]]:
 @pytest.fixture
 def runner() -> CliRunner:
     return CliRunner()
+
+
+@pytest.fixture
+def contract() -> Callable[[str, Any], Any]:
+    """``validate_contract``: check a document made elsewhere (another process)."""
+    return validate_contract

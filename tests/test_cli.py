@@ -37,7 +37,7 @@ def test_json_output_schema(runner, fixture_repo) -> None:
                                   "--format", "json"], catch_exceptions=False)
     assert result.exit_code == 0
     document = json.loads(result.stdout)
-    assert document["schema_version"] == 1
+    assert document["schema_version"] == 2
     assert (document["task"], document["intent"], document["budget"]) == ("fix Storage bug", "fix", 12000)
     assert set(document["summary"]) == {"file_count", "symbol_count", "symbols", "truncated", "excluded"}
     first = document["blocks"][0]
@@ -56,8 +56,10 @@ def test_manifest_has_no_source(runner, fixture_repo) -> None:
                                   "--format", "manifest"], catch_exceptions=False)
     assert result.exit_code == 0
     rows = [line.split("\t") for line in result.stdout.splitlines() if not line.startswith("#")]
-    assert rows[0][0].startswith("storage/db.py:") and rows[0][1] == "full"
-    assert rows[0][4].startswith("definition of Storage")
+    assert rows[0] == ["file", "symbol", "hash", "lines", "kind", "tokens", "reason"]
+    assert rows[1][:2] == ["storage/db.py", "Storage"] and rows[1][4] == "full"
+    assert rows[1][6].startswith("definition of Storage")
+    assert "def " not in result.stdout
     assert "def get" not in result.stdout
 
 

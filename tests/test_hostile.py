@@ -316,9 +316,10 @@ def test_odd_names_in_text_and_manifest(runner, odd_repo) -> None:
                    "## with space.py:1-2 "):
         assert header in output
     manifest = runner.invoke(main, ["gather", task, "--root", str(odd_repo), "--format", "manifest"])
-    rows = [line.split("\t")[0] for line in manifest.stdout.splitlines()[2:]]
-    assert sorted(rows) == ["bad\\xffname.py:1-2", "café/naïve.py:1-2", "new\\x0aline.py:1-2",
-                            "with space.py:1-2"]
+    rows = [line.split("\t") for line in manifest.stdout.splitlines()[4:]]
+    assert sorted((row[0], row[3]) for row in rows) == [
+        ("bad\\xffname.py", "1-2"), ("café/naïve.py", "1-2"), ("new\\x0aline.py", "1-2"),
+        ("with space.py", "1-2")]
 
 
 def test_names_in_reasons_are_escaped_like_paths(runner, make_repo) -> None:
@@ -328,9 +329,10 @@ def test_names_in_reasons_are_escaped_like_paths(runner, make_repo) -> None:
                                       "    \"\"\"Storage get bug helper.\"\"\"\n    return 1\n"})
     manifest = runner.invoke(main, ["gather", "fix Storage get bug", "--root", str(root),
                                     "--format", "manifest"])
-    rows = manifest.stdout.splitlines()[2:]
-    assert "tab\\x09name.py:1-3\tsignature\t15\t57.188\tbest match in tab\\x09name.py" in rows
-    assert all(row.count("\t") == 4 for row in rows)
+    rows = manifest.stdout.splitlines()[4:]
+    assert "tab\\x09name.py\tstorage_get_helper\tb9e6ecb01df5\t1-3\tsignature\t15\t" \
+           "best match in tab\\x09name.py" in rows
+    assert all(row.count("\t") == 6 for row in rows)
     document = gather_json(runner, root, "fix Storage get bug")
     assert all("\t" not in b["reason"] for b in document["blocks"])
 

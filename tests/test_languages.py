@@ -44,6 +44,8 @@ def test_installed_wheel_loads_every_query(tmp_path: Path) -> None:
         "[L.load_query(x.name) for x in L.LANGUAGES];"
         "from ctxopt.parsing.treesitter import extract_tags;"
         "[extract_tags('x', x.name, b'') for x in L.LANGUAGES];"
+        "from ctxopt.contract import SCHEMAS, load_schema;"
+        "assert all(load_schema(n)['$schema'] for n in SCHEMAS);"
         "print(L.grammars_dir())"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, check=True,

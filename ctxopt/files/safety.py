@@ -32,13 +32,16 @@ MAX_LINE_LENGTH = 10_000
 class HygieneConfig:
     """How strict the input hygiene is.
 
-    ``parse_timeout`` is in seconds per file; ``max_line_length`` in characters.
+    ``parse_timeout`` is in seconds per file; ``max_line_length`` in characters;
+    ``exclude``: gitignore-style patterns, relative to the root, of files never indexed
+    (``--exclude`` and the configuration file; they win over ``.ctxoptignore`` files).
     """
 
     allow_secrets: bool = False
     submodules: bool = False
     parse_timeout: float = DEFAULT_PARSE_TIMEOUT
     max_line_length: int = MAX_LINE_LENGTH
+    exclude: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if not self.parse_timeout > 0:

@@ -1,0 +1,299 @@
+"""The commands users reach ctxopt through from other tools: ``mcp`` (agents and editors),
+``config`` (the effective settings), ``snapshot`` and ``diff`` (CI); and the group-level
+pieces they share: the configuration file as click's ``default_map``, ``--quiet``,
+``--version`` and colour. ``cli`` registers them on its group.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import click
+from click.core import ParameterSource
+
+from . import __version__
+from .config import SETTINGS, ConfigFile, load_config
+
+__all__ = ["apply_config", "quiet", "version_text", "use_colour", "exclude_option",
+           "COMMANDS"]
+
+_CONFIG_KEY = "ctxopt.config"
+
+
+def apply_config(ctx: click.Context) -> None:
+    """Load the configuration file found from the working directory into
+    ``ctx.default_map`` (below the command line and the environment, click's order).
+
+    Raises ``errors.ConfigError`` (exit 2) for a malformed file."""
+    found = load_config(Path.cwd())
+    ctx.meta[_CONFIG_KEY] = found
+    if found is not None:
+        ctx.default_map = found.default_map()
+
+
+def quiet() -> bool:
+    """True when ``--quiet`` was given: diagnostics on stderr are silenced (errors are not)."""
+    ctx = click.get_current_context(silent=True)
+    return bool(ctx is not None and ctx.find_root().params.get("quiet"))
+
+
+def use_colour() -> bool | None:
+    """click's ``color`` argument: False when ``NO_COLOR`` is set (https://no-color.org),
+    else None (click keeps colours only on a terminal)."""
+    return False if os.environ.get("NO_COLOR") else None
+
+
+def version_text() -> str:
+    """``ctxopt VERSION (tree-sitter V, tree-sitter-language-pack V, Python V)``."""
+    def installed(name: str) -> str:
+        try:
+            return metadata.version(name)
+        except metadata.PackageNotFoundError:
+            return "not installed"
+
+    python = ".".join(map(str, sys.version_info[:3]))
+    return (f"ctxopt {__version__} (tree-sitter {installed('tree-sitter')}, "
+            f"tree-sitter-language-pack {installed('tree-sitter-language-pack')}, "
+            f"Python {python})")
+
+
+def exclude_option(function: Callable[..., Any]) -> Callable[..., Any]:
+    """``--exclude PATTERN`` (repeatable; env ``CTXOPT_EXCLUDE``, whitespace-separated)."""
+    return click.option(
+        "--exclude", multiple=True, metavar="PATTERN", envvar="CTXOPT_EXCLUDE",
+        help="Never index files matching this gitignore-style pattern (repeatable).")(function)
+
+
+# --- ctxopt config ----------------------------------------------------------------------
+
+def _source(ctx: click.Context, name: str, envvar: str, found: ConfigFile | None) -> str:
+    source = ctx.get_parameter_source(name)
+    if source is ParameterSource.ENVIRONMENT:
+        return f"environment {envvar}"
+    if source is ParameterSource.DEFAULT_MAP and found is not None:
+        return f"file {found.path}"
+    return "default"
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (tuple, list)):
+        return "[" + ", ".join(f'"{v}"' for v in value) + "]"
+    if value is None:
+        return "(unset)"
+    if isinstance(value, (int, float)):
+        return str(value)
+    return f'"{value}"'
+
+
+@click.command("config")
+@click.pass_context
+def config_command(ctx: click.Context) -> None:
+    """Print the effective settings and where each comes from (the command line is not
+    consulted: environment, configuration file, default)."""
+    root = ctx.find_root()
+    found: ConfigFile | None = root.meta.get(_CONFIG_KEY)
+    click.echo(f"# configuration file: {found.path if found else 'none found from ' + str(Path.cwd())}")
+    for setting in SETTINGS:
+        command = root.command.commands[setting.commands[0]]  # type: ignore[attr-defined]
+        with command.make_context(setting.commands[0], [], parent=root,
+                                  resilient_parsing=True) as sub:
+            value = sub.params.get(setting.param)
+            where = _source(sub, setting.param, setting.envvar, found)
+        click.echo(f"{setting.key} = {_shown(value)}\t# {where}")
+
+
+COMMANDS: list[click.Command] = [config_command]
+
+
+def index_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The options that say where and how the persistent index is kept."""
+    from .discover import MAX_FILE_BYTES
+    from .store import INDEX_ENV
+
+    function = click.option(
+        "--index", "index_path", type=click.Path(dir_okay=False, path_type=Path),
+        envvar=INDEX_ENV, default=None,
+        help=f"Index database [default: ROOT/.ctxopt/index.db; env: {INDEX_ENV}].")(function)
+    function = click.option(
+        "--jobs", type=click.IntRange(min=1), default=None, envvar="CTXOPT_JOBS",
+        help="Worker processes for parsing [default: all cores].")(function)
+    function = click.option(
+        "--max-file-size", type=click.IntRange(min=1), default=MAX_FILE_BYTES,
+        envvar="CTXOPT_MAX_FILE_SIZE", show_default=True,
+        help="Skip files larger than this many bytes.")(function)
+    return exclude_option(function)
+
+
+def walk_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The options of a gather that ``mcp`` and ``snapshot`` share with ``gather``."""
+    from .files.safety import DEFAULT_PARSE_TIMEOUT
+    from .pipeline import DEFAULT_BUDGET
+
+    for option in reversed((
+        click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET,
+                     envvar="CTXOPT_BUDGET", show_default=True,
+                     help="Most tokens (cl100k_base) of a gather's text output."),
+        click.option("--max-ring", type=click.IntRange(0, 4), default=3, show_default=True,
+                     envvar="CTXOPT_MAX_RING", help="0: definitions only ... 4: callers of callers."),
+        click.option("--tests/--no-tests", default=True, show_default=True,
+                     envvar="CTXOPT_TESTS", help="Include test files."),
+        click.option("--parse-timeout", type=click.FloatRange(min=0, min_open=True),
+                     default=DEFAULT_PARSE_TIMEOUT, show_default=True,
+                     envvar="CTXOPT_PARSE_TIMEOUT",
+                     help="Seconds one file may take to parse before it is skipped."),
+    )):
+        function = option(function)
+    return index_options(function)
+
+
+# --- ctxopt mcp -------------------------------------------------------------------------
+
+@click.command("mcp")
+@click.option("--root", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=None, help="Repository root [default: the client's first root, else "
+                                 "the working directory].")
+@walk_options
+def mcp_command(root: Path | None, budget: int, max_ring: int, tests: bool,
+                parse_timeout: float, index_path: Path | None, jobs: int | None,
+                max_file_size: int, exclude: tuple[str, ...]) -> None:
+    """Serve ctxopt's tools (gather, tags, index, tokens, compact) to an MCP client over
+    stdio.
+
+    The options set the defaults of the gather tool and how the index is kept."""
+    from .files.safety import HygieneConfig
+    from .mcp_server import ServerSettings, serve
+
+    serve(ServerSettings(root=root, index_path=index_path, jobs=jobs,
+                         max_file_bytes=max_file_size, budget=budget, max_ring=max_ring,
+                         include_tests=tests, hygiene=HygieneConfig(
+                             parse_timeout=parse_timeout, exclude=exclude)))
+
+
+COMMANDS.append(mcp_command)
+
+
+# --- ctxopt snapshot / diff -------------------------------------------------------------
+
+_MANIFEST_MARK = "# ctxopt manifest "
+
+
+@click.command("snapshot")
+@click.option("--tasks", "tasks_file", required=True,
+              type=click.Path(dir_okay=False, path_type=Path),
+              help="Tasks: one a line, or a TOML ([[task]] text, budget) or JSON list.")
+@click.option("-o", "--output", "output_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("ctxopt-snapshot"), show_default=True,
+              help="Directory to write one manifest per task into.")
+@click.option("--root", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=".", show_default=True, help="Repository root.")
+@walk_options
+def snapshot_command(tasks_file: Path, output_dir: Path, root: Path, budget: int,
+                     max_ring: int, tests: bool, parse_timeout: float,
+                     index_path: Path | None, jobs: int | None, max_file_size: int,
+                     exclude: tuple[str, ...]) -> None:
+    """Write the manifest of each task of TASKS into a directory, for `ctxopt diff`.
+
+    The index is brought up to date once; every task is gathered before anything is
+    written. Manifests of earlier snapshots in the directory that no task names any more
+    are removed; other files are left alone."""
+    from dataclasses import replace
+
+    from .files.safety import HygieneConfig
+    from .pipeline import GatherConfig, gather
+    from .render import render_manifest
+    from .snapshot import manifest_name, read_tasks
+    from .store import IndexOptions, open_index
+    from .tokens import Cl100kCounter
+
+    tasks = read_tasks(tasks_file)
+    hygiene = HygieneConfig(parse_timeout=parse_timeout, exclude=exclude)
+    base = GatherConfig(budget=budget, max_ring=max_ring, include_tests=tests, hygiene=hygiene)
+    counter = Cl100kCounter()
+    options = IndexOptions(path=index_path, jobs=jobs, max_file_bytes=max_file_size,
+                           hygiene=hygiene, notify=note)
+    index, _ = open_index(root, options)
+    written: dict[str, str] = {}
+    with index:
+        for task in tasks:
+            config = base if task.budget is None else replace(base, budget=task.budget)
+            result = gather(root, task.text, config, counter=counter, index=index)
+            written[manifest_name(task.text)] = render_manifest(result, counter.count)
+            if not result.selection.blocks:
+                note(f"nothing relevant found for {task.text!r}")
+    _write_snapshot(output_dir, written)
+    note(f"wrote {len(written)} manifests to {output_dir}")
+
+
+def _write_snapshot(directory: Path, manifests: dict[str, str]) -> None:
+    """Write ``{file name: manifest}`` into ``directory`` (created), each file atomically,
+    and remove manifests of earlier snapshots that are not among them."""
+    from .errors import UsageError
+
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        for name, text in manifests.items():
+            temporary = directory / f".{name}.tmp"
+            temporary.write_text(text, encoding="utf-8")
+            os.replace(temporary, directory / name)
+        for stale in directory.glob("*.tsv"):
+            if stale.name not in manifests and _is_manifest(stale):
+                stale.unlink()
+    except OSError as exc:
+        raise UsageError(f"cannot write the snapshot into {str(directory)!r}: "
+                         f"{exc.strerror or exc}") from exc
+
+
+def _is_manifest(path: Path) -> bool:
+    with path.open("rb") as handle:
+        return handle.read(len(_MANIFEST_MARK)) == _MANIFEST_MARK.encode()
+
+
+_STATUS_COLOURS = {"added": "green", "removed": "red", "changed": "yellow", "moved": "cyan"}
+
+
+@click.command("diff")
+@click.argument("old", type=click.Path(path_type=Path))
+@click.argument("new", type=click.Path(path_type=Path))
+@click.option("--format", "output_format", type=click.Choice(["text", "json", "markdown"]),
+              default="text", show_default=True, help="Output format (markdown: for a "
+                                                      "pull-request comment).")
+@click.option("--fail-on", "fail_on", default="", metavar="CONDITIONS",
+              help="Exit 1 when any of these hold (comma-separated): added, removed, "
+                   "changed, moved, tokens>N (a task's tokens grew by more than N).")
+def diff_command(old: Path, new: Path, output_format: str, fail_on: str) -> None:
+    """Compare two manifests, or two snapshot directories, by file and symbol: what was
+    added, removed, changed (other content) or moved (same content, other lines)."""
+    from .diff import compare_paths, failed_gates, parse_gates, render_diff
+
+    gates = parse_gates(fail_on)
+    diffs = compare_paths(old, new)
+    text = render_diff(diffs, output_format)
+    if output_format == "text":
+        text = "\n".join(_coloured(line) for line in text.split("\n"))
+    click.echo(text, nl=False, color=use_colour())
+    failures = failed_gates(diffs, gates)
+    if failures:
+        click.echo(f"ctxopt: diff failed --fail-on {fail_on}: {'; '.join(failures)}", err=True)
+        sys.exit(1)
+
+
+def _coloured(line: str) -> str:
+    word = line.strip().split(" ", 1)[0]
+    if line.startswith("  ") and word in _STATUS_COLOURS:
+        return line.replace(word, click.style(word, fg=_STATUS_COLOURS[word]), 1)
+    return line
+
+
+def note(text: str) -> None:
+    """A diagnostic line on stderr (``ctxopt: ...``), silenced by ``--quiet``."""
+    if not quiet():
+        click.echo(f"ctxopt: {text}", err=True)
+
+
+COMMANDS += [snapshot_command, diff_command]

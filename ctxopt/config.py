@@ -1,0 +1,218 @@
+"""Settings from a configuration file: ``.ctxopt.toml`` or ``[tool.ctxopt]`` in
+``pyproject.toml``, found from the current directory upwards as git finds its root.
+
+Precedence (click's own: command line, then ``envvar``, then ``default_map``, then the
+option's default): options given on the command line win, then the environment
+(``CTXOPT_BUDGET`` ...), then the file, then the defaults. ``load_config`` turns the file
+into the ``default_map`` of each command; values are checked here, so a bad one is
+reported with its file and line.
+"""
+from __future__ import annotations
+
+import difflib
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .errors import ConfigError
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib
+
+__all__ = ["SETTINGS", "Setting", "ConfigFile", "ConfigError", "find_config", "load_config",
+           "CONFIG_NAME"]
+
+CONFIG_NAME = ".ctxopt.toml"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One configurable setting: its key in the file (``max_ring``), the option parameter
+    it sets, the commands that take it, its environment variable, a checker that returns
+    the value as click wants it (or raises ``ValueError`` saying what is expected)."""
+
+    key: str
+    param: str
+    commands: tuple[str, ...]
+    envvar: str
+    check: Callable[[Any], Any]
+    meaning: str
+
+
+def _integer(low: int, high: int | None = None) -> Callable[[Any], int]:
+    def check(value: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or value < low or (
+                high is not None and value > high):
+            span = f"from {low} to {high}" if high is not None else f"of at least {low}"
+            raise ValueError(f"an integer {span}")
+        return value
+    return check
+
+
+def _positive_number(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0:
+        raise ValueError("a positive number of seconds")
+    return float(value)
+
+
+def _boolean(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError("true or false")
+    return value
+
+
+def _text(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise ValueError("a non-empty string")
+    return value
+
+
+def _patterns(value: Any) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+        raise ValueError("a list of gitignore-style patterns (strings)")
+    return tuple(value)
+
+
+_GATHER = ("gather", "mcp")
+_INDEXING = ("gather", "index", "mcp")
+SETTINGS: tuple[Setting, ...] = (
+    Setting("budget", "budget", _GATHER, "CTXOPT_BUDGET", _integer(1),
+            "token budget of the output"),
+    Setting("max_ring", "max_ring", _GATHER, "CTXOPT_MAX_RING", _integer(0, 4),
+            "how far the walk goes (0-4)"),
+    Setting("tests", "tests", _GATHER, "CTXOPT_TESTS", _boolean, "include test files"),
+    Setting("scope", "scope", ("gather",), "CTXOPT_SCOPE", _text,
+            "keep only code under this path"),
+    Setting("model", "model", ("gather", "tokens"), "CTXOPT_MODEL", _text,
+            "calibrated model for token counts"),
+    Setting("exclude", "exclude", _INDEXING, "CTXOPT_EXCLUDE", _patterns,
+            "gitignore-style patterns of files never indexed"),
+    Setting("max_file_size", "max_file_size", _INDEXING, "CTXOPT_MAX_FILE_SIZE", _integer(1),
+            "skip files larger than this many bytes"),
+    Setting("parse_timeout", "parse_timeout", _INDEXING, "CTXOPT_PARSE_TIMEOUT",
+            _positive_number, "seconds one file may take to parse"),
+    Setting("index", "index_path", _INDEXING, "CTXOPT_INDEX", _text,
+            "the index database (relative paths: to the config file's directory)"),
+    Setting("jobs", "jobs", _INDEXING, "CTXOPT_JOBS", _integer(1),
+            "worker processes for parsing"),
+)
+_BY_KEY = {s.key: s for s in SETTINGS}
+
+
+@dataclass(frozen=True)
+class ConfigFile:
+    """A configuration file that was found: its path and its checked values by key."""
+
+    path: Path
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def default_map(self) -> dict[str, dict[str, Any]]:
+        """``{command: {parameter: value}}`` for click's ``Context.default_map``."""
+        commands: dict[str, dict[str, Any]] = {}
+        for key, value in self.values.items():
+            setting = _BY_KEY[key]
+            for command in setting.commands:
+                commands.setdefault(command, {})[setting.param] = value
+        return commands
+
+
+def find_config(start: Path) -> Path | None:
+    """The configuration file for ``start``: in ``start`` or the nearest parent, the first
+    directory holding ``.ctxopt.toml`` or a ``pyproject.toml`` with ``[tool.ctxopt]``
+    (``.ctxopt.toml`` wins in one directory). The search stops at the top of the git work
+    tree (a directory holding ``.git``) or of the file system.
+    """
+    directory = start.resolve()
+    while True:
+        dedicated = directory / CONFIG_NAME
+        if dedicated.is_file():
+            return dedicated
+        pyproject = directory / "pyproject.toml"
+        if pyproject.is_file() and _has_tool_table(pyproject):
+            return pyproject
+        if (directory / ".git").exists() or directory.parent == directory:
+            return None
+        directory = directory.parent
+
+
+_TOOL_TABLE = re.compile(r"^\s*\[\s*tool\s*\.\s*ctxopt\s*\]", re.MULTILINE)
+
+
+def _has_tool_table(path: Path) -> bool:
+    try:
+        return bool(_TOOL_TABLE.search(path.read_text(encoding="utf-8", errors="replace")))
+    except OSError:
+        return False
+
+
+def _line_of(text: str, key: str) -> int | None:
+    """The 1-indexed line where ``key`` is assigned (after ``[tool.ctxopt]`` when the
+    text has that table), for error messages."""
+    table = _TOOL_TABLE.search(text)
+    pattern = re.compile(rf"^[ \t]*[\"']?{re.escape(key)}[\"']?[ \t]*=", re.MULTILINE)
+    found = pattern.search(text, table.end() if table else 0)
+    return None if found is None else text.count("\n", 0, found.start()) + 1
+
+
+def load_config(start: Path) -> ConfigFile | None:
+    """The checked settings of the configuration file for ``start`` (``find_config``),
+    or None when there is none. A relative ``index`` path is made absolute against the
+    file's directory.
+
+    Raises
+    ------
+    ConfigError
+        The file cannot be read, is not valid TOML, has an unknown key or a value of the
+        wrong type; the message is ``FILE:LINE: what is wrong``.
+    """
+    path = find_config(start)
+    if path is None:
+        return None
+    try:
+        text = path.read_text(encoding="utf-8")
+        document = tomllib.loads(text)
+    except OSError as exc:
+        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from exc
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text") from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(_toml_message(path, text, exc)) from exc
+    table = document if path.name == CONFIG_NAME else document.get("tool", {}).get("ctxopt", {})
+    if path.name == CONFIG_NAME and isinstance(table.get("tool"), dict) and "ctxopt" in table["tool"]:
+        table = table["tool"]["ctxopt"]  # [tool.ctxopt] copied from a pyproject.toml
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}:{_line_of(text, 'ctxopt') or 1}: [tool.ctxopt] must be a table")
+    values: dict[str, Any] = {}
+    for key, value in table.items():
+        where = f"{path}:{_line_of(text, key) or 1}"
+        setting = _BY_KEY.get(key)
+        if setting is None:
+            close = difflib.get_close_matches(key, _BY_KEY, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ConfigError(f"{where}: unknown setting {key!r}{hint}; known: "
+                              f"{', '.join(_BY_KEY)}")
+        try:
+            values[key] = setting.check(value)
+        except ValueError as exc:
+            raise ConfigError(f"{where}: {key} must be {exc}, got {value!r}") from None
+    if "index" in values:
+        values["index"] = str(path.parent / os.path.expanduser(values["index"]))
+    return ConfigFile(path, values)
+
+
+def _toml_message(path: Path, text: str, exc: Exception) -> str:
+    """``FILE:LINE:COLUMN: message`` from a ``TOMLDecodeError``, whose text ends with
+    ``(at line L, column C)`` or ``(at end of document)`` (then: the last line)."""
+    message = str(exc)
+    found = re.search(r"\(at line (\d+), column (\d+)\)$", message)
+    if found is not None:
+        reason = message[:found.start()].strip()
+        return f"{path}:{found.group(1)}:{found.group(2)}: invalid TOML: {reason}"
+    last = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+    reason = message.replace("(at end of document)", "").strip()
+    return f"{path}:{max(last, 1)}: invalid TOML: {reason} at the end of the file"

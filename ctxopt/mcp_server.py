@@ -1,0 +1,298 @@
+"""``ctxopt mcp``: a Model Context Protocol server over stdio, on the official ``mcp`` SDK.
+
+Tools: ``gather``, ``tags``, ``index``, ``tokens`` and ``compact`` (agent transcripts). Each returns text for the model and
+the same answer as structured JSON (``gather``'s follows ``ctxopt/schema/gather.schema.json``).
+The index of the repository is opened on the first call and kept open, so a later gather
+costs only the query; ``index`` (or ``gather`` with ``refresh``) brings it up to date after
+files change. Errors are tool errors (``isError``), never a crash of the server. Standard
+output carries the protocol only: notes go to the log on standard error.
+
+The repository is ``--root`` when given, else the client's first ``file://`` root (the
+MCP roots capability), else the server's working directory.
+"""
+
+import json
+import logging
+import threading
+import warnings
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Annotated, Any, Literal
+from urllib.parse import unquote, urlparse
+
+import anyio.to_thread
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, TextContent
+from pydantic import Field
+
+from . import __version__
+from .errors import CtxoptError, UsageError
+from .files.safety import HygieneConfig
+from .model import Result
+from .pipeline import DEFAULT_BUDGET, GatherConfig, gather
+from .render import RENDERERS, render_json
+from .store import IndexOptions, StoredIndex, UpdateReport, open_index
+from .tokens import Cl100kCounter
+
+__all__ = ["ServerSettings", "Workspace", "build_server", "serve"]
+
+log = logging.getLogger("ctxopt.mcp")
+
+_INSTRUCTIONS = (
+    "ctxopt picks the source code most relevant to a task from the repository and fits it "
+    "to a token budget. Call `gather` with the task in plain words (name the classes, "
+    "functions or files you know) before reading files one by one; call `index` after "
+    "editing files so later gathers see the edits.")
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    """What the server was started with: the fixed root (None: the client's roots), the
+    index options, and the defaults of the ``gather`` tool (budget in tokens)."""
+
+    root: Path | None = None
+    index_path: Path | None = None
+    jobs: int | None = None
+    max_file_bytes: int | None = None
+    hygiene: HygieneConfig = HygieneConfig()
+    budget: int = DEFAULT_BUDGET
+    max_ring: int = 3
+    include_tests: bool = True
+
+
+class Workspace:
+    """The open index of one repository, kept between tool calls (one call at a time)."""
+
+    def __init__(self, settings: ServerSettings) -> None:
+        self.settings = settings
+        self.root: Path | None = settings.root.resolve() if settings.root else None
+        self._index: StoredIndex | None = None
+        self.last_update: UpdateReport | None = None
+        self.updates = 0  # index updates made by this server
+        self.lock = threading.Lock()
+
+    def open(self, *, refresh: bool = False) -> StoredIndex:
+        """The index of ``self.root``, updated when first opened or when ``refresh``.
+
+        Raises
+        ------
+        UsageError
+            No root is known yet. ``IndexStoreError`` when the database fails.
+        """
+        if self.root is None:
+            raise UsageError("no repository root: start the server with --root, or give "
+                             "the client a file:// root")
+        if self._index is not None and not refresh:
+            return self._index
+        self.close()
+        settings = self.settings
+        options = IndexOptions(path=settings.index_path, jobs=settings.jobs,
+                               notify=log.warning, hygiene=settings.hygiene,
+                               **({} if settings.max_file_bytes is None
+                                  else {"max_file_bytes": settings.max_file_bytes}))
+        self._index, self.last_update = open_index(self.root, options)
+        self.updates += 1
+        log.info("indexed %s: %d read, %d parsed", self.root, self.last_update.scanned,
+                 self.last_update.parsed)
+        return self._index
+
+    def close(self) -> None:
+        if self._index is not None:
+            self._index.close()
+            self._index = None
+
+
+def _root_from_uri(uri: str) -> Path | None:
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        return None
+    path = Path(unquote(parsed.path))
+    return path if path.is_dir() else None
+
+
+async def _client_root(context: Context) -> Path | None:
+    """The first ``file://`` directory among the client's roots, or None."""
+    capabilities = context.client_capabilities
+    if capabilities is None or capabilities.roots is None:
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # roots are deprecated by the newest protocol
+        listed = await context.session.list_roots()
+    for root in listed.roots:
+        found = _root_from_uri(str(root.uri))
+        if found is not None:
+            return found
+    return None
+
+
+def _tool_error(exc: CtxoptError) -> ToolError:
+    return ToolError(str(exc))
+
+
+def build_server(settings: ServerSettings) -> MCPServer:
+    """The ``MCPServer`` with ctxopt's tools, over a ``Workspace`` for ``settings``."""
+    server = MCPServer("ctxopt", instructions=_INSTRUCTIONS, version=__version__,
+                       log_level="WARNING")
+    workspace = Workspace(settings)
+    counter = Cl100kCounter()
+
+    async def workspace_for(context: Context) -> Workspace:
+        if workspace.root is None:
+            found = await _client_root(context)
+            workspace.root = (found or Path.cwd()).resolve()
+        return workspace
+
+    def answer(text: str, structured: Any) -> CallToolResult:
+        return CallToolResult(content=[TextContent(type="text", text=text)],
+                              structured_content=structured)
+
+    @server.tool(name="gather", description=(
+        "The source code most relevant to a task, fitted to a token budget: the "
+        "definitions the task names, their members, callers and tests, cut or reduced to "
+        "signatures rather than overflowing. Returns the context (text, JSON or manifest) "
+        "and, as structured content, the JSON document."))
+    async def gather_tool(
+        context: Context,
+        task: Annotated[str, Field(min_length=1, description=(
+            "The task in plain words, naming what you know: 'fix the retry bug in "
+            "HttpClient.send', 'add a --verbose flag to cli.py'."))],
+        budget: Annotated[int | None, Field(ge=1, description=(
+            "Most tokens (cl100k_base) the text may use, header included. Default: "
+            f"the server's ({settings.budget})."))] = None,
+        scope: Annotated[str | None, Field(description=(
+            "Keep only code under this path, relative to the repository root."))] = None,
+        max_ring: Annotated[int | None, Field(ge=0, le=4, description=(
+            "How far to walk from the named definitions: 0 definitions only, 1 members, "
+            "2 callers and tests, 3 same-file siblings, 4 callers of callers."))] = None,
+        tests: Annotated[bool | None, Field(description="Include test files.")] = None,
+        format: Annotated[Literal["text", "json", "manifest"], Field(description=(
+            "Form of the text content; the structured content is always the JSON."))
+        ] = "text",
+        refresh: Annotated[bool, Field(description=(
+            "Update the index first (after files changed)."))] = False,
+    ) -> CallToolResult:
+        space = await workspace_for(context)
+        config = GatherConfig(
+            budget=settings.budget if budget is None else budget,
+            max_ring=settings.max_ring if max_ring is None else max_ring,
+            include_tests=settings.include_tests if tests is None else tests,
+            scope=scope or None, hygiene=settings.hygiene)
+        def run() -> Result:
+            with space.lock:
+                return gather(space.root, task, config, counter=counter,
+                              index=space.open(refresh=refresh))
+
+        try:
+            result = await anyio.to_thread.run_sync(run)  # the event loop keeps serving
+        except CtxoptError as exc:
+            raise _tool_error(exc) from exc
+        document = json.loads(render_json(result, counter.count))
+        text = RENDERERS[format](result, counter.count)
+        if not result.selection.blocks and not result.selection.excluded:
+            text = f"nothing relevant found for {task.strip()!r} under {space.root}"
+        return answer(text, document)
+
+    @server.tool(description=(
+        "The definitions and references ctxopt's indexer finds in files or directories of "
+        "the repository (like `ctags -x`): file, kind, name, qualified name, lines."))
+    async def tags(
+        context: Context,
+        paths: Annotated[list[str], Field(min_length=1, description=(
+            "Files or directories, relative to the repository root."))],
+    ) -> CallToolResult:
+        from .tags import collect_tags, render_tags_text
+
+        space = await workspace_for(context)
+        root = space.root
+        assert root is not None
+        try:
+            targets = [(root / p).resolve() for p in paths]
+            outside = [p for p, t in zip(paths, targets) if not t.is_relative_to(root)]
+            if outside:
+                raise UsageError(f"outside the repository root: {', '.join(outside)}")
+            records = await anyio.to_thread.run_sync(lambda: collect_tags(targets, cwd=root))
+        except CtxoptError as exc:
+            raise _tool_error(exc) from exc
+        return answer(render_tags_text(records), {"tags": [asdict(r) for r in records]})
+
+    @server.tool(name="index", description=(
+        "Bring the repository's index up to date (after files changed) and say what it "
+        "holds: files, languages, definitions, references, what was skipped and why."))
+    async def index_tool(
+        context: Context,
+        refresh: Annotated[bool, Field(description=(
+            "Update the index from the files on disk (false: report only)."))] = True,
+    ) -> CallToolResult:
+        space = await workspace_for(context)
+        def run() -> tuple[dict[str, Any], UpdateReport]:
+            with space.lock:
+                index = space.open(refresh=refresh)
+                report = space.last_update
+                assert report is not None
+                return {"root": str(space.root), "index": report.path, **index.summary(),
+                        "skipped": report.skipped, "scanned": report.scanned,
+                        "parsed": report.parsed, "removed": report.removed,
+                        "rebuilt": report.rebuilt, "updates": space.updates}, report
+
+        try:
+            summary, report = await anyio.to_thread.run_sync(run)
+        except CtxoptError as exc:
+            raise _tool_error(exc) from exc
+        text = (f"{summary['files']} files, {summary['definitions']} definitions, "
+                f"{summary['references']} references; last update read {report.scanned} "
+                f"and parsed {report.parsed} files")
+        return answer(text, summary)
+
+    @server.tool(description=(
+        "Compact an agent transcript (OpenAI chat or Anthropic messages) that nears its "
+        "context window: drops the oldest turns behind an offline summary, cuts long tool "
+        "results to fair shares, keeps the recent tail. Returns a report and, as "
+        "structured content, the compacted transcript and its token counts."))
+    def compact(
+        transcript: Annotated[Any, Field(description=(
+            "The message list, or an object with `messages` (and optional `system`, "
+            "`tools`), in OpenAI or Anthropic shape."))],
+        window: Annotated[int, Field(ge=1, description="The model's context window in tokens.")],
+        reserve: Annotated[int, Field(ge=0, description=(
+            "Tokens of the window kept free for the answer."))] = 0,
+        trigger_percent: Annotated[float, Field(ge=0, le=100, description=(
+            "Compact when the transcript reaches this percent of the window less reserve."))
+        ] = 100,
+        target_percent: Annotated[float, Field(ge=0, le=100, description=(
+            "Compact down to this percent (below the trigger)."))] = 10,
+        recent_tail: Annotated[int, Field(ge=0, le=64, description=(
+            "At most this many recent units kept besides the retention set."))] = 8,
+    ) -> CallToolResult:
+        from .transcript import Compaction, Window, compact as compact_transcript
+        from .transcript.command import report_line
+
+        try:
+            result = compact_transcript(transcript, Window(window, reserve, Compaction(
+                trigger_percent=trigger_percent, target_percent=target_percent,
+                recent_tail=recent_tail)))
+        except CtxoptError as exc:
+            raise _tool_error(exc) from exc
+        return answer(report_line(result).removeprefix("ctxopt: "), {
+            "transcript": result.transcript.to_document(), "compacted": result.compacted,
+            "tokens_before": result.tokens_before, "tokens_after": result.tokens_after,
+            "kept": list(result.kept), "dropped": list(result.dropped), "key": result.key})
+
+    @server.tool(description="The number of cl100k_base tokens in a text.")
+    def tokens(
+        text: Annotated[str, Field(description="The text to count.")],
+    ) -> CallToolResult:
+        count = counter.count(text)
+        return answer(str(count), {"tokens": count, "encoding": "cl100k_base"})
+
+    server.workspace = workspace  # type: ignore[attr-defined]
+    return server
+
+
+def serve(settings: ServerSettings) -> None:
+    """Run the server over stdio until the client closes it."""
+    server = build_server(settings)
+    try:
+        server.run("stdio")
+    finally:
+        server.workspace.close()

@@ -1,0 +1,138 @@
+"""Configuration: .ctxopt.toml or [tool.ctxopt] in pyproject.toml, found upwards from the
+working directory; command line > environment > file > defaults, for every setting."""
+import json
+from pathlib import Path
+
+import click
+import pytest
+from click.core import ParameterSource
+
+from ctxopt.cli import main
+from ctxopt.commands import apply_config
+from ctxopt.config import SETTINGS, find_config
+
+# key: (TOML value in the file, value it gives, environment value, value it gives,
+#       command-line arguments, value they give)
+CASES = {
+    "budget": ("3000", 3000, "4000", 4000, ["--budget", "5000"], 5000),
+    "max_ring": ("1", 1, "2", 2, ["--max-ring", "4"], 4),
+    "tests": ("false", False, "true", True, ["--no-tests"], False),
+    "scope": ('"a"', "a", "b", "b", ["--scope", "c"], "c"),
+    "model": ('"m1"', "m1", "m2", "m2", ["--model", "m3"], "m3"),
+    "exclude": ('["*.gen.py"]', ("*.gen.py",), "x/** y/", ("x/**", "y/"),
+                ["--exclude", "z"], ("z",)),
+    "max_file_size": ("10", 10, "20", 20, ["--max-file-size", "30"], 30),
+    "parse_timeout": ("1.5", 1.5, "2.5", 2.5, ["--parse-timeout", "3.5"], 3.5),
+    "index": ('"idx/a.db"', "CONFIG_DIR/idx/a.db", "/tmp/b.db", Path("/tmp/b.db"),
+              ["--index", "/tmp/c.db"], Path("/tmp/c.db")),
+    "jobs": ("1", 1, "2", 2, ["--jobs", "3"], 3),
+}
+FORMATS = {".ctxopt.toml": "{body}", "pyproject.toml": "[project]\nname = 'x'\n\n[tool.ctxopt]\n{body}"}
+
+
+def test_every_setting_has_a_case() -> None:
+    assert set(CASES) == {s.key for s in SETTINGS}
+
+
+def _effective(setting, args: list[str]) -> tuple[object, ParameterSource]:
+    """The value and source click settles on for ``setting`` in its first command."""
+    ctx = click.Context(main, info_name="ctxopt")
+    apply_config(ctx)
+    command = setting.commands[0]
+    sub = main.commands[command].make_context(command, ["task", *args] if command == "gather"
+                                              else list(args), parent=ctx)
+    return sub.params[setting.param], sub.get_parameter_source(setting.param)
+
+
+@pytest.mark.parametrize("name", sorted(FORMATS))
+@pytest.mark.parametrize("setting", SETTINGS, ids=lambda s: s.key)
+def test_precedence_for_every_setting(setting, name: str, tmp_path: Path, monkeypatch) -> None:
+    file_literal, from_file, env_value, from_env, cli_args, from_cli = CASES[setting.key]
+    if from_file == "CONFIG_DIR/idx/a.db":
+        from_file = tmp_path / "idx" / "a.db"
+    monkeypatch.chdir(tmp_path)
+    for other in SETTINGS:
+        monkeypatch.delenv(other.envvar, raising=False)
+    default, source = _effective(setting, [])
+    assert source is ParameterSource.DEFAULT
+    (tmp_path / name).write_text(FORMATS[name].format(body=f"{setting.key} = {file_literal}\n"))
+    assert _effective(setting, []) == (from_file, ParameterSource.DEFAULT_MAP)
+    monkeypatch.setenv(setting.envvar, env_value)
+    assert _effective(setting, []) == (from_env, ParameterSource.ENVIRONMENT)
+    assert _effective(setting, cli_args) == (from_cli, ParameterSource.COMMANDLINE)
+    assert default != from_file
+
+
+def test_a_file_budget_reaches_gather_and_the_command_line_wins(runner, fixture_repo, tmp_path,
+                                                                 monkeypatch) -> None:
+    root = fixture_repo("py_storage")
+    (tmp_path / ".ctxopt.toml").write_text("budget = 900\nmax_ring = 0\n")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("CTXOPT_BUDGET", raising=False)
+
+    def budget(*args: str) -> int:
+        result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root),
+                                      "--format", "json", *args], catch_exceptions=False)
+        assert result.exit_code == 0, result.stderr
+        return json.loads(result.stdout)["budget"]
+
+    assert budget() == 900
+    assert budget("--budget", "1200") == 1200
+    assert budget("--window", "2000") == 2000  # a configured budget gives way to --window
+    monkeypatch.setenv("CTXOPT_BUDGET", "1100")
+    assert budget() == 1100
+
+
+def test_config_command_prints_values_and_sources(runner, tmp_path, monkeypatch) -> None:
+    (tmp_path / "pyproject.toml").write_text('[tool.ctxopt]\nbudget = 3000\nexclude = ["gen/"]\n')
+    monkeypatch.chdir(tmp_path)
+    for setting in SETTINGS:
+        monkeypatch.delenv(setting.envvar, raising=False)
+    monkeypatch.setenv("CTXOPT_MAX_RING", "2")
+    result = runner.invoke(main, ["config"], catch_exceptions=False)
+    assert result.exit_code == 0
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"# configuration file: {tmp_path / 'pyproject.toml'}"
+    assert f"budget = 3000\t# file {tmp_path / 'pyproject.toml'}" in lines
+    assert f'exclude = ["gen/"]\t# file {tmp_path / "pyproject.toml"}' in lines
+    assert "max_ring = 2\t# environment CTXOPT_MAX_RING" in lines
+    assert "tests = true\t# default" in lines
+    assert len(lines) == 1 + len(SETTINGS)
+
+
+def test_found_upwards_but_not_above_the_work_tree(tmp_path: Path) -> None:
+    (tmp_path / ".ctxopt.toml").write_text("budget = 1\n")
+    repo = tmp_path / "repo"
+    (repo / "src" / "deep").mkdir(parents=True)
+    assert find_config(repo / "src" / "deep") == tmp_path / ".ctxopt.toml"
+    (repo / ".git").mkdir()
+    assert find_config(repo / "src" / "deep") is None
+    (repo / "pyproject.toml").write_text("[project]\nname = 'x'\n")  # no [tool.ctxopt]
+    assert find_config(repo / "src") is None
+    (repo / "pyproject.toml").write_text("[tool.ctxopt]\nbudget = 2\n")
+    assert find_config(repo / "src") == repo / "pyproject.toml"
+    (repo / ".ctxopt.toml").write_text("budget = 3\n")
+    assert find_config(repo / "src") == repo / ".ctxopt.toml"  # it wins beside pyproject.toml
+
+
+@pytest.mark.parametrize("name", sorted(FORMATS))
+@pytest.mark.parametrize(("body", "line", "message"), [
+    ("budget = 100\nmax_ring = [\n", 2, "invalid TOML"),
+    ("budget = 100\nbudget = 200\n", 2, "invalid TOML"),
+    ('budget = "lots"\n', 1, "budget must be an integer of at least 1, got 'lots'"),
+    ("max_ring = 9\n", 1, "max_ring must be an integer from 0 to 4, got 9"),
+    ("tests = 1\n", 1, "tests must be true or false, got 1"),
+    ('exclude = "gen/"\n', 1, "exclude must be a list of gitignore-style patterns"),
+    ("\nbudgte = 100\n", 2, "unknown setting 'budgte' (did you mean 'budget'?)"),
+])
+def test_a_malformed_file_is_one_error_line_with_file_and_line(runner, tmp_path, monkeypatch,
+                                                               name, body, line, message) -> None:
+    path = tmp_path / name
+    path.write_text(FORMATS[name].format(body=body))
+    offset = FORMATS[name].split("{body}")[0].count("\n")
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(main, ["gather", "fix Storage", "--root", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"Error: {path}:{line + offset}:")
+    assert message in result.stderr

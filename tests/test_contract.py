@@ -1,0 +1,90 @@
+"""The JSON contract: provenance fields, the shipped schema, ``ctxopt schema``."""
+import json
+import subprocess
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+import ctxopt.render
+from ctxopt import __version__
+from ctxopt.cli import main
+from ctxopt.contract import SCHEMAS, git_commit, load_schema
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t",
+                           *args], check=True, capture_output=True, text=True).stdout.strip()
+
+
+def gather_json(runner, root: Path) -> dict:
+    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root),
+                                  "--format", "json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMAS))
+def test_shipped_schemas_are_valid_draft_2020_12(name: str) -> None:
+    jsonschema.Draft202012Validator.check_schema(load_schema(name))
+
+
+def test_schema_version_matches_the_renderer() -> None:
+    assert load_schema("gather")["properties"]["schema_version"]["const"] == ctxopt.render.SCHEMA_VERSION == 2
+
+
+def test_provenance_outside_git(runner, fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    document = gather_json(runner, root)
+    assert document["root"] == str(root.resolve())
+    assert document["ctxopt_version"] == __version__
+    assert document["commit"] is None
+    files = sorted(p for p in root.rglob("*") if p.is_file() and ".ctxopt" not in p.parts)
+    assert document["index"]["files"] == len(files)
+    assert 0 < document["index"]["parsed"] <= len(files)
+    assert document["calibrated_for"] is None
+
+
+def test_commit_and_dirty_in_a_git_work_tree(runner, fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    git(root, "init", "-q")
+    git(root, "add", ".")
+    git(root, "commit", "-q", "-m", "one")
+    head = git(root, "rev-parse", "HEAD")
+    assert gather_json(runner, root)["commit"] == {"id": head, "dirty": False}
+    (root / "notes.txt").write_text("untracked\n")  # untracked files (and .ctxopt/) do not count
+    assert gather_json(runner, root)["commit"] == {"id": head, "dirty": False}
+    db = root / "storage" / "db.py"
+    db.write_text(db.read_text() + "\n# edited\n")
+    assert gather_json(runner, root)["commit"] == {"id": head, "dirty": True}
+
+
+def test_git_commit_is_none_before_the_first_commit(tmp_path: Path) -> None:
+    git(tmp_path, "init", "-q")
+    assert git_commit(tmp_path) is None
+
+
+def test_schema_command_prints_the_shipped_schema(runner) -> None:
+    result = runner.invoke(main, ["schema"], catch_exceptions=False)
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == load_schema("gather")
+
+
+def test_schema_command_rejects_an_unknown_name(runner) -> None:
+    result = runner.invoke(main, ["schema", "nope"])
+    assert result.exit_code == 2 and "nope" in result.stderr
+
+
+def test_every_rendered_json_is_validated(runner, fixture_repo, monkeypatch) -> None:
+    # the hook in conftest.py wraps render_json; a document off the contract fails the test
+    import ctxopt.cli
+    import ctxopt.diff
+    import ctxopt.tags
+
+    for render in (ctxopt.render.RENDERERS["json"], ctxopt.diff.DIFF_RENDERERS["json"],
+                   ctxopt.tags.TAG_RENDERERS["json"], ctxopt.cli.render_index_json):
+        assert getattr(render, "validates_contract", False), render
+    monkeypatch.setattr(ctxopt.render, "SCHEMA_VERSION", 99)
+    with pytest.raises(jsonschema.ValidationError):
+        runner.invoke(main, ["gather", "fix Storage bug", "--root", str(fixture_repo("py_storage")),
+                             "--format", "json"], catch_exceptions=False)

@@ -1,0 +1,150 @@
+"""``ctxopt mcp`` as a client sees it: a subprocess spoken to with the SDK's stdio client."""
+import sys
+from pathlib import Path
+
+import anyio
+from mcp import ClientSession, StdioServerParameters, stdio_client
+
+
+def _server(root: Path, tmp_path: Path) -> StdioServerParameters:
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "ctxopt", "mcp", "--root", str(root), "--index", str(tmp_path / "index.db")],
+        cwd=str(tmp_path))
+
+
+def _session(root: Path, tmp_path: Path, scenario) -> None:
+    """Run ``scenario(session)`` against a fresh server; its stderr goes to a file."""
+    errlog = tmp_path / "server-stderr.txt"
+
+    async def run() -> None:
+        with errlog.open("w") as stream:
+            async with stdio_client(_server(root, tmp_path), errlog=stream) as (read, write):
+                async with ClientSession(read, write) as session:
+                    await session.initialize()
+                    await scenario(session)
+
+    anyio.run(run)
+    assert "Traceback" not in errlog.read_text()
+
+
+def test_a_session_lists_tools_gathers_twice_and_reports_errors(fixture_repo, tmp_path, contract) -> None:
+    root = fixture_repo("py_storage")
+    seen: dict = {}
+
+    async def scenario(session: ClientSession) -> None:
+        tools = {tool.name: tool for tool in (await session.list_tools()).tools}
+        seen["tools"] = tools
+        first = await session.call_tool("gather", {"task": "fix Storage bug", "budget": 2000})
+        (root / "storage" / "later.py").write_text("def frobnicate_widget():\n    return 1\n")
+        second = await session.call_tool("gather", {"task": "fix frobnicate_widget", "format": "json"})
+        seen["status"] = (await session.call_tool("index", {"refresh": False})).structured_content
+        seen["refreshed"] = (await session.call_tool("index", {})).structured_content
+        third = await session.call_tool("gather", {"task": "fix frobnicate_widget"})
+        seen["gathers"] = (first, second, third)
+        seen["bad_budget"] = await session.call_tool("gather", {"task": "fix Storage", "budget": -5})
+        seen["bad_scope"] = await session.call_tool("gather", {"task": "fix Storage", "scope": "nope"})
+        seen["tokens"] = await session.call_tool("tokens", {"text": "hello world"})
+        seen["tags"] = await session.call_tool("tags", {"paths": ["storage/db.py"]})
+        seen["outside"] = await session.call_tool("tags", {"paths": ["../"]})
+        messages = [{"role": "user", "content": "word " * 400}] * 6
+        seen["compact"] = await session.call_tool("compact", {"transcript": messages,
+                                                              "window": 1500})
+        seen["bad_compact"] = await session.call_tool("compact", {"transcript": 5, "window": 1500})
+
+    _session(root, tmp_path, scenario)
+
+    tools = seen["tools"]
+    assert set(tools) == {"gather", "tags", "index", "tokens", "compact"}
+    gather_schema = tools["gather"].input_schema
+    assert gather_schema["required"] == ["task"]
+    assert all(gather_schema["properties"][name].get("description")
+               for name in ("task", "budget", "scope", "max_ring", "tests", "format"))
+    first, second, third = seen["gathers"]
+    assert not first.is_error
+    assert first.content[0].text.startswith("# ctxopt context for: fix Storage bug")
+    document = contract("gather", first.structured_content)
+    assert document["budget"] == 2000 and document["blocks"][0]["symbols"][0] == "Storage"
+    # the index stayed open: the second gather did not re-index, so the new file is unseen
+    assert seen["status"]["updates"] == 1
+    assert "later.py" not in second.content[0].text
+    assert seen["refreshed"]["updates"] == 2 and seen["refreshed"]["parsed"] == 1
+    assert "storage/later.py" in {b["file"] for b in third.structured_content["blocks"]}
+    contract("gather", third.structured_content)
+    assert seen["bad_budget"].is_error and "budget" in seen["bad_budget"].content[0].text
+    assert seen["bad_scope"].is_error and "scope 'nope' does not exist" in seen["bad_scope"].content[0].text
+    assert (seen["tokens"].content[0].text, seen["tokens"].structured_content["tokens"]) == ("2", 2)
+    names = {t["qualified_name"] for t in contract("tags", seen["tags"].structured_content["tags"])}
+    assert {"Storage", "Storage.get"} <= names
+    assert seen["outside"].is_error and "outside the repository root" in seen["outside"].content[0].text
+    _check_compact(seen)
+
+
+def test_without_root_the_server_uses_the_clients_root(fixture_repo, tmp_path) -> None:
+    from mcp import types
+
+    root = fixture_repo("py_storage")
+    seen: dict = {}
+
+    async def list_roots(context) -> types.ListRootsResult:
+        return types.ListRootsResult(roots=[types.Root(uri=root.as_uri())])
+
+    async def run() -> None:
+        server = StdioServerParameters(command=sys.executable, args=[
+            "-m", "ctxopt", "mcp", "--index", str(tmp_path / "index.db")], cwd=str(tmp_path))
+        with (tmp_path / "err.txt").open("w") as stream:
+            async with stdio_client(server, errlog=stream) as (read, write):
+                async with ClientSession(read, write, list_roots_callback=list_roots) as session:
+                    await session.initialize()
+                    seen["result"] = await session.call_tool("gather", {"task": "fix Storage bug"})
+
+    anyio.run(run)
+    result = seen["result"]
+    assert not result.is_error, result.content
+    assert result.structured_content["root"] == str(root.resolve())
+
+
+def _check_compact(seen: dict) -> None:
+    result = seen["compact"].structured_content
+    assert result["compacted"] and result["tokens_after"] < result["tokens_before"]
+    assert len(result["transcript"]) < 6
+    assert seen["bad_compact"].is_error
+
+
+def test_standard_output_carries_only_protocol_messages(fixture_repo, tmp_path) -> None:
+    """A cold index (worker processes, notes) writes nothing but JSON-RPC on stdout."""
+    import json
+    import subprocess
+
+    root = fixture_repo("py_storage")
+    requests = [
+        {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "test", "version": "1"}}},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {
+            "name": "gather", "arguments": {"task": "fix Storage bug"}}},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {
+            "name": "index", "arguments": {}}},
+    ]
+    messages = []
+    with subprocess.Popen(
+            [sys.executable, "-m", "ctxopt", "mcp", "--root", str(root), "--jobs", "2"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            cwd=tmp_path) as process:
+        try:
+            for request in requests:  # one at a time: EOF on stdin ends the session
+                process.stdin.write(json.dumps(request) + "\n")
+                process.stdin.flush()
+                if "id" in request:
+                    messages.append(json.loads(process.stdout.readline()))
+            process.stdin.close()
+            rest, stderr = process.stdout.read(), process.stderr.read()
+            process.wait(timeout=60)
+        finally:
+            process.kill()
+    assert rest == ""
+    assert [m.get("id") for m in messages] == [1, 2, 3]
+    assert all(m["jsonrpc"] == "2.0" and "result" in m for m in messages)
+    assert not messages[1]["result"].get("isError")
+    assert process.returncode == 0 and "Traceback" not in stderr

@@ -1,0 +1,248 @@
+"""CI snapshots: the manifest table, ``ctxopt snapshot`` and ``ctxopt diff`` on a real git
+repository built here across two commits."""
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from ctxopt.cli import main
+from ctxopt.snapshot import COLUMNS, manifest_name, parse_manifest, read_tasks
+
+TASK = "fix Cart.total, compute_tax, apply_discount and refund_order"
+CART = '''"""Shopping cart."""
+import math
+
+
+class Cart:
+    """Items and their prices."""
+
+    def __init__(self):
+        self.items = []
+
+    def add_item(self, name, price):
+        self.items.append((name, price))
+
+    def total(self):
+        return math.fsum(price for _, price in self.items)
+'''
+TAX = '''"""Taxes."""
+
+
+def compute_tax(amount, rate=0.2):
+    """The tax on amount."""
+    return round(amount * rate, 2)
+'''
+DISCOUNT = '''"""Discounts."""
+
+
+def apply_discount(cart, rate):
+    """Lower every price of cart by rate."""
+    cart.items = [(n, p * (1 - rate)) for n, p in cart.items]
+'''
+REFUND = '''"""Refunds."""
+
+
+def refund_order(order):
+    """Give the money back: every item of the order, its taxes and its shipping, to the
+    card or the account it was paid from, and mark the order refunded."""
+    return -order.total()
+'''
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(root), "-c", "user.name=t", "-c", "user.email=t@t",
+                           *args], check=True, capture_output=True, text=True).stdout.strip()
+
+
+def write(root: Path, files: dict[str, str | None]) -> None:
+    for name, text in files.items():
+        path = root / name
+        if text is None:
+            path.unlink()
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+
+
+@pytest.fixture
+def history(tmp_path: Path, runner):
+    """A repository with two commits and a snapshot of each: (repo, base dir, head dir).
+
+    The second commit moves Cart (a comment line on top of cart.py), edits compute_tax,
+    removes apply_discount and adds refund_order."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q")
+    (tmp_path / "tasks.txt").write_text(f"# the tasks\n{TASK}\n\nfix Cart bug\n")
+    write(repo, {"shop/cart.py": CART, "shop/tax.py": TAX, "shop/discount.py": DISCOUNT})
+    git(repo, "add", ".")
+    git(repo, "commit", "-q", "-m", "base")
+    snapshots = []
+    for name in ("base", "head"):
+        if name == "head":
+            write(repo, {"shop/cart.py": "# Copyright the shop authors\n" + CART,
+                         "shop/tax.py": TAX.replace("round(amount * rate, 2)",
+                                                    "round(amount * rate, 4)"),
+                         "shop/discount.py": None, "shop/refund.py": REFUND})
+            git(repo, "add", "-A")
+            git(repo, "commit", "-q", "-m", "head")
+        result = runner.invoke(main, ["snapshot", "--tasks", str(tmp_path / "tasks.txt"),
+                                      "--root", str(repo), "-o", str(tmp_path / name),
+                                      "--index", str(tmp_path / "index.db")],
+                               catch_exceptions=False)
+        assert result.exit_code == 0, result.stderr
+        snapshots.append(tmp_path / name)
+    return repo, snapshots[0], snapshots[1]
+
+
+def test_manifest_is_a_documented_table(runner, tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    write(repo, {"shop/cart.py": CART, "shop/tax.py": TAX})
+    result = runner.invoke(main, ["gather", TASK, "--root", str(repo), "--format", "manifest",
+                                  "--index", str(tmp_path / "i.db")], catch_exceptions=False)
+    lines = result.stdout.splitlines()
+    assert lines[:3] == ["# ctxopt manifest 2", f"# task: {TASK}",
+                         lines[2]] and lines[2].startswith("# budget 12000 tokens, used ")
+    assert lines[3].split("\t") == list(COLUMNS)
+    rows = {(r.file, r.symbol): r for r in parse_manifest(result.stdout).rows}
+    tax = rows[("shop/tax.py", "compute_tax")]
+    assert (tax.start_line, tax.end_line, tax.kind) == (2, 6, "full")
+    assert all(line.count("\t") == len(COLUMNS) - 1 for line in lines[3:])
+    assert "." not in "".join(line.split("\t")[5] for line in lines[4:])  # tokens, no scores
+
+
+def test_one_comment_line_on_top_only_moves_entries(runner, tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    write(repo, {"shop/cart.py": CART, "shop/tax.py": TAX})
+    index = str(tmp_path / "i.db")
+    before = runner.invoke(main, ["gather", TASK, "--root", str(repo), "--format", "manifest",
+                                  "--index", index]).stdout
+    write(repo, {"shop/cart.py": "# one more line\n" + CART})
+    after = runner.invoke(main, ["gather", TASK, "--root", str(repo), "--format", "manifest",
+                                 "--index", index]).stdout
+    (tmp_path / "old.tsv").write_text(before)
+    (tmp_path / "new.tsv").write_text(after)
+    result = runner.invoke(main, ["diff", str(tmp_path / "old.tsv"), str(tmp_path / "new.tsv"),
+                                  "--format", "json"], catch_exceptions=False)
+    changes = json.loads(result.stdout)["tasks"][0]["changes"]
+    assert [(c["status"], c["file"]) for c in changes] == [("moved", "shop/cart.py")]
+    assert (changes[0]["before"]["start_line"] + 1, changes[0]["before"]["hash"]) == (
+        changes[0]["after"]["start_line"], changes[0]["after"]["hash"])
+
+
+def test_snapshot_writes_one_manifest_per_task(history) -> None:
+    _, base, _ = history
+    names = sorted(p.name for p in base.iterdir())
+    assert names == sorted([manifest_name(TASK), manifest_name("fix Cart bug")])
+    manifest = parse_manifest((base / manifest_name(TASK)).read_text())
+    assert manifest.task == TASK
+    assert {r.symbol for r in manifest.rows} >= {"Cart", "compute_tax", "apply_discount"}
+
+
+def test_diff_reports_added_removed_changed_and_moved(runner, history, contract) -> None:
+    _, base, head = history
+    result = runner.invoke(main, ["diff", str(base), str(head), "--format", "json"],
+                           catch_exceptions=False)
+    assert result.exit_code == 0
+    document = contract("diff", json.loads(result.stdout))
+    tasks = {t["task"]: t for t in document["tasks"]}
+    statuses = {(c["file"], c["symbol"]): c["status"] for c in tasks[TASK]["changes"]}
+    assert statuses == {("shop/cart.py", "Cart"): "moved",
+                        ("shop/tax.py", "compute_tax"): "changed",
+                        ("shop/discount.py", "apply_discount"): "removed",
+                        ("shop/refund.py", "refund_order"): "added"}
+    assert tasks[TASK]["tokens_before"] > 0 and tasks[TASK]["tokens_after"] > 0
+    # the other task saw Cart move (and its callers come and go), nothing change
+    other = {(c["file"], c["symbol"]): c["status"] for c in tasks["fix Cart bug"]["changes"]}
+    assert other[("shop/cart.py", "Cart")] == "moved" and "changed" not in other.values()
+
+
+def test_diff_text_and_markdown(runner, history) -> None:
+    _, base, head = history
+    text = runner.invoke(main, ["diff", str(base), str(head)], catch_exceptions=False).stdout
+    assert f"{TASK}: 1 added, 1 removed, 1 changed, 1 moved; tokens " in text
+    assert "  changed  shop/tax.py  compute_tax  lines 2-6 -> 2-6" in text
+    markdown = runner.invoke(main, ["diff", str(base), str(head), "--format", "markdown"],
+                             catch_exceptions=False).stdout
+    assert markdown.startswith("## ctxopt context diff\n")
+    assert "| removed | `shop/discount.py` | `apply_discount` | 2-6 |" in markdown
+
+
+@pytest.mark.parametrize(("gates", "code"), [
+    ("added", 1), ("removed", 1), ("changed", 1), ("moved", 1), ("changed,moved", 1),
+    ("tokens>{grown_less_1}", 1), ("tokens>{grown}", 0), ("", 0),
+])
+def test_fail_on_gates_the_exit_code(runner, history, gates: str, code: int) -> None:
+    _, base, head = history
+    grown = max(parse_manifest((head / name).read_text()).used
+                - parse_manifest((base / name).read_text()).used
+                for name in (manifest_name(TASK), manifest_name("fix Cart bug")))
+    assert grown > 0  # refund_order's docstring is longer than apply_discount's
+    gates = gates.format(grown=grown, grown_less_1=grown - 1)
+    result = runner.invoke(main, ["diff", str(base), str(head), "--fail-on", gates])
+    assert result.exit_code == code, result.stderr
+    if code:
+        assert result.stderr.startswith("ctxopt: diff failed --fail-on ")
+
+
+def test_fail_on_passes_when_nothing_changed(runner, history) -> None:
+    _, base, _ = history
+    result = runner.invoke(main, ["diff", str(base), str(base), "--fail-on",
+                                  "added,removed,changed,moved,tokens>0"])
+    assert result.exit_code == 0 and "0 added, 0 removed, 0 changed, 0 moved" in result.stdout
+
+
+@pytest.mark.parametrize("args", [
+    ["--fail-on", "bogus"], ["--fail-on", "tokens>x"],
+])
+def test_bad_fail_on_is_a_usage_error(runner, history, args) -> None:
+    _, base, head = history
+    result = runner.invoke(main, ["diff", str(base), str(head), *args])
+    assert result.exit_code == 2 and "unknown --fail-on condition" in result.stderr
+
+
+def test_diff_of_a_file_that_is_not_a_manifest(runner, tmp_path: Path) -> None:
+    (tmp_path / "a.tsv").write_text("hello\n")
+    result = runner.invoke(main, ["diff", str(tmp_path / "a.tsv"), str(tmp_path / "a.tsv")])
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"Error: {tmp_path / 'a.tsv'}:1: not a ctxopt manifest " \
+        "(expected the header line 'file symbol hash lines kind tokens reason')"
+
+
+@pytest.mark.parametrize(("name", "text", "expected"), [
+    ("tasks.txt", "# c\nfix a\n\nfix b\n", [("fix a", None), ("fix b", None)]),
+    ("tasks.json", '["fix a", {"task": "fix b", "budget": 900}]', [("fix a", None), ("fix b", 900)]),
+    ("tasks.toml", '[[task]]\ntext = "fix a"\nbudget = 500\n[[task]]\ntext = "fix b"\n',
+     [("fix a", 500), ("fix b", None)]),
+])
+def test_tasks_files(tmp_path: Path, name: str, text: str, expected) -> None:
+    (tmp_path / name).write_text(text)
+    assert [(t.text, t.budget) for t in read_tasks(tmp_path / name)] == expected
+
+
+@pytest.mark.parametrize(("name", "text", "message"), [
+    ("tasks.txt", "\n# only a comment\n", "no task in the file"),
+    ("tasks.json", '{"task": "x"}', "expected a list of tasks"),
+    ("tasks.json", '["a", {"task": "b", "budget": 0}]', "must be a positive integer"),
+    ("tasks.toml", "[[task]]\nbudget = 5\n", "needs its text"),
+    ("tasks.txt", "fix a\nfix a\n", "task given twice"),
+])
+def test_bad_tasks_files_exit_2(runner, tmp_path: Path, name: str, text: str, message: str) -> None:
+    (tmp_path / name).write_text(text)
+    result = runner.invoke(main, ["snapshot", "--tasks", str(tmp_path / name), "--root", str(tmp_path),
+                                  "-o", str(tmp_path / "out")])
+    assert result.exit_code == 2 and message in result.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_per_task_budget_is_used(runner, tmp_path: Path) -> None:
+    repo = tmp_path / "repo"
+    write(repo, {"shop/cart.py": CART, "shop/tax.py": TAX})
+    (tmp_path / "tasks.json").write_text(json.dumps([{"task": TASK, "budget": 150}]))
+    result = runner.invoke(main, ["snapshot", "--tasks", str(tmp_path / "tasks.json"), "--root",
+                                  str(repo), "-o", str(tmp_path / "out"), "--index",
+                                  str(tmp_path / "i.db")], catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    manifest = parse_manifest((tmp_path / "out" / manifest_name(TASK)).read_text())
+    assert manifest.budget == 150 and manifest.used <= 150
