@@ -12,6 +12,7 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass
 
+from .graph.names import dotted_names
 from .graph.rules import is_test_path
 from .graph.view import IndexView
 from .lexical import name_words, query_terms
@@ -142,7 +143,7 @@ def _seed_symbol(found: _SeedSet, symbol: str, lower_names: dict[str, list[str]]
     exact = index.definitions_named(name)
     if len(parts) > 1:
         qualified = [n for n in exact
-                     if ("." + index.definition(n).qualified_name).endswith("." + symbol)]
+                     if dotted_names(index.path_of(n), index.definition(n).qualified_name, symbol)]
         if qualified:
             found.offer_all(qualified, w.seed_qualified, f"definition of {symbol}")
             return

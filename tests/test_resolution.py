@@ -8,6 +8,7 @@ from indexes import KINDS, edge_data, edges, every_node
 
 from ctxopt.graph.bindings import import_bindings, import_specifiers
 from ctxopt.graph.imports import ImportResolver
+from ctxopt.graph.names import dotted_names
 from ctxopt.graph.resolve import compatible
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -158,3 +159,23 @@ def test_rust_use_paths_resolve_to_the_module_that_binds_the_name() -> None:
     assert resolver.resolve("rust", "src/app.rs", "super::Store") == ["src/lib.rs"]
     assert resolver.resolve("rust", "src/lib.rs", "store::Store") == ["src/store.rs"]
     assert resolver.resolve("rust", "src/lib.rs", "serde::Deserialize") == []
+
+
+def test_a_dotted_name_names_the_definition_of_that_module() -> None:
+    responses = "shop/http/responses.py"
+    assert dotted_names(responses, "Redirect.location", "shop.http.responses.Redirect.location")
+    assert dotted_names("shop/http/responses.py", "Redirect.location", "responses.Redirect.location")
+    assert dotted_names("include/kv.hpp", "kv.Storage.get", "Storage.get")
+    assert dotted_names("shop/http/__init__.py", "Redirect", "shop.http.Redirect")
+    assert not dotted_names("shop/legacy/redirect.py", "Redirect.location",
+                            "shop.http.responses.Redirect.location")
+    assert not dotted_names("shop/http/responses.py", "Redirect.location", "other.Redirect.location")
+
+
+def test_a_task_naming_a_module_path_seeds_only_that_definition(build_index) -> None:
+    from ctxopt.task import parse_task
+    from ctxopt.seeds import find_seeds
+    index = build_index(RESOLUTION / "python_shop")
+    seeds = find_seeds(index, parse_task("fix shop.http.responses.Redirect.location"))
+    named = [index.path_of(s.node) for s in seeds if s.reason.startswith("definition of shop.")]
+    assert named and set(named) == {"shop/http/responses.py"}

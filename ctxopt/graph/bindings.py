@@ -134,8 +134,8 @@ def _rust_bindings(uses: list[Use], lines: Sequence[str]) -> list[Binding]:
             name = spec.rsplit("::", 1)[-1]
             if name in ("crate", "self", "super"):
                 continue
-            alias = re.match(r"as\s+(" + _IDENTIFIER + ")", rest)
-            found.append((spec, name, alias.group(1) if alias else name))
+            renamed = re.match(r"as\s+(" + _IDENTIFIER + ")", rest)
+            found.append((spec, name, renamed.group(1) if renamed else name))
     return found
 
 

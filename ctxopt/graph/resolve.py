@@ -36,6 +36,7 @@ from ..parsing.kinds import MODULE_KINDS, TYPE_KINDS
 from .rules import MAX_AMBIGUOUS_TARGETS, MAX_ATTRIBUTE_TARGETS
 
 __all__ = ["ResolutionData", "resolve", "imported_definitions", "compatible",
+           "compatible_candidates",
            "NAMESPACED_LANGUAGES",
            "MAX_REEXPORT_DEPTH"]
 
@@ -68,6 +69,23 @@ class ResolutionData(Protocol):
     def bindings(self, path: str) -> Sequence[tuple[str, str, str | None]]:
         """(local, name, file the module names or None) of each binding of ``path``."""
         ...
+
+    def candidates(self, name: str, language: str | None) -> Sequence[tuple[str, str]]:
+        """(node id, path) of the definitions called ``name`` that a use in ``language``
+        may name (``compatible_candidates``; an index may cache it)."""
+        ...
+
+
+def compatible_candidates(data: ResolutionData, name: str, language: str | None
+                          ) -> list[tuple[str, str]]:
+    """(node id, path) of the definitions called ``name`` in a language ``compatible``
+    with ``language``, by path then position."""
+    found = []
+    for node in data.definitions_named(name):
+        path = _path(node)
+        if compatible(language, data.language(path)):
+            found.append((node, path))
+    return found
 
 
 def compatible(language: str | None, other: str | None) -> bool:
@@ -133,22 +151,23 @@ def resolve(data: ResolutionData, path: str, name: str, kind: str,
     ``kind``: the use's reference kind (call, type, inherit, import_member, reference);
     ``enclosing``: the index of the definition the use is in (None: module level)."""
     language = data.language(path)
-    candidates = [c for c in data.definitions_named(name) if compatible(language, data.language(_path(c)))]
-    local = [c for c in candidates if _path(c) == path]
+    pairs = data.candidates(name, language)
+    local = [node for node, where in pairs if where == path]
     if local:
         return local, "same file"
     bound = imported_definitions(data, path, name, by_original=kind == "import_member")
     bound = [c for c in bound if compatible(language, data.language(_path(c)))]
     if bound:
         return bound, "imported name"
-    if not candidates:
+    if not pairs:
         return [], ""
     imported = data.imports(path)
     if kind == "type" and language in NAMESPACED_LANGUAGES:
-        candidates = [c for c in candidates if _visible(data, path, imported, enclosing, c)]
-    via_import = [c for c in candidates if _path(c) in imported]
+        pairs = [(c, where) for c, where in pairs if _visible(data, path, imported, enclosing, c)]
+    via_import = [node for node, where in pairs if where in imported]
     if via_import:
         return via_import, "imported file"
+    candidates = [node for node, _ in pairs]
     if kind == "reference" and len(candidates) > MAX_ATTRIBUTE_TARGETS:
         return [], ""
     if language in NAMESPACED_LANGUAGES and enclosing is not None:
@@ -157,7 +176,7 @@ def resolve(data: ResolutionData, path: str, name: str, kind: str,
         if namespace:
             return namespace, "same namespace"
     directory = posixpath.dirname(path)
-    package = [c for c in candidates if posixpath.dirname(_path(c)) == directory]
+    package = [node for node, where in pairs if posixpath.dirname(where) == directory]
     if package:
         return package, "same package"
     if len(candidates) <= MAX_AMBIGUOUS_TARGETS:

@@ -13,7 +13,8 @@ import sqlite3
 from collections.abc import Sequence
 from typing import Protocol
 
-from ..graph.resolve import MAX_REEXPORT_DEPTH, NAMESPACED_LANGUAGES, resolve
+from ..graph.resolve import (MAX_REEXPORT_DEPTH, NAMESPACED_LANGUAGES, compatible_candidates,
+                             resolve)
 from ..graph.rules import OWNER_KINDS, EdgeGroups, choose_owners, is_test_path, split_symbol
 from ..model import Definition
 from .scan import unpack_uses
@@ -49,6 +50,7 @@ class EdgeReader:
         self._bindings: dict[str, tuple[tuple[str, str, str | None], ...]] = {}
         self._owner_names: dict[str, dict[int, str]] = {}
         self._resolved: dict[tuple, tuple[list[str], str]] = {}
+        self._candidates: dict[tuple[str, str | None], list[tuple[str, str]]] = {}
 
     # graph.resolve.ResolutionData
     def definitions_named(self, name: str) -> list[str]:
@@ -80,6 +82,14 @@ class EdgeReader:
                 for local, name, dst in self._conn.execute(
                     "SELECT local, name, dst FROM bindings WHERE file_id = ? ORDER BY seq",
                     (self._ids[path],)))
+        return found
+
+    def candidates(self, name: str, language: str | None) -> Sequence[tuple[str, str]]:
+        """``graph.resolve.compatible_candidates``, cached."""
+        key = (name, language)
+        found = self._candidates.get(key)
+        if found is None:
+            found = self._candidates[key] = compatible_candidates(self, name, language)
         return found
 
     # edges
@@ -151,6 +161,7 @@ class EdgeReader:
             rows += self._conn.execute(
                 f"SELECT file_id, name, packed FROM uses WHERE name IN ({','.join('?' * len(chunk))})",
                 chunk).fetchall()
+        self._prefetch(sorted({file_id for file_id, _, _ in rows}))
         target_test = is_test_path(path)
         groups = EdgeGroups()
         for file_id, use_name, packed in rows:
@@ -165,6 +176,27 @@ class EdgeReader:
                     if source != node:
                         groups.add(source, kind, line, tests, reason)
         return groups.edges()
+
+    def _prefetch(self, file_ids: list[int]) -> None:
+        """Read the imports and bindings of many files at once (one query per chunk, not
+        two per file)."""
+        wanted = [f for f in file_ids if self._paths[f] not in self._imports]
+        imports: dict[str, set[str]] = {self._paths[f]: set() for f in wanted}
+        bindings: dict[str, list[tuple[str, str, str | None]]] = {self._paths[f]: [] for f in wanted}
+        for start in range(0, len(wanted), SQL_VARS):
+            chunk = wanted[start:start + SQL_VARS]
+            marks = ",".join("?" * len(chunk))
+            for src, dst in self._conn.execute(
+                    f"SELECT src, dst FROM imports WHERE src IN ({marks})", chunk):
+                imports[self._paths[src]].add(self._paths[dst])
+            for file_id, local, name, dst in self._conn.execute(
+                    f"SELECT file_id, local, name, dst FROM bindings WHERE file_id IN ({marks})"
+                    " ORDER BY file_id, seq", chunk):
+                bindings[self._paths[file_id]].append(
+                    (local, name, self._paths.get(dst) if dst is not None else None))
+        for path, found in imports.items():
+            self._imports[path] = frozenset(found)
+            self._bindings.setdefault(path, tuple(bindings[path]))
 
     def _names_bound_to(self, name: str) -> set[str]:
         """``name`` and the local names that imports bind to it, directly or through

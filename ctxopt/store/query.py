@@ -89,8 +89,9 @@ class StoredIndex:
         """BM25 over the parsed files' lexical documents, as ``lexical.LexicalIndex``
         (``score_definitions``, ``score_files``), reading only the query's terms."""
         if self._lexical is None:
+            definitions, length = self._documents
             self._lexical = StoredLexical(self._conn, self._path, self._file_length,
-                                          *self._documents, failure=self._failure)
+                                          definitions, length, failure=self._failure)
         return self._lexical
 
     def _failure(self, exc: sqlite3.DatabaseError) -> IndexStoreError:

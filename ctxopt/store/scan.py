@@ -14,6 +14,7 @@ import time
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from typing import cast
 
 from ..files.safety import HygieneConfig
 from ..graph.bindings import import_bindings
@@ -78,24 +79,26 @@ def scan_one(root: str, path: str, old_hash: str | None,
         return ScanResult("new", path, checked_ns=checked_ns, skip="unreadable",
                           detail=exc.strerror or "")
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()
-    stat = {"size": info.st_size, "mtime_ns": info.st_mtime_ns, "checked_ns": checked_ns}
+    stat = (info.st_size, info.st_mtime_ns, checked_ns)  # size, mtime_ns, checked_ns
     if digest == old_hash:
-        return ScanResult("same", path, **stat)
+        return ScanResult("same", path, *stat)
     parsed = parse_file(path, data, config, reference_tuples=True, generated=generated)
     if isinstance(parsed, Diagnostic):  # skipped by a content rule, or not parsed in time
-        return ScanResult("new", path, **stat, hash=digest, skip=parsed.reason,
+        return ScanResult("new", path, *stat, hash=digest, skip=parsed.reason,
                           detail=parsed.detail)
     notes = parsed.notes
     kept_notes = marshal.dumps(tuple((d.reason, d.detail) for d in notes)) if notes else None
     if parsed.tags is None:  # no supported language
-        return ScanResult("new", path, **stat, hash=digest, notes=kept_notes)
+        return ScanResult("new", path, *stat, hash=digest, notes=kept_notes)
     from ..lexical import file_documents
 
     tags = parsed.tags
-    references = attribute_impl_uses(parsed.language, tags.definitions, tags.references)
+    language = parsed.language or ""
+    as_tuples = cast("list[tuple[str, str, int, int | None]]", list(tags.references))
+    references = attribute_impl_uses(language, tags.definitions, as_tuples)
     uses, imports = reference_rows(references)
-    bindings = import_bindings(parsed.language, references, parsed.text.split("\n"))
-    return ScanResult("new", path, **stat, hash=digest, language=parsed.language,
+    bindings = import_bindings(language, references, parsed.text.split("\n"))
+    return ScanResult("new", path, *stat, hash=digest, language=parsed.language,
                       line_count=tags.line_count, notes=kept_notes,
                       lexical=postings_of(file_documents(path, parsed.text, tags)),
                       defs=definition_rows(tags), uses=uses, imports=imports,
@@ -116,7 +119,7 @@ def reference_rows(references: Iterable[tuple[str, str, int, int | None]]
     enclosing) tuples. A use packs as ``line,kind,enclosing`` (enclosing empty at module
     level), uses joined by ``;``."""
     packed: dict[str, list[str]] = defaultdict(list)
-    imports = []
+    imports: list[tuple] = []
     for name, kind, line, enclosing in references:
         if kind in IMPORT_KINDS:
             imports.append((len(imports), name, kind, line, enclosing))

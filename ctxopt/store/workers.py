@@ -5,9 +5,9 @@ import contextlib
 import os
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from ..files.safety import HygieneConfig
 from ..errors import IndexStoreError
@@ -77,7 +77,7 @@ def _worker_main(conn: Any, root: str, config: HygieneConfig, parent: int) -> No
 
 def scan_files(root: Path, work: list[tuple[str, str | None, bool | None]], jobs: int,
           progress: Callable[[int, int], None] | None,
-          config: HygieneConfig) -> Iterator[ScanResult]:
+          config: HygieneConfig) -> Generator[ScanResult, None, None]:
     """Scan ``work`` ((path, old hash, generated) triples), in worker processes when there
     is much.
 
@@ -121,7 +121,7 @@ def scan_files(root: Path, work: list[tuple[str, str | None, bool | None]], jobs
                 conn.send(chunk)
                 busy.add(conn)
         while busy:
-            for conn in wait(list(busy)):
+            for conn in cast("list[Any]", wait(list(busy))):
                 try:
                     status, results = conn.recv()
                 except (EOFError, OSError) as exc:
