@@ -31,6 +31,8 @@ def user_config_dir() -> Path:
     """The user's ctxopt configuration directory: ``$CTXOPT_CONFIG_DIR``, else the
     platform's (``platformdirs``: ``~/.config/ctxopt`` on Linux, honouring
     ``$XDG_CONFIG_HOME``; the roaming application-data folder on Windows). Not created."""
+    if os.environ.get(CONFIG_DIR_ENV):  # the override: platformdirs need not be imported
+        return Path(os.environ[CONFIG_DIR_ENV])
     import platformdirs
 
     return config_dir(platformdirs.user_config_dir("ctxopt", appauthor=False, roaming=True))

@@ -14,12 +14,13 @@ from __future__ import annotations
 import atexit
 import hashlib
 import marshal
+import os
 import sqlite3
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Memo", "memoized", "shared_memo"]
+__all__ = ["Memo", "memoized", "module_fingerprint", "shared_memo"]
 
 # Entries kept; past this the oldest half is dropped (about 100 bytes an entry).
 MAX_ENTRIES = 400_000
@@ -85,6 +86,21 @@ class Memo:
                     connection.execute("DELETE FROM memo WHERE rowid < ?", (high - MAX_ENTRIES // 2,))
         except sqlite3.Error:
             self._broken = True
+
+
+def module_fingerprint(name: str) -> str:
+    """Size and modification time of the file of module ``name`` (found, not imported; a
+    dotted name imports its parent package), or "missing": cheaper than reading a
+    package's version from its metadata, and it changes whenever the package is
+    reinstalled."""
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec(name)
+        info = os.stat(spec.origin) if spec is not None and spec.origin else None
+    except (ImportError, ValueError, OSError):
+        info = None
+    return "missing" if info is None else f"{info.st_size}-{info.st_mtime_ns}"
 
 
 def _digest(text: str) -> bytes:

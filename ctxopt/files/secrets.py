@@ -11,14 +11,13 @@ hashes, test fixtures and every ``password = get_password()``.
 from __future__ import annotations
 
 import fnmatch
-import os
 import posixpath
 import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from ..memo import memoized
+from ..memo import memoized, module_fingerprint
 
 __all__ = ["Finding", "SECRET_FILE_PATTERNS", "secret_file_kind", "content_decides", "find_secrets",
            "redact_secrets"]
@@ -130,19 +129,8 @@ def find_secrets(text: str) -> list[Finding]:
 
 @lru_cache(maxsize=1)
 def _memo_namespace() -> str:
-    """The memo namespace of findings: detect-secrets' version and this module's file."""
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        detectors = version("detect-secrets")
-    except PackageNotFoundError:
-        detectors = "unknown"
-    try:
-        info = os.stat(__file__)
-        module = f"{info.st_size}-{info.st_mtime_ns}"
-    except OSError:
-        module = "unknown"
-    return f"secrets-{detectors}-{module}"
+    """The memo namespace of findings: the files of detect-secrets and of this module."""
+    return "-".join(("secrets", module_fingerprint("detect_secrets"), module_fingerprint(__name__)))
 
 
 def _scan(text: str) -> list[Finding]:
