@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 import json
+import math
 import os
 import stat
 import sys
@@ -78,6 +79,22 @@ class _Main(click.Group):
             click.echo("ctxopt: interrupted", err=True)
             sys.exit(ExitStatus.INTERRUPTED)
         sys.exit(status if isinstance(status, int) else ExitStatus.OK)
+
+
+class _Seconds(click.ParamType):
+    """A positive, finite number of seconds. click's ``FloatRange`` lets ``nan`` through
+    (every comparison with it is false) and ``inf``, which no timeout can wait for."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx):  # type: ignore[no-untyped-def]
+        number = click.FLOAT.convert(value, param, ctx)
+        if not (math.isfinite(number) and number > 0):
+            self.fail(f"{value!r} is not a positive number of seconds", param, ctx)
+        return number
+
+
+SECONDS = _Seconds()
 
 
 def _fail(message: str, code: int, ctx: click.Context | None = None) -> None:
@@ -215,7 +232,7 @@ def _index_options(function):  # type: ignore[no-untyped-def]
         "--submodules", is_flag=True, default=False,
         help="Index submodules and nested repositories too.")(function)
     function = click.option(
-        "--parse-timeout", type=click.FloatRange(min=0, min_open=True),
+        "--parse-timeout", type=SECONDS,
         default=DEFAULT_PARSE_TIMEOUT, show_default=True, envvar="CTXOPT_PARSE_TIMEOUT",
         help="Seconds one file may take to parse before it is skipped.")(function)
     return exclude_option(function)
@@ -448,7 +465,7 @@ def _transcript_usage(paths: tuple[str, ...], estimate: bool, model: str | None)
 @click.option("--summarizer-cmd", type=str, default=None, metavar="CMD",
               help="Run CMD with the dropped messages as JSON on stdin; its stdout is the "
                    "summary (the offline summary if it fails).")
-@click.option("--summarizer-timeout", type=click.FloatRange(min=0, min_open=True), default=60.0,
+@click.option("--summarizer-timeout", type=SECONDS, default=60.0,
               show_default=True, help="Seconds the summarizer command may take.")
 @click.option("--model", type=str, default=None,
               help="Price images for MODEL's family and apply its stored calibration.")

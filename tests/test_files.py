@@ -145,7 +145,8 @@ def test_parse_time_limit_skips_the_file() -> None:
 
 
 def test_hygiene_config_rejects_non_positive_limits() -> None:
-    with pytest.raises(ValueError, match="parse_timeout must be positive"):
-        HygieneConfig(parse_timeout=0)
+    for timeout in (0, float("nan"), float("inf")):
+        with pytest.raises(ValueError, match="parse_timeout must be positive"):
+            HygieneConfig(parse_timeout=timeout)
     with pytest.raises(ValueError, match="max_line_length must be positive"):
         HygieneConfig(max_line_length=0)

@@ -446,9 +446,11 @@ def test_control_tokens_are_plain_text(runner, make_repo) -> None:
 
 # --- bad options -------------------------------------------------------------------------
 
-@pytest.mark.parametrize("value", ["0", "-1", "soon"])
-def test_bad_parse_timeout_is_a_usage_error(runner, make_repo, value) -> None:
-    result = runner.invoke(main, ["gather", "fix Storage", "--root", str(make_repo({"a.py": STORAGE})),
+@pytest.mark.parametrize("command", [["gather", "fix Storage"], ["index"]])
+@pytest.mark.parametrize("value", ["0", "-1", "soon", "nan", "inf", "-inf"])
+def test_bad_parse_timeout_is_a_usage_error(runner, make_repo, command, value) -> None:
+    result = runner.invoke(main, [*command, "--root", str(make_repo({"a.py": STORAGE})),
                                   "--parse-timeout", value])
     assert result.exit_code == 2
     assert "Invalid value for '--parse-timeout'" in result.stderr
+    assert "Traceback" not in result.stderr

@@ -132,6 +132,23 @@ def test_a_summarizer_that_cannot_start_falls_back(runner, session, tmp_path):
     assert result.exit_code == 0 and "cannot run it" in _report(result.stderr)
 
 
+@pytest.mark.parametrize("timeout", ["nan", "inf", "0"])
+def test_a_summarizer_timeout_that_is_not_positive_and_finite_is_a_usage_error(
+        runner, session, tmp_path, timeout):
+    output = tmp_path / "out.json"
+    result = runner.invoke(main, ["compact", str(session), *WINDOW, "--summarizer-cmd", "cat",
+                                  "--summarizer-timeout", timeout, "-o", str(output)])
+    assert result.exit_code == 2 and not output.exists()
+    assert "Invalid value for '--summarizer-timeout'" in result.stderr
+
+
+def test_summarizer_command_rejects_a_timeout_it_cannot_wait_for():
+    from ctxopt.transcript.summary import SummarizerCommand
+    for timeout in (float("nan"), float("inf"), 0.0):
+        with pytest.raises(ValueError, match="timeout must be positive and finite"):
+            SummarizerCommand("cat", timeout)
+
+
 def test_tokens_messages_prints_the_usage_split(runner, session):
     result = runner.invoke(main, ["tokens", "--messages", str(session)])
     assert result.exit_code == 0

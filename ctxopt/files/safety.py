@@ -8,6 +8,7 @@ skipped or degraded becomes a ``Diagnostic`` whose ``reason`` is one of
 from __future__ import annotations
 
 import errno
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,8 +45,8 @@ class HygieneConfig:
     exclude: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if not self.parse_timeout > 0:
-            raise ValueError(f"parse_timeout must be positive, got {self.parse_timeout!r}")
+        if not (math.isfinite(self.parse_timeout) and self.parse_timeout > 0):
+            raise ValueError(f"parse_timeout must be positive and finite, got {self.parse_timeout!r}")
         if self.max_line_length <= 0:
             raise ValueError(f"max_line_length must be positive, got {self.max_line_length!r}")
 

@@ -11,6 +11,7 @@ last line that looks like one in a failed or erroring tool result). It is cut to
 from __future__ import annotations
 
 import json
+import math
 import re
 import shlex
 import subprocess
@@ -152,13 +153,16 @@ class SummarizerCommand:
         The command line, split as a POSIX shell would (``shlex.split``), run without a
         shell.
     timeout : float
-        Seconds to wait before the command is killed.
+        Seconds to wait before the command is killed: positive and finite, else
+        ``ValueError``.
 
     Calling it raises ``SummarizerFailed`` on a non-zero exit, a timeout, a command
     that cannot be started, or empty output.
     """
 
     def __init__(self, command: str, timeout: float = 60.0) -> None:
+        if not (math.isfinite(timeout) and timeout > 0):
+            raise ValueError(f"timeout must be positive and finite, got {timeout!r}")
         self.command = command
         self.timeout = timeout
         self.cache_key = f"command:{command}"
