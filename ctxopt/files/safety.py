@@ -46,7 +46,8 @@ class HygieneConfig:
 
     def __post_init__(self) -> None:
         if not (math.isfinite(self.parse_timeout) and self.parse_timeout > 0):
-            raise ValueError(f"parse_timeout must be positive and finite, got {self.parse_timeout!r}")
+            raise ValueError("parse_timeout must be positive and finite, "
+                             f"got {self.parse_timeout!r}")
         if self.max_line_length <= 0:
             raise ValueError(f"max_line_length must be positive, got {self.max_line_length!r}")
 
