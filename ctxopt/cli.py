@@ -100,7 +100,7 @@ SECONDS = _Seconds()
 def _fail(message: str, code: int, ctx: click.Context | None = None) -> None:
     """Print ``message`` as one ``Error:`` line on stderr (with where to find help, for
     a usage error) and exit with ``code``."""
-    text = " ".join(message.split())
+    text = display_text(" ".join(message.split()))  # a name that is not UTF-8 as \xHH
     if ctx is not None and ctx.command.get_help_option(ctx) is not None:
         text += f" (see '{ctx.command_path} --help')"
     click.echo(f"Error: {text}", err=True)
@@ -345,8 +345,8 @@ def gather_command(task: str | None, task_file: Path | None, root: Path, budget:
         if progress is not None:
             progress.close()
     if not result.selection.blocks and not result.selection.excluded:
-        click.echo(f"ctxopt: nothing relevant found for {task_line(task)!r} under {root} "
-                   f"({why_nothing_found(root, result)})", err=True)
+        _note(f"nothing relevant found for '{task_line(task)}' under {root} "
+              f"({why_nothing_found(root, result)})")
         sys.exit(ExitStatus.NOTHING_FOUND)
     text = RENDERERS[output_format](result, counter.count)
     summary = _diagnostic_summary(result.diagnostics)
@@ -498,7 +498,7 @@ def compact_command(transcript: str, output: str | None, window: int, reserve: i
             _write_output(target, text)
         except OSError as exc:
             raise CtxoptError(f"cannot write {output!r}: {exc.strerror or exc}") from exc
-    click.echo(report_line(result), err=True)
+    click.echo(display_text(report_line(result)), err=True)
 
 
 @main.command("calibrate")
@@ -519,7 +519,8 @@ def calibrate_command(model: str, estimated: int, actual: int) -> None:
     if repaired is not None:
         note(f"{repaired}; started a new calibration file")
     click.echo(f"{model.strip()}: factor {counter.factor:.4f} "
-               f"(was {1.0 if previous is None else previous:.4f}), stored in {store.path}")
+               f"(was {1.0 if previous is None else previous:.4f}), "
+               f"stored in {display_text(str(store.path))}")
 
 
 @main.command("tags")
@@ -550,7 +551,7 @@ def index_command(root: Path, output_format: str, index_path: Path | None, jobs:
         allow_secrets=allow_secrets, submodules=submodules, parse_timeout=parse_timeout,
         exclude=exclude))
     with index:
-        summary = {"index": report.path, **index.summary(),
+        summary = {"index": display_text(report.path), **index.summary(),
                    "skipped": report.skipped, "scanned": report.scanned,
                    "parsed": report.parsed, "removed": report.removed,
                    "rebuilt": report.rebuilt, "seconds": round(report.seconds, 3)}

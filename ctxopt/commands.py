@@ -17,6 +17,7 @@ from click.core import ParameterSource
 
 from . import __version__
 from .config import SETTINGS, ConfigFile, load_config
+from .files.text import display_text
 
 __all__ = ["apply_config", "quiet", "version_text", "use_colour", "exclude_option",
            "COMMANDS"]
@@ -291,9 +292,10 @@ def _coloured(line: str) -> str:
 
 
 def note(text: str) -> None:
-    """A diagnostic line on stderr (``ctxopt: ...``), silenced by ``--quiet``."""
+    """A diagnostic line on stderr (``ctxopt: ...``), silenced by ``--quiet``; a name that
+    is not UTF-8 (the root's, a file's) is shown as ``\\xHH``."""
     if not quiet():
-        click.echo(f"ctxopt: {text}", err=True)
+        click.echo(f"ctxopt: {display_text(text)}", err=True)
 
 
 COMMANDS += [snapshot_command, diff_command]

@@ -357,6 +357,41 @@ def test_task_with_undecodable_bytes(runner, odd_repo) -> None:
         "# ctxopt context for: fix spaced_func \\xff\n")
 
 
+@pytest.fixture
+def latin1_root(tmp_path):
+    root = tmp_path / os.fsdecode(b"r\xe9po")  # a directory name that is not UTF-8
+    root.mkdir()
+    (root / "a.py").write_text("def spaced_func():\n    return 1\n")
+    return root
+
+
+@pytest.mark.parametrize("command, code", [
+    (["gather", "fix spaced_func"], 0),
+    (["gather", "fix spaced_func", "--format", "json"], 0),
+    (["gather", "zzz qqq"], 1),
+    (["index"], 0),
+    (["index", "--format", "json"], 0),
+])
+def test_a_root_whose_name_is_not_utf8(runner, latin1_root, command, code) -> None:
+    result = runner.invoke(main, [*command, "--root", str(latin1_root)])
+    assert result.exit_code == code, result.stderr
+    output = (result.stdout_bytes + result.stderr_bytes).decode("utf-8")
+    assert "Traceback" not in output
+    if "json" in command:
+        output = json.loads(result.stdout).get("index", "r\\xe9po")
+    if code == 1 or command[0] == "index":
+        assert "r\\xe9po" in output
+
+
+def test_an_unwritable_root_whose_name_is_not_utf8(runner, latin1_root, tmp_path,
+                                                   monkeypatch) -> None:
+    (latin1_root / ".ctxopt").write_text("in the way\n")  # the index goes to the cache
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    result = runner.invoke(main, ["gather", "fix spaced_func", "--root", str(latin1_root)])
+    assert result.exit_code == 0, result.stderr
+    assert "r\\xe9po is not writable" in result.stderr_bytes.decode("utf-8")
+
+
 # --- secrets -----------------------------------------------------------------------------
 
 SECRET_FILES = {

@@ -83,7 +83,7 @@ def writable_location(root: Path, requested: Path | None) -> tuple[str, str]:
             return str(database), ""
     except OSError:
         pass
-    key = hashlib.blake2b(str(root).encode(), digest_size=8).hexdigest()
+    key = hashlib.blake2b(os.fsencode(root), digest_size=8).hexdigest()
     cache_home = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
     for base in (Path(cache_home) / "ctxopt", Path(tempfile.gettempdir()) / f"ctxopt-{os.getuid()}"):
         try:

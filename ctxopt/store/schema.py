@@ -183,9 +183,14 @@ def read_meta(conn: sqlite3.Connection) -> dict[str, str]:
 
 def prepare_schema(conn: sqlite3.Connection, root: str, fingerprint: str) -> bool:
     """Create the tables, or empty them when the database was written for another schema,
-    parser or root. Returns True when the index starts empty."""
+    parser or root. Returns True when the index starts empty.
+
+    ``root`` may hold the bytes of a name that is not UTF-8 (``surrogateescape``); it is
+    stored with each such byte as ``\\xHH``, as SQLite text must be UTF-8."""
     meta = read_meta(conn)
-    expected = {"schema_version": str(SCHEMA_VERSION), "fingerprint": fingerprint, "root": root}
+    root_text = path_key(root).decode("utf-8", "backslashreplace")
+    expected = {"schema_version": str(SCHEMA_VERSION), "fingerprint": fingerprint,
+                "root": root_text}
     if meta and all(meta.get(k) == v for k, v in expected.items()):
         return False
     with Transaction(conn):
