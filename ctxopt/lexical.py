@@ -6,7 +6,12 @@ file is a document made of all its words plus its path's words. Words are identi
 on case and underscores, lower-cased and stemmed with the Snowball English stemmer
 (PyStemmer), so "merging" meets ``merge`` and "directories" meets ``directory``; whole
 identifiers are kept as well (prefixed ``=``) so that a task naming ``keep_attrs`` rewards
-code that uses exactly that name.
+code that uses exactly that name. Tokens that are codes rather than words keep their whole
+form too: a name with digits (``E3057``, ``float64``) and a kebab-case compound
+(``used-before-assignment``, ``no-cache``: message ids and option names, usually in string
+literals), which is then one term and not its words (those are counted on their own).
+A task's adjacent words also meet the compound identifier they spell: "profile detect"
+queries ``=profile_detect`` and ``=profiledetect``.
 
 Ranking is Okapi BM25 (Robertson and Zaragoza, "The Probabilistic Relevance Framework:
 BM25 and Beyond", 2009) with the usual k1 = 1.2, b = 0.75.
@@ -32,6 +37,8 @@ NAME_WEIGHT = 3
 K1 = 1.2
 B = 0.75
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# kebab-case compounds: every part starts with a letter, so ``n-1`` is not one
+_COMPOUND = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+(?![\w-])")
 # Programming-language keywords and ubiquitous names carry no meaning for retrieval.
 _CODE_STOP_WORDS = frozenset(
     "self cls def class return import from none true false null nil var let const func "
@@ -48,11 +55,15 @@ def _stemmer() -> Stemmer.Stemmer:
 
 @lru_cache(maxsize=200_000)
 def _identifier_terms(identifier: str) -> tuple[str, ...]:
-    """Stemmed words of an identifier, plus ``=identifier`` for compound names."""
+    """Stemmed words of an identifier, plus ``=identifier`` for compound names and names
+    with digits; a kebab-case compound gives ``=compound`` alone."""
+    if "-" in identifier:
+        return ("=" + identifier.lower(),)
     words = [w for w in split_identifier(identifier)
              if len(w) > 1 and not w.isdigit() and w not in STOP_WORDS and w not in _CODE_STOP_WORDS]
     terms = _stemmer().stemWords(words) if words else []
-    if len(words) > 1 or "_" in identifier.strip("_"):
+    if (len(words) > 1 or "_" in identifier.strip("_")
+            or (len(identifier) > 2 and not identifier.isalpha() and not identifier.isdigit())):
         terms.append("=" + identifier.lower())
     return tuple(terms)
 
@@ -68,7 +79,15 @@ def _words(identifier: str) -> list[str]:
 
 def text_terms(text: str) -> Counter[str]:
     """Term frequencies of a piece of code or prose (stemmed words and ``=identifier``s)."""
-    return _identifier_terms_counted(Counter(_IDENTIFIER.findall(text)))
+    return _identifier_terms_counted(Counter(_tokens(text)))
+
+
+def _tokens(text: str) -> list[str]:
+    """The identifiers of a text, then its kebab-case compounds."""
+    found = _IDENTIFIER.findall(text)
+    if "-" in text:
+        found.extend(_COMPOUND.findall(text))
+    return found
 
 
 def _identifier_terms_counted(identifiers: Counter[str]) -> Counter[str]:
@@ -103,13 +122,18 @@ REPORT_WORDS = frozenset(
 
 
 def query_terms(task: ParsedTask) -> Counter[str]:
-    """The task's terms: keywords, plus the words and whole names of its symbols twice."""
+    """The task's terms: keywords; the words and whole names of its symbols, its codes
+    (``E3057``) and kebab-case compounds twice; its adjacent words joined once."""
     terms: Counter[str] = Counter()
     for keyword in task.keywords:
         if keyword in REPORT_WORDS:
             continue
-        for word in _words(keyword):
-            terms[word] = 1
+        for term in _identifier_terms(keyword):
+            terms[term] = 2 if term.startswith("=") else 1
+    for compound in _COMPOUND.findall(task.raw):
+        terms["=" + compound.lower()] = 2
+    for joined in joined_words(task.raw):
+        terms.setdefault(joined, 1)
     for symbol in task.symbols:
         # a plain capitalised word ("Accessing", "Pylint") is English more often than code
         weight = 2 if _looks_like_code(symbol) else 1
@@ -118,8 +142,35 @@ def query_terms(task: ParsedTask) -> Counter[str]:
                 continue
             for word in _words(part):
                 terms[word] = max(terms[word], weight)
-            terms["=" + part.lower()] = weight
+            terms["=" + part.lower()] = max(terms["=" + part.lower()], weight)
     return terms
+
+
+# Words of a task that can spell an identifier together: runs separated by blanks only.
+_RUN = re.compile(r"[A-Za-z]+(?:[ \t]+[A-Za-z]+)+")
+
+
+def joined_words(text: str, longest: int = 3) -> list[str]:
+    """``=a_b`` and ``=ab`` terms for each two adjacent words of ``text`` (and ``=a_b_c``
+    for three), as a compound identifier spelled out in prose ("profile detect" for
+    ``profile_detect``, "document type" for ``DocumentType``) gives them; grams made of
+    stop words only are skipped.
+
+    >>> joined_words("run profile detect")
+    ['=run_profile', '=runprofile', '=profile_detect', '=profiledetect', '=run_profile_detect']
+    """
+    found: list[str] = []
+    for run in _RUN.findall(text):
+        words = run.lower().split()
+        for size in range(2, longest + 1):
+            for i in range(len(words) - size + 1):
+                gram = words[i:i + size]
+                if all(w in STOP_WORDS for w in gram):
+                    continue
+                found.append("=" + "_".join(gram))
+                if size == 2:
+                    found.append("=" + "".join(gram))
+    return list(dict.fromkeys(found))
 
 
 def _looks_like_code(symbol: str) -> bool:
@@ -162,7 +213,7 @@ def file_documents(path: str, text: str, tags: FileTags | None) -> FileDocuments
         own_lines[i].extend(lines[line - 1:line - 1 + length])
         line += length
     # Identifiers never span lines, so the file's are those of all its parts together.
-    identifiers = {i: _IDENTIFIER.findall("\n".join(own)) for i, own in own_lines.items()}
+    identifiers = {i: _tokens("\n".join(own)) for i, own in own_lines.items()}
     file_terms = _identifier_terms_counted(Counter(chain.from_iterable(identifiers.values())))
     for word in path_words:
         file_terms[word] += NAME_WEIGHT

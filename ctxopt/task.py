@@ -2,6 +2,8 @@
 
 Symbols are the identifiers and paths a developer would search for: PascalCase,
 camelCase, snake_case with an underscore, dotted names, backticked words and file paths.
+``::`` and ``->`` separate qualifiers as ``.`` does (``sim::Loader::Apply`` is the symbol
+``sim.Loader.Apply``: one qualified name, not three names).
 Keywords are the remaining content words in lower case, with compound identifiers split
 into their words. The intent comes from verbs and phrases.
 """
@@ -84,6 +86,10 @@ _PATH = re.compile(
 )
 _DOTTED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?:\(\))?(?![\w])")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# C++/Rust ``a::b`` and PHP/C ``a->b`` written without blanks, read as ``a.b``
+_QUALIFIER = re.compile(r"(?<=[A-Za-z0-9_])(?:::|->)(?=[A-Za-z_])")
+# kebab-case names (``used-before-assignment``): their words are keywords, no part is a symbol
+_KEBAB = re.compile(r"-{0,2}[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+")
 _CAMEL_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 
@@ -162,7 +168,8 @@ def _detect_intent(text: str) -> Intent:
 def parse_task(text: str) -> ParsedTask:
     """Parse a task into symbols, keywords and intent.
 
-    Never raises; an empty or blank task gives empty symbols and keywords.
+    Never raises; an empty or blank task gives empty symbols and keywords. Symbols are
+    written as in the text, except that ``::`` and ``->`` between names become ``.``.
 
     >>> t = parse_task("Fix Storage.get crash in storage/db.go")
     >>> t.symbols, t.intent.value
@@ -175,10 +182,12 @@ def parse_task(text: str) -> ParsedTask:
         if symbol and symbol not in symbols:
             symbols.append(symbol)
 
-    rest = text
-    for match in _BACKTICK.finditer(text):
+    rest = _QUALIFIER.sub(".", text)
+    for match in _BACKTICK.finditer(rest):
         inner = match.group(1).strip()
         for piece in inner.split():
+            if _KEBAB.fullmatch(piece.strip(".,;:!?'\"()")):
+                continue
             if _PATH.fullmatch(piece) or _WORD.fullmatch(piece) or _DOTTED.fullmatch(piece):
                 add(piece.removesuffix("()"))
             elif m := _DOTTED.search(piece) or _WORD.search(piece):
