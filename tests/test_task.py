@@ -55,3 +55,22 @@ def test_the_examples_in_the_docstrings_hold(module) -> None:
     import importlib
     failed, attempted = doctest.testmod(importlib.import_module(module))
     assert attempted > 0 and failed == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "symbols"),
+    [
+        ("fix Store::get", ("Store.get",)),
+        ("sim::Loader::Apply is slow", ("sim.Loader.Apply",)),
+        ("$cart->total() is off by one", ("cart.total",)),
+        ("a -> b is not an arrow between names", ()),
+    ],
+)
+def test_double_colons_and_arrows_separate_qualifiers(text: str, symbols: tuple[str, ...]) -> None:
+    assert parse_task(text).symbols == symbols
+
+
+def test_a_backticked_kebab_case_name_is_no_symbol_but_gives_its_words() -> None:
+    parsed = parse_task("`used-before-assignment` FP in finally")
+    assert parsed.symbols == ()
+    assert "assignment" in parsed.keywords

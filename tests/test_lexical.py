@@ -1,0 +1,43 @@
+from ctxopt.lexical import LexicalIndex, file_documents, joined_words, query_terms, text_terms
+from ctxopt.task import parse_task
+
+
+def _files(**texts: str) -> LexicalIndex:
+    return LexicalIndex(file_documents(path, text, None) for path, text in texts.items())
+
+
+def test_a_code_with_digits_is_one_term_in_code_and_in_the_task() -> None:
+    assert text_terms('id = "E3057"')["=e3057"] == 1
+    assert query_terms(parse_task("E3057 does not check the value"))["=e3057"] == 2
+    index = _files(**{"rules/origin.py": 'class OriginId:\n    id = "E3057"\n',
+                      "rules/other.py": 'class Other:\n    id = "E3058"\n'})
+    scores = index.score_files(query_terms(parse_task("E3057 does not check the value")))
+    assert list(scores) == ["rules/origin.py"]
+
+
+def test_short_codes_and_plain_words_get_no_whole_term() -> None:
+    assert "=v1" not in text_terms("v1 = 2")
+    assert not [t for t in text_terms("value = other") if t.startswith("=")]
+
+
+def test_a_kebab_case_compound_is_one_term_beside_its_words() -> None:
+    terms = text_terms('self.add_message("used-before-assignment", node=node)')
+    assert terms["=used-before-assignment"] == 1
+    assert terms["assign"] == 1  # the words still count on their own
+    assert query_terms(parse_task("`used-before-assignment` FP in finally"))[
+        "=used-before-assignment"] == 2
+
+
+def test_subtraction_is_not_a_compound() -> None:
+    assert not [t for t in text_terms("n = size-1 - offset\nx = a - b") if "-" in t]
+
+
+def test_adjacent_task_words_meet_the_identifier_they_spell() -> None:
+    assert "=profile_detect" in joined_words("run conan profile detect")
+    assert "=documenttype" in joined_words("the document type is wrong")
+    assert "=of_the" not in joined_words("the end of the line")  # stop words only
+    index = _files(**{"cli/profile.py": "def profile_detect(args):\n    return args\n",
+                      "cli/misc.py": "def detect(profile):\n    return profile\n"})
+    scores = index.score_files(query_terms(parse_task("profile detect overwrites the file")))
+    assert max(scores, key=scores.get) == "cli/profile.py"
+
