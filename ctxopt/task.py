@@ -5,7 +5,10 @@ camelCase, snake_case with an underscore, dotted names, backticked words and fil
 ``::`` and ``->`` separate qualifiers as ``.`` does (``sim::Loader::Apply`` is the symbol
 ``sim.Loader.Apply``: one qualified name, not three names).
 Keywords are the remaining content words in lower case, with compound identifiers split
-into their words. The intent comes from verbs and phrases.
+into their words. The intent comes from verbs and phrases. References are the places in
+files the task points at: ``path:line[:col]``, ``path:a-b``, ``path#La-Lb``, "lines a-b"
+after a path, Python traceback frames (``File "/x/y.py", line 619``) and JavaScript stack
+frames (``at f (/srv/app/table.js:619:15)``).
 """
 from __future__ import annotations
 
@@ -14,8 +17,8 @@ from dataclasses import dataclass
 
 from .model import Intent
 
-__all__ = ["ParsedTask", "parse_task", "limit_task", "split_identifier", "STOP_WORDS",
-           "MAX_TASK_SYMBOLS", "MAX_TASK_KEYWORDS"]
+__all__ = ["ParsedTask", "Reference", "find_references", "parse_task", "limit_task",
+           "split_identifier", "STOP_WORDS", "MAX_TASK_SYMBOLS", "MAX_TASK_KEYWORDS"]
 
 # A short English stop list plus words that are frequent in tasks and say nothing about code.
 STOP_WORDS = frozenset(
@@ -90,7 +93,30 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _QUALIFIER = re.compile(r"(?<=[A-Za-z0-9_])(?:::|->)(?=[A-Za-z_])")
 # kebab-case names (``used-before-assignment``): their words are keywords, no part is a symbol
 _KEBAB = re.compile(r"-{0,2}[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+")
+# Places in files. A path here may be absolute or carry a scheme (file://, webpack://).
+_REF_PATH = r"(?P<path>(?:[A-Za-z]:)?[\w.~@+/\\-]*\.(?:%s))" % _EXT_RE
+_REFERENCES = (
+    re.compile(r'File "(?P<path>[^"\n]+)", line (?P<start>\d+)'),  # Python traceback frame
+    re.compile(_REF_PATH + r"#L(?P<start>\d+)(?:-L?(?P<end>\d+))?(?!\w)"),  # GitHub anchor
+    re.compile(_REF_PATH + r":(?P<start>\d+)(?:(?:-|\u2013)(?P<end>\d+)|:\d+)?(?![\w.])"),
+)
+_LINES_WORDS = re.compile(r"\blines? (?P<start>\d+)(?:\s*(?:-|\u2013|to)\s*(?P<end>\d+))?", re.I)
 _CAMEL_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
+
+
+@dataclass(frozen=True, slots=True)
+class Reference:
+    """A place in a file the task points at.
+
+    ``path`` is relative, with ``/`` separators, as far as the text allows: an absolute
+    prefix (``/srv/app/``, ``C:\\src\\``, ``file:///``) is kept but without its leading
+    separator, so whoever resolves it matches the longest suffix that is a repository path.
+    Lines are 1-indexed inclusive (``start_line == end_line`` for one line).
+    """
+
+    path: str
+    start_line: int
+    end_line: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,12 +133,15 @@ class ParsedTask:
         Lower-case content words (stop words removed, identifiers split), no duplicates.
     intent : Intent
         The first intent found, by the priority fix > remove > add > modify > understand.
+    references : tuple of Reference
+        Places in files the task points at, in order of appearance, no duplicates.
     """
 
     raw: str
     symbols: tuple[str, ...]
     keywords: tuple[str, ...]
     intent: Intent
+    references: tuple[Reference, ...] = ()
 
 
 def split_identifier(identifier: str) -> list[str]:
@@ -142,7 +171,7 @@ def _is_symbol_word(word: str, first: bool) -> bool:
 
 # Capitalised sentence openers that are never code names.
 _COMMON_FIRST_WORDS = frozenset("allow support make add use ensure avoid prevent handle "
-                                "let return raise set get".split())
+                                "let return raise set get file".split())
 
 
 def _intent_of_word(word: str) -> Intent | None:
@@ -165,6 +194,48 @@ def _detect_intent(text: str) -> Intent:
     return Intent.GENERAL
 
 
+def _reference_path(written: str) -> str:
+    path = written.replace("\\", "/")
+    path = re.sub(r"^(?:[a-z][\w+.-]*:/+|[A-Za-z]:/)", "", path)  # file:///, webpack://, C:/
+    return path.lstrip("/").removeprefix("./")
+
+
+def find_references(text: str) -> list[Reference]:
+    """The places in files ``text`` points at (see the module docstring), in order.
+
+    "line 12" or "lines 12-20" belongs to the nearest path written before it, else to
+    the first one after it; without any path it is no reference.
+
+    >>> find_references('File "/srv/app/routes.py", line 619, in <module>')
+    [Reference(path='srv/app/routes.py', start_line=619, end_line=619)]
+    """
+    found: list[tuple[int, Reference]] = []
+    taken: list[tuple[int, int]] = []
+    for pattern in _REFERENCES:
+        for match in pattern.finditer(text):
+            if any(a < match.end() and match.start() < b for a, b in taken):
+                continue
+            start = int(match.group("start"))
+            end = int(match.group("end") or start) if "end" in pattern.groupindex else start
+            path = _reference_path(match.group("path"))
+            if path and start > 0:
+                taken.append(match.span())
+                found.append((match.start(), Reference(path, start, max(start, end))))
+    paths = [(m.start(), _reference_path(m.group(1))) for m in _PATH.finditer(text)]
+    for match in _LINES_WORDS.finditer(text):
+        if any(a <= match.start() < b for a, b in taken):
+            continue
+        before = [p for at, p in paths if at < match.start()]
+        after = [p for at, p in paths if at > match.start()]
+        path = before[-1] if before else after[0] if after else None
+        start = int(match.group("start"))
+        if path and start > 0:
+            end = max(start, int(match.group("end") or start))
+            found.append((match.start(), Reference(path, start, end)))
+    found.sort(key=lambda pair: pair[0])
+    return list(dict.fromkeys(reference for _, reference in found))
+
+
 def parse_task(text: str) -> ParsedTask:
     """Parse a task into symbols, keywords and intent.
 
@@ -182,6 +253,10 @@ def parse_task(text: str) -> ParsedTask:
         if symbol and symbol not in symbols:
             symbols.append(symbol)
 
+    references = find_references(text)
+    for reference in references:
+        if reference.path in text:  # an absolute path's repository part is a symbol too
+            add(reference.path)
     rest = _QUALIFIER.sub(".", text)
     for match in _BACKTICK.finditer(rest):
         inner = match.group(1).strip()
@@ -219,7 +294,7 @@ def parse_task(text: str) -> ParsedTask:
                 continue
             keywords.append(part)
     return ParsedTask(raw=text, symbols=tuple(symbols), keywords=tuple(keywords),
-                      intent=_detect_intent(text))
+                      intent=_detect_intent(text), references=tuple(references))
 
 
 def limit_task(parsed: ParsedTask, *, max_symbols: int = MAX_TASK_SYMBOLS,
@@ -235,5 +310,6 @@ def limit_task(parsed: ParsedTask, *, max_symbols: int = MAX_TASK_SYMBOLS,
     if not cut:
         return parsed, None
     limited = ParsedTask(raw=parsed.raw, symbols=parsed.symbols[:max_symbols],
-                         keywords=parsed.keywords[:max_keywords], intent=parsed.intent)
+                         keywords=parsed.keywords[:max_keywords], intent=parsed.intent,
+                         references=parsed.references[:max_symbols])
     return limited, "task cut: searched " + " and ".join(cut)

@@ -74,3 +74,30 @@ def test_a_backticked_kebab_case_name_is_no_symbol_but_gives_its_words() -> None
     parsed = parse_task("`used-before-assignment` FP in finally")
     assert parsed.symbols == ()
     assert "assignment" in parsed.keywords
+
+
+@pytest.mark.parametrize(
+    ("text", "references"),
+    [
+        ("fix routes.py:619", [("routes.py", 619, 619)]),
+        ("TypeError at /srv/app/table.js:619:15", [("srv/app/table.js", 619, 619)]),
+        ("routes.py:616-620 breaks", [("routes.py", 616, 620)]),
+        ("see app/routes.py#L619 and app/x.py#L3-L9", [("app/routes.py", 619, 619),
+                                                      ("app/x.py", 3, 9)]),
+        ('File "/srv/app/routes.py", line 619, in <module>', [("srv/app/routes.py", 619, 619)]),
+        ("at render (webpack:///src/table.js:12:3)", [("src/table.js", 12, 12)]),
+        ("C:\\src\\app\\mod.py:44 fails", [("src/app/mod.py", 44, 44)]),
+        ("lines 616-620 of app/routes.py are wrong", [("app/routes.py", 616, 620)]),
+        ("version 1.2 breaks on line 5", []),  # no path: no reference
+        ("a ratio of 3:4 in a.py", []),
+    ],
+)
+def test_references_to_places_in_files(text: str, references: list[tuple[str, int, int]]) -> None:
+    parsed = parse_task(text)
+    assert [(r.path, r.start_line, r.end_line) for r in parsed.references] == references
+
+
+def test_a_referenced_absolute_path_gives_its_relative_form_as_a_symbol() -> None:
+    symbols = parse_task('File "/srv/app/routes.py", line 619, in <module>').symbols
+    assert symbols[0] == "srv/app/routes.py"
+    assert "File" not in symbols  # a traceback line starts with "File"
