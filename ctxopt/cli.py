@@ -32,6 +32,7 @@ from .files.safety import DEFAULT_PARSE_TIMEOUT, HygieneConfig
 from .files.text import display_text
 from .commands import COMMANDS, apply_config, exclude_option, note, quiet, version_text
 from .contract import SCHEMAS, load_schema, render_index_json
+from .gitrepo import repository_root
 from .model import Diagnostic
 from .pipeline import DEFAULT_BUDGET, GatherConfig, gather, why_nothing_found
 from .render import RENDERERS, task_line
@@ -257,6 +258,14 @@ class _ProgressBar:
             self.bar.close()
 
 
+def _root_or_repository(_context: click.Context, _parameter: click.Parameter,
+                        root: Path | None) -> Path:
+    """``--root`` as given, else the root of the repository around the current directory
+    (``gitrepo.repository_root``), so that running from a subdirectory sees the whole
+    repository and uses its one index."""
+    return root if root is not None else repository_root(Path.cwd())
+
+
 _note = note
 
 
@@ -279,7 +288,9 @@ def _open_index(root: Path, index_path: Path | None, jobs: int | None,
 @click.option("--task-file", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
               default=None, help="Read the task from this file (- is standard input).")
 @click.option("--root", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=".", show_default=True, help="Repository root.")
+              default=None, callback=_root_or_repository,
+              help="Repository root.  [default: the repository around the current directory, "
+                   "found as git does]")
 @click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET, show_default=True,
               envvar="CTXOPT_BUDGET",
               help="Most tokens (cl100k_base) the text output may use, header included.")
@@ -538,7 +549,9 @@ def tags_command(paths: tuple[Path, ...], output_format: str) -> None:
 
 @main.command("index")
 @click.option("--root", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=".", show_default=True, help="Repository root.")
+              default=None, callback=_root_or_repository,
+              help="Repository root.  [default: the repository around the current directory, "
+                   "found as git does]")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]),
               default="text", show_default=True, help="Output format.")
 @_index_options

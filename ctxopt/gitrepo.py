@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pathspec
 
-__all__ = ["WorkTree", "work_tree", "git_directory_problem", "check_attributes",
+__all__ = ["WorkTree", "work_tree", "repository_root", "git_directory_problem", "check_attributes",
            "may_have_attributes",
            "AttributeFiles", "ATTRIBUTES", "attribute_verdict"]
 
@@ -39,6 +39,22 @@ def _git(args: list[str], cwd: Path, stdin: bytes | None = None) -> bytes | None
 
 def _names(output: bytes) -> list[str]:
     return [name for name in output.decode("utf-8", "surrogateescape").split("\0") if name]
+
+
+def repository_root(start: Path) -> Path:
+    """The root of the repository ``start`` lies in, found as git finds it: the top of its
+    work tree (``git rev-parse --show-toplevel``), else, without git, the nearest directory
+    from ``start`` upwards holding a ``.git`` entry, else one holding a ctxopt index
+    (``.ctxopt/index.db``); ``start`` itself (resolved) when there is none."""
+    start = start.resolve()
+    located = _git(["rev-parse", "--show-toplevel"], start)
+    if located is not None and located.strip():
+        return Path(located.decode("utf-8", "surrogateescape").strip())
+    for marker in (".git", ".ctxopt/index.db"):
+        for directory in (start, *start.parents):
+            if os.path.lexists(directory / marker):
+                return directory
+    return start
 
 
 def git_directory_problem(root: Path) -> str | None:

@@ -351,3 +351,33 @@ def test_binary_files_are_a_short_clause_next_to_other_reasons_issue_8(runner, m
                          catch_exceptions=False)
     assert text.stderr == ("ctxopt: skipped or degraded files: 1 decoded with replacement "
                            "(and 1 binary)\n")
+
+
+def _git_init(root: Path) -> None:
+    subprocess.run(["git", "init", "-q", str(root)], check=True, capture_output=True)
+
+
+def test_run_from_a_subdirectory_uses_the_whole_repository(runner, fixture_repo, monkeypatch) -> None:
+    root = fixture_repo("py_storage")
+    _git_init(root)
+    monkeypatch.chdir(root / "tests")
+    result = runner.invoke(main, ["gather", "fix Storage bug", "--format", "json"],
+                           catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    files = {block["file"] for block in json.loads(result.stdout)["blocks"]}
+    assert "storage/db.py" in files  # outside the current directory
+    assert (root / ".ctxopt").is_dir() and not (root / "tests" / ".ctxopt").exists()
+
+
+def test_without_git_the_nearest_git_entry_or_index_above_is_the_root(tmp_path, monkeypatch) -> None:
+    from ctxopt.gitrepo import repository_root
+
+    top = tmp_path / "top"
+    (top / "a" / "b").mkdir(parents=True)
+    monkeypatch.setenv("PATH", "")  # no git: the layout alone decides
+    assert repository_root(top / "a" / "b") == (top / "a" / "b").resolve()
+    (top / ".ctxopt").mkdir()
+    (top / ".ctxopt" / "index.db").write_bytes(b"")
+    assert repository_root(top / "a" / "b") == top.resolve()
+    (top / "a" / ".git").write_text("gitdir: elsewhere\n")
+    assert repository_root(top / "a" / "b") == (top / "a").resolve()
