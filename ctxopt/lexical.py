@@ -31,9 +31,14 @@ import Stemmer  # type: ignore[import-not-found]  # PyStemmer ships no type stub
 from .model import FileTags
 from .task import STOP_WORDS, ParsedTask, split_identifier
 
-__all__ = ["LexicalIndex", "file_documents", "query_terms", "NAME_WEIGHT"]
+__all__ = ["LexicalIndex", "file_documents", "query_terms", "joined_words", "NAME_WEIGHT",
+           "DOCUMENTS_VERSION"]
 
 NAME_WEIGHT = 3
+# The version of the terms ``file_documents`` makes: a persistent index keeps them, so it is
+# part of the index's fingerprint and an index built with other terms is rebuilt.
+# 2: codes with digits and kebab-case compounds as whole terms.
+DOCUMENTS_VERSION = 2
 K1 = 1.2
 B = 0.75
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")

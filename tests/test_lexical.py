@@ -41,3 +41,13 @@ def test_adjacent_task_words_meet_the_identifier_they_spell() -> None:
     scores = index.score_files(query_terms(parse_task("profile detect overwrites the file")))
     assert max(scores, key=scores.get) == "cli/profile.py"
 
+
+
+def test_the_index_fingerprint_follows_the_version_of_the_stored_terms(monkeypatch) -> None:
+    from ctxopt import lexical
+    from ctxopt.files.safety import HygieneConfig
+    from ctxopt.store.schema import fingerprint
+
+    before = fingerprint(HygieneConfig())
+    monkeypatch.setattr(lexical, "DOCUMENTS_VERSION", lexical.DOCUMENTS_VERSION + 1)
+    assert fingerprint(HygieneConfig()) != before

@@ -11,6 +11,7 @@ import sys
 import time
 from typing import Any
 
+from .. import lexical
 from ..files.safety import HygieneConfig
 from ..parsing.languages import LANGUAGES, grammars_dir
 from ..errors import CtxoptError, IndexStoreError
@@ -110,12 +111,14 @@ BUMP_GENERATION = ("INSERT INTO meta(key, value) VALUES ('generation', '1') ON C
 
 
 def fingerprint(config: HygieneConfig) -> str:
-    """Changes whenever the tags of every file could change: schema, languages, tag
-    queries, the line length limit. Options that change the verdict on a few files only
-    (secrets allowed, the parse time limit, submodules, ``.gitattributes``) are not in it:
-    an update re-checks just those files (``store.recheck``)."""
+    """Changes whenever the tags or the stored terms of every file could change: schema,
+    languages, tag queries, the line length limit, ``lexical.DOCUMENTS_VERSION``. Options
+    that change the verdict on a few files only (secrets allowed, the parse time limit,
+    submodules, ``.gitattributes``) are not in it: an update re-checks just those files
+    (``store.recheck``)."""
     digest = hashlib.blake2b(digest_size=12)
-    digest.update(f"{SCHEMA_VERSION}|{sys.version_info[:2]}|{config.max_line_length}".encode())
+    digest.update(f"{SCHEMA_VERSION}|{lexical.DOCUMENTS_VERSION}|{sys.version_info[:2]}|"
+                  f"{config.max_line_length}".encode())
     for language in LANGUAGES:
         digest.update(repr(language).encode())
     try:
