@@ -127,16 +127,16 @@ REPORT_WORDS = frozenset(
 
 
 def query_terms(task: ParsedTask) -> Counter[str]:
-    """The task's terms: keywords; the words and whole names of its symbols, its codes
-    (``E3057``) and kebab-case compounds twice; its adjacent words joined once."""
+    """The task's terms: keywords and its kebab-case compounds once, its adjacent words
+    joined once; the words and whole names of its symbols and its codes (``E3057``) twice."""
     terms: Counter[str] = Counter()
     for keyword in task.keywords:
         if keyword in REPORT_WORDS:
             continue
         for term in _identifier_terms(keyword):
-            terms[term] = 2 if term.startswith("=") else 1
+            terms[term] = 2 if _CODE.fullmatch(term) else 1
     for compound in _COMPOUND.findall(task.raw):
-        terms["=" + compound.lower()] = 2
+        terms["=" + compound.lower()] = 1
     for joined in joined_words(task.raw):
         terms.setdefault(joined, 1)
     for symbol in task.symbols:
@@ -176,6 +176,11 @@ def joined_words(text: str, longest: int = 3) -> list[str]:
                 if size == 2:
                     found.append("=" + "".join(gram))
     return list(dict.fromkeys(found))
+
+
+# A code as issue titles quote them (rule ids E3057, W8001): a name ending in 3+ digits.
+# Shorter ones (``w64``, ``py3``) are as often part of a product name.
+_CODE = re.compile(r"=[a-z]+\d{3,}")
 
 
 def _looks_like_code(symbol: str) -> bool:

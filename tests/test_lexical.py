@@ -15,6 +15,11 @@ def test_a_code_with_digits_is_one_term_in_code_and_in_the_task() -> None:
     assert list(scores) == ["rules/origin.py"]
 
 
+def test_only_rule_like_codes_count_twice_in_the_task() -> None:
+    terms = query_terms(parse_task("gcc for mingw w64 fails with W8001"))
+    assert terms["=w8001"] == 2 and terms["=w64"] == 1
+
+
 def test_short_codes_and_plain_words_get_no_whole_term() -> None:
     assert "=v1" not in text_terms("v1 = 2")
     assert not [t for t in text_terms("value = other") if t.startswith("=")]
@@ -25,7 +30,7 @@ def test_a_kebab_case_compound_is_one_term_beside_its_words() -> None:
     assert terms["=used-before-assignment"] == 1
     assert terms["assign"] == 1  # the words still count on their own
     assert query_terms(parse_task("`used-before-assignment` FP in finally"))[
-        "=used-before-assignment"] == 2
+        "=used-before-assignment"] == 1
 
 
 def test_subtraction_is_not_a_compound() -> None:
