@@ -29,7 +29,7 @@ from itertools import chain, groupby
 import Stemmer  # type: ignore[import-not-found]  # PyStemmer ships no type stubs
 
 from .model import FileTags
-from .task import STOP_WORDS, ParsedTask, split_identifier
+from .task import MAX_TASK_KEYWORDS, STOP_WORDS, ParsedTask, split_identifier
 
 __all__ = ["LexicalIndex", "file_documents", "query_terms", "joined_words", "NAME_WEIGHT",
            "DOCUMENTS_VERSION"]
@@ -135,9 +135,10 @@ def query_terms(task: ParsedTask) -> Counter[str]:
             continue
         for term in _identifier_terms(keyword):
             terms[term] = 2 if _CODE.fullmatch(term) else 1
-    for compound in _COMPOUND.findall(task.raw):
+    # a huge task (a pasted log) is cut as ``task.limit_task`` cuts its keywords
+    for compound in _COMPOUND.findall(task.raw)[:MAX_TASK_KEYWORDS]:
         terms["=" + compound.lower()] = 1
-    for joined in joined_words(task.raw):
+    for joined in joined_words(task.raw)[:MAX_TASK_KEYWORDS]:
         terms.setdefault(joined, 1)
     for symbol in task.symbols:
         # a plain capitalised word ("Accessing", "Pylint") is English more often than code

@@ -56,3 +56,11 @@ def test_the_index_fingerprint_follows_the_version_of_the_stored_terms(monkeypat
     before = fingerprint(HygieneConfig())
     monkeypatch.setattr(lexical, "DOCUMENTS_VERSION", lexical.DOCUMENTS_VERSION + 1)
     assert fingerprint(HygieneConfig()) != before
+
+
+def test_a_huge_task_gives_a_bounded_query() -> None:
+    from ctxopt.task import MAX_TASK_KEYWORDS, MAX_TASK_SYMBOLS, limit_task
+
+    log = " ".join(f"word{i} value-v{i} other{i}" for i in range(3000))
+    task, _ = limit_task(parse_task(log))  # as the pipeline cuts it
+    assert len(query_terms(task)) <= 4 * (MAX_TASK_KEYWORDS + MAX_TASK_SYMBOLS)
