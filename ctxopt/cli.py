@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import enum
 import json
-import math
 import os
 import stat
 import sys
@@ -30,7 +29,8 @@ from .errors import BudgetError, CtxoptError, Interrupted, UsageError
 from .files.reasons import REASON_BINARY
 from .files.safety import DEFAULT_PARSE_TIMEOUT, HygieneConfig
 from .files.text import display_text
-from .commands import COMMANDS, apply_config, exclude_option, note, quiet, version_text
+from .commands import (COMMANDS, SECONDS, apply_config, exclude_option, note, quiet,
+                       version_text)
 from .contract import SCHEMAS, load_schema, render_index_json
 from .gitrepo import repository_root
 from .model import Diagnostic
@@ -80,22 +80,6 @@ class _Main(click.Group):
             click.echo("ctxopt: interrupted", err=True)
             sys.exit(ExitStatus.INTERRUPTED)
         sys.exit(status if isinstance(status, int) else ExitStatus.OK)
-
-
-class _Seconds(click.ParamType):
-    """A positive, finite number of seconds. click's ``FloatRange`` lets ``nan`` through
-    (every comparison with it is false) and ``inf``, which no timeout can wait for."""
-
-    name = "seconds"
-
-    def convert(self, value, param, ctx):  # type: ignore[no-untyped-def]
-        number = click.FLOAT.convert(value, param, ctx)
-        if not (math.isfinite(number) and number > 0):
-            self.fail(f"{value!r} is not a positive number of seconds", param, ctx)
-        return number
-
-
-SECONDS = _Seconds()
 
 
 def _fail(message: str, code: int, ctx: click.Context | None = None) -> None:
@@ -356,8 +340,8 @@ def gather_command(task: str | None, task_file: Path | None, root: Path, budget:
         if progress is not None:
             progress.close()
     if not result.selection.blocks and not result.selection.excluded:
-        _note(f"nothing relevant found for '{task_line(task)}' under {root} "
-              f"({why_nothing_found(root, result)})")
+        click.echo(display_text(f"ctxopt: nothing relevant found for '{task_line(task)}' "
+                                f"under {root} ({why_nothing_found(root, result)})"), err=True)
         sys.exit(ExitStatus.NOTHING_FOUND)
     text = RENDERERS[output_format](result, counter.count)
     summary = _diagnostic_summary(result.diagnostics)

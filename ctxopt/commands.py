@@ -5,6 +5,7 @@ pieces they share: the configuration file as click's ``default_map``, ``--quiet`
 """
 from __future__ import annotations
 
+import math
 import os
 import sys
 from collections.abc import Callable
@@ -19,10 +20,26 @@ from . import __version__
 from .config import SETTINGS, ConfigFile, load_config
 from .files.text import display_text
 
-__all__ = ["apply_config", "quiet", "version_text", "use_colour", "exclude_option",
+__all__ = ["apply_config", "quiet", "version_text", "use_colour", "exclude_option", "SECONDS",
            "COMMANDS"]
 
 _CONFIG_KEY = "ctxopt.config"
+
+
+class _Seconds(click.ParamType):
+    """A positive, finite number of seconds. click's ``FloatRange`` lets ``nan`` through
+    (every comparison with it is false) and ``inf``, which no timeout can wait for."""
+
+    name = "seconds"
+
+    def convert(self, value, param, ctx):  # type: ignore[no-untyped-def]
+        number = click.FLOAT.convert(value, param, ctx)
+        if not (math.isfinite(number) and number > 0):
+            self.fail(f"{value!r} is not a positive number of seconds", param, ctx)
+        return number
+
+
+SECONDS = _Seconds()
 
 
 def apply_config(ctx: click.Context) -> None:
@@ -144,7 +161,7 @@ def walk_options(function: Callable[..., Any]) -> Callable[..., Any]:
                      envvar="CTXOPT_MAX_RING", help="0: definitions only ... 4: callers of callers."),
         click.option("--tests/--no-tests", default=True, show_default=True,
                      envvar="CTXOPT_TESTS", help="Include test files."),
-        click.option("--parse-timeout", type=click.FloatRange(min=0, min_open=True),
+        click.option("--parse-timeout", type=SECONDS,
                      default=DEFAULT_PARSE_TIMEOUT, show_default=True,
                      envvar="CTXOPT_PARSE_TIMEOUT",
                      help="Seconds one file may take to parse before it is skipped."),
