@@ -12,6 +12,7 @@ import os
 import tempfile
 from pathlib import Path
 
+from . import jsontext
 from .budget import MAX_FACTOR, MIN_FACTOR
 from .errors import BudgetError, CalibrationError
 
@@ -63,7 +64,7 @@ class CalibrationStore:
         except (OSError, UnicodeDecodeError) as exc:
             return {}, f"cannot read {self.path}: {exc}"
         try:
-            document = json.loads(raw)
+            document = jsontext.loads(raw)
             models = document["models"]
             if document.get("version") != _CALIBRATION_VERSION or not isinstance(models, dict):
                 raise ValueError("unexpected layout")

@@ -11,9 +11,9 @@ view; ``cell_of_line`` maps one back to (cell, line in the cell).
 """
 from __future__ import annotations
 
-import json
 import re
 
+from .. import jsontext
 from ..model import Diagnostic
 from .reasons import REASON_NOTEBOOK_LANGUAGE, REASON_UNPARSABLE
 
@@ -75,7 +75,7 @@ def code_view(data: bytes) -> str | None:
         When ``data`` is not a notebook's JSON.
     """
     try:
-        document = json.loads(data)
+        document = jsontext.loads(data)
     except (ValueError, UnicodeDecodeError) as exc:
         raise NotebookError(f"not valid JSON: {exc}") from exc
     cells = _cells(document)

@@ -7,12 +7,12 @@ Unreadable or malformed configs are skipped: they only make fewer imports resolv
 """
 from __future__ import annotations
 
-import json
 import posixpath
 import re
 from collections.abc import Iterable
 from pathlib import Path
 
+from .. import jsontext
 from .imports import TsPaths
 
 __all__ = ["read_ts_paths", "parse_jsonc", "go_modules"]
@@ -33,7 +33,7 @@ def parse_jsonc(text: str) -> object:
     def keep_strings(match: re.Match[str]) -> str:
         token = match.group(0)
         return token if token.startswith('"') else ""
-    return json.loads(_JSONC_TOKEN.sub(keep_strings, text))
+    return jsontext.loads(_JSONC_TOKEN.sub(keep_strings, text))
 
 
 def _ts_paths(directory: str, document: object) -> TsPaths | None:

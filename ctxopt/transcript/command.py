@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from .. import jsontext
 from ..errors import UsageError
 from ..tokens import TokenCounter
 from .compact import CompactResult, Compaction, Window, compact
@@ -37,7 +38,7 @@ def read_transcript(path: str) -> Transcript:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         raise UsageError(f"cannot read {path!r}: {reason}") from exc
     try:
-        document = json.loads(text)
+        document = jsontext.loads(text)
     except ValueError as exc:
         raise UsageError(f"{path!r} is not JSON: {exc}") from exc
     return load_transcript(document)

@@ -191,11 +191,11 @@ def detect_shape(messages: Sequence[Message], *, system_given: bool = False) -> 
 
 
 def _decode_arguments(arguments: Any) -> Any:
-    import json
+    from .. import jsontext
 
     if isinstance(arguments, str):
         try:
-            return json.loads(arguments)
+            return jsontext.loads(arguments)
         except ValueError:
             return arguments
     return arguments
