@@ -30,6 +30,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import jsontext
 from .errors import UsageError
 from .files.text import display_text
 from .model import Result
@@ -208,9 +209,10 @@ def read_tasks(path: Path) -> list[Task]:
             raise UsageError(f"{path}: invalid TOML: {exc}") from exc
     elif path.suffix == ".json":
         try:
-            entries = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise UsageError(f"{path}:{exc.lineno}: invalid JSON: {exc.msg}") from exc
+            entries = jsontext.loads(text)
+        except ValueError as exc:  # JSONDecodeError has a line; too deep a nesting has not
+            where = f":{exc.lineno}" if isinstance(exc, json.JSONDecodeError) else ""
+            raise UsageError(f"{path}{where}: invalid JSON: {getattr(exc, 'msg', exc)}") from exc
     else:
         entries = [line.strip() for line in text.splitlines()
                    if line.strip() and not line.lstrip().startswith("#")]

@@ -54,3 +54,13 @@ def test_a_deep_calibration_file_is_reported_as_corrupt(runner, tmp_path, monkey
     result = runner.invoke(main, ["tokens", "--model", "claude", "-"], input="hello\n")
     assert result.exit_code == 0
     assert "calibration.json is corrupt (nested more than" in result.stderr
+
+
+def test_a_deep_snapshot_task_list_is_bad_input(tmp_path) -> None:
+    from ctxopt.errors import UsageError
+    from ctxopt.snapshot import read_tasks
+
+    tasks = tmp_path / "tasks.json"
+    tasks.write_text(DEEP)
+    with pytest.raises(UsageError, match="invalid JSON: nested more than 200 levels deep"):
+        read_tasks(tasks)
