@@ -182,6 +182,8 @@ def load_config(start: Path) -> ConfigFile | None:
         raise ConfigError(f"{path}: not UTF-8 text") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(_toml_message(path, text, exc)) from exc
+    except RecursionError:  # tomllib recurses once per nested array or inline table
+        raise ConfigError(f"{path}: not valid TOML: nested too deeply") from None
     table = document if path.name == CONFIG_NAME else document.get("tool", {}).get("ctxopt", {})
     if path.name == CONFIG_NAME and isinstance(table.get("tool"), dict) and "ctxopt" in table["tool"]:
         table = table["tool"]["ctxopt"]  # [tool.ctxopt] copied from a pyproject.toml

@@ -207,6 +207,8 @@ def read_tasks(path: Path) -> list[Task]:
             entries: list = tomllib.loads(text).get("task", [])
         except tomllib.TOMLDecodeError as exc:
             raise UsageError(f"{path}: invalid TOML: {exc}") from exc
+        except RecursionError:  # tomllib recurses once per nested array or inline table
+            raise UsageError(f"{path}: invalid TOML: nested too deeply") from None
     elif path.suffix == ".json":
         try:
             entries = jsontext.loads(text)

@@ -64,3 +64,17 @@ def test_a_deep_snapshot_task_list_is_bad_input(tmp_path) -> None:
     tasks.write_text(DEEP)
     with pytest.raises(UsageError, match="invalid JSON: nested more than 200 levels deep"):
         read_tasks(tasks)
+
+
+@pytest.mark.parametrize("name, text", [
+    ("pyproject.toml", "[tool.ctxopt]\nbudget = " + "[" * 5000 + "]" * 5000 + "\n"),
+    (".ctxopt.toml", "budget = " + "[" * 5000 + "]" * 5000 + "\n"),
+])
+def test_a_deep_toml_config_is_one_error_line(runner, tmp_path, monkeypatch, name, text) -> None:
+    (tmp_path / name).write_text(text)
+    (tmp_path / "a.py").write_text("def spaced_func():\n    return 1\n")
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(main, ["gather", "fix spaced_func", "--root", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: ") and "nested too deeply" in result.stderr
+    assert len(result.stderr.splitlines()) == 1
