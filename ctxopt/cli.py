@@ -55,13 +55,13 @@ class ExitStatus(enum.IntEnum):
 class _Main(click.Group):
     """The command group and the one error boundary of the command line."""
 
-    def invoke(self, ctx: click.Context):  # type: ignore[no-untyped-def]
+    def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt as exc:
             raise Interrupted() from exc
 
-    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,  # type: ignore[override]
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
              complete_var: str | None = None, standalone_mode: bool = True,
              **extra: Any) -> Any:
         """Run a command; every error ends the process with one line on stderr: click's
@@ -196,7 +196,7 @@ def main(ctx: click.Context, quiet: bool) -> None:
     apply_config(ctx)  # a malformed file raises ConfigError: exit 2
 
 
-def _index_options(function):  # type: ignore[no-untyped-def]
+def _index_options(function):
     """The options that say where and how the persistent index is kept."""
     function = click.option(
         "--index", "index_path", type=click.Path(dir_okay=False, path_type=Path),

@@ -40,7 +40,7 @@ def load_schema(name: str = "gather") -> dict[str, Any]:
     """
     if name not in SCHEMAS:
         raise UsageError(f"no schema named {name!r} (choose from {', '.join(sorted(SCHEMAS))})")
-    text = resources.files("ctxopt").joinpath("schema", SCHEMAS[name]).read_text("utf-8")
+    text = resources.files("ctxopt").joinpath("schema").joinpath(SCHEMAS[name]).read_text("utf-8")
     return json.loads(text)
 
 

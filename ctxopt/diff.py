@@ -68,7 +68,8 @@ def compare(name: str, old: Manifest | None, new: Manifest | None) -> TaskDiff:
         elif (previous.start_line, previous.end_line) != (row.start_line, row.end_line):
             changes.append(Change("moved", previous, row))
     changes += [Change("removed", row, None) for key, row in before.items() if key not in after]
-    task = (new or old).task if (new or old) else ""
+    latest = new or old
+    task = latest.task if latest else ""
     return TaskDiff(name, task, old.used if old else None, new.used if new else None,
                     tuple(changes))
 

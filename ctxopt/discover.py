@@ -177,7 +177,7 @@ def _walk_files(root: Path, diagnostics: list[Diagnostic], config: HygieneConfig
     return files
 
 
-_UNVENDORED = re.compile(r"(?:^|\s)(?:-linguist-vendored|linguist-vendored=false)(?:\s|$)", re.M)
+_UNVENDORED = re.compile(r"(?:^|\s)(?:-linguist-vendored|linguist-vendored=false)(?:\s|$)", re.MULTILINE)
 
 
 def _unvendors(directory: Path) -> bool:
@@ -258,7 +258,8 @@ def _list_files(root: Path, config: HygieneConfig, diagnostics: list[Diagnostic]
         if not config.submodules:
             diagnostics.append(submodule_diagnostic(module))
             continue
-        inner = _list_files(root / module, config, notes := [])
+        notes: list[Diagnostic] = []
+        inner = _list_files(root / module, config, notes)
         diagnostics.extend(replace(d, path=f"{module}/{d.path}") for d in notes)
         depth = module.count("/") + 1
         listing.files += [f"{module}/{f}" for f in inner.files]
@@ -401,8 +402,8 @@ def _generated_verdict(attributes: dict[str, bool]) -> bool | None:
 def _name_rule(rel: str, size: int, max_file_bytes: int, config: HygieneConfig,
                generated: bool | None) -> Diagnostic | None:
     """The rules that decide from a file's name and size alone."""
-    if not config.allow_secrets and secret_file_kind(rel) is not None:
-        return Diagnostic(rel, REASON_SECRET, secret_file_kind(rel))
+    if not config.allow_secrets and (kind := secret_file_kind(rel)) is not None:
+        return Diagnostic(rel, REASON_SECRET, kind)
     if size > max_file_bytes * (NOTEBOOK_SIZE_FACTOR if is_notebook(rel) else 1):
         return Diagnostic(rel, REASON_TOO_LARGE, f"{size} bytes")
     name = rel.rsplit("/", 1)[-1]

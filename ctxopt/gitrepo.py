@@ -30,7 +30,7 @@ def _git(args: list[str], cwd: Path, stdin: bytes | None = None) -> bytes | None
     try:
         completed = subprocess.run(
             ["git", "-c", "core.quotepath=off", *args], cwd=cwd, input=stdin,
-            capture_output=True, timeout=_GIT_TIMEOUT_S,
+            capture_output=True, timeout=_GIT_TIMEOUT_S, check=False,
             env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"})
     except (OSError, subprocess.SubprocessError):
         return None

@@ -15,7 +15,7 @@ import json
 import logging
 import threading
 import warnings
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import unquote, urlparse
@@ -88,9 +88,9 @@ class Workspace:
         self.close()
         settings = self.settings
         options = IndexOptions(path=settings.index_path, jobs=settings.jobs,
-                               notify=log.warning, hygiene=settings.hygiene,
-                               **({} if settings.max_file_bytes is None
-                                  else {"max_file_bytes": settings.max_file_bytes}))
+                               notify=log.warning, hygiene=settings.hygiene)
+        if settings.max_file_bytes is not None:
+            options = replace(options, max_file_bytes=settings.max_file_bytes)
         self._index, self.last_update = open_index(self.root, options)
         self.updates += 1
         log.info("indexed %s: %d read, %d parsed", self.root, self.last_update.scanned,
@@ -180,8 +180,9 @@ def build_server(settings: ServerSettings) -> MCPServer:
             scope=scope or None, hygiene=settings.hygiene)
         def run() -> Result:
             with space.lock:
-                return gather(space.root, task, config, counter=counter,
-                              index=space.open(refresh=refresh))
+                index = space.open(refresh=refresh)
+                assert space.root is not None  # open() raises UsageError without a root
+                return gather(space.root, task, config, counter=counter, index=index)
 
         try:
             result = await anyio.to_thread.run_sync(run)  # the event loop keeps serving

@@ -24,7 +24,7 @@ class TokenCounter(Protocol):
 
 
 @lru_cache(maxsize=1)
-def _encoding():  # type: ignore[no-untyped-def]
+def _encoding():
     import tiktoken
 
     parameters = _cached_parameters()

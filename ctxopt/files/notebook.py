@@ -50,7 +50,9 @@ def _cells(document: object) -> list[dict]:
 
 
 def _language(document: dict) -> str:
-    metadata = document.get("metadata") if isinstance(document.get("metadata"), dict) else {}
+    metadata = document.get("metadata")
+    if not isinstance(metadata, dict):
+        metadata = {}
     for key, field in (("language_info", "name"), ("kernelspec", "language")):
         section = metadata.get(key)
         if isinstance(section, dict) and isinstance(section.get(field), str):

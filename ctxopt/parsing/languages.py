@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from ..errors import GrammarError
@@ -136,7 +136,7 @@ def grammars_dir() -> Path:
     raise GrammarError(f"tag queries not found in {installed} or {checkout}")
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_query(language: str) -> str:
     """The tag query text for ``language``, with ``; inherits: other`` lines expanded.
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable
-from functools import lru_cache
+from functools import cache
 from operator import itemgetter
 from typing import Any, cast
 
@@ -34,12 +34,12 @@ _QUALIFIER = re.compile(r"::|\\|\.")
 _SHORT_DEFINITION_LINES = 8
 
 
-@lru_cache(maxsize=None)
+@cache
 def _query(language: str) -> tuple[ts.Query, Any]:
     try:
         lang = get_language(language)  # type: ignore[arg-type]
         return ts.Query(lang, load_query(language)), get_parser(language)  # type: ignore[arg-type]
-    except (ts.QueryError, LookupError, ValueError) as exc:  # type: ignore[attr-defined]
+    except (ts.QueryError, LookupError, ValueError) as exc:
         raise GrammarError(f"tag query for {language} does not compile: {exc}") from exc
 
 
@@ -148,7 +148,7 @@ def _python_docstring(body: ts.Node, source: bytes) -> str | None:
         return None
     inner = text[start + len(quote):]
     for _ in range(2):  # the closing quote (the pattern's group 4), then once more
-        inner = inner[: -len(quote)] if inner.endswith(quote) else inner
+        inner = inner.removesuffix(quote)
     lines: list[str] = []  # the first two non-blank lines
     for line in inner.splitlines():
         if line.strip():
@@ -534,10 +534,10 @@ def _enclosed(references: dict[tuple[str, int], tuple[int, str, int]],
                 break
             parent = result[i].parent
             i = -1 if parent is None else parent
-        if enclosing is not None and result[enclosing].name == name and kind not in IMPORT_KINDS:
+        if (enclosing is not None and result[enclosing].name == name
+                and kind not in IMPORT_KINDS and name_lines[enclosing] == line):
             # the definition's own name (e.g. a Go type_identifier) is not a use of it
-            if name_lines[enclosing] == line:
-                continue
+            continue
         refs.append((name, kind, line, enclosing))
     refs.sort(key=itemgetter(2, 0, 1))  # by line, name, kind
     return refs

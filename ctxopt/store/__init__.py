@@ -77,7 +77,7 @@ INDEX_ENV = "CTXOPT_INDEX"
 
 
 def open_index(root: Path | str, options: IndexOptions | None = None
-               ) -> tuple["StoredIndex", UpdateReport]:
+               ) -> tuple[StoredIndex, UpdateReport]:
     """Bring the persistent index of ``root`` up to date and open it for queries.
 
     Parameters
@@ -140,7 +140,7 @@ def open_index(root: Path | str, options: IndexOptions | None = None
 
 
 def _open_at(root: Path, location: str, own: bool, options: IndexOptions, note: str
-             ) -> tuple["StoredIndex", UpdateReport]:
+             ) -> tuple[StoredIndex, UpdateReport]:
     """Open (create) and update the database at ``location``, holding its update lock
     (``lock.update_lock``: concurrent runs wait for this update, then reuse it). Raises
     ``IndexDamaged`` when ``own`` and the file there is not an index or is corrupt."""

@@ -85,7 +85,7 @@ class StoredIndex:
         self._edge_reader = EdgeReader(conn, self, self._id, self._path, self._language)
 
     @property
-    def lexical(self) -> "StoredLexical":
+    def lexical(self) -> StoredLexical:
         """BM25 over the parsed files' lexical documents, as ``lexical.LexicalIndex``
         (``score_definitions``, ``score_files``), reading only the query's terms."""
         if self._lexical is None:
@@ -120,7 +120,7 @@ class StoredIndex:
         finally:
             self._conn.close()
 
-    def __enter__(self) -> "StoredIndex":
+    def __enter__(self) -> StoredIndex:
         return self
 
     def __exit__(self, *exc: object) -> None:

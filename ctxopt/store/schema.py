@@ -9,7 +9,6 @@ import hashlib
 import sqlite3
 import sys
 import time
-from typing import Any
 
 from .. import lexical
 from ..files.safety import HygieneConfig
@@ -170,7 +169,7 @@ class Transaction:
                     raise IndexStoreError(f"the index is locked by another process: {exc}") from exc
                 time.sleep(0.05)
 
-    def __exit__(self, kind: Any, value: Any, traceback: Any) -> None:
+    def __exit__(self, kind: object, value: object, traceback: object) -> None:
         if kind is None:
             self.conn.execute("COMMIT")
         elif self.conn.in_transaction:
