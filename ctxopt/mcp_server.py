@@ -296,4 +296,4 @@ def serve(settings: ServerSettings) -> None:
     try:
         server.run("stdio")
     finally:
-        server.workspace.close()
+        server.workspace.close()  # type: ignore[attr-defined]  # attribute set by build_server

@@ -94,13 +94,13 @@ _QUALIFIER = re.compile(r"(?<=[A-Za-z0-9_])(?:::|->)(?=[A-Za-z_])")
 # kebab-case names (``used-before-assignment``): their words are keywords, no part is a symbol
 _KEBAB = re.compile(r"-{0,2}[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+")
 # Places in files. A path here may be absolute or carry a scheme (file://, webpack://).
-_REF_PATH = r"(?P<path>(?:[A-Za-z]:)?[\w.~@+/\\-]*\.(?:%s))" % _EXT_RE
+_REF_PATH = rf"(?P<path>(?:[A-Za-z]:)?[\w.~@+/\\-]*\.(?:{_EXT_RE}))"
 _REFERENCES = (
     re.compile(r'File "(?P<path>[^"\n]+)", line (?P<start>\d+)'),  # Python traceback frame
     re.compile(_REF_PATH + r"#L(?P<start>\d+)(?:-L?(?P<end>\d+))?(?!\w)"),  # GitHub anchor
     re.compile(_REF_PATH + r":(?P<start>\d+)(?:(?:-|\u2013)(?P<end>\d+)|:\d+)?(?![\w.])"),
 )
-_LINES_WORDS = re.compile(r"\blines? (?P<start>\d+)(?:\s*(?:-|\u2013|to)\s*(?P<end>\d+))?", re.I)
+_LINES_WORDS = re.compile(r"\blines? (?P<start>\d+)(?:\s*(?:-|\u2013|to)\s*(?P<end>\d+))?", re.IGNORECASE)
 _CAMEL_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
 
@@ -227,11 +227,11 @@ def find_references(text: str) -> list[Reference]:
             continue
         before = [p for at, p in paths if at < match.start()]
         after = [p for at, p in paths if at > match.start()]
-        path = before[-1] if before else after[0] if after else None
+        near = before[-1] if before else after[0] if after else None
         start = int(match.group("start"))
-        if path and start > 0:
+        if near and start > 0:
             end = max(start, int(match.group("end") or start))
-            found.append((match.start(), Reference(path, start, end)))
+            found.append((match.start(), Reference(near, start, end)))
     found.sort(key=lambda pair: pair[0])
     return list(dict.fromkeys(reference for _, reference in found))
 
