@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .graph.names import dotted_names
 from .graph.rules import is_test_path
@@ -19,7 +19,7 @@ from .lexical import name_words, query_terms
 from .task import ParsedTask, split_identifier
 from .walk_config import WalkConfig
 
-__all__ = ["Seed", "find_seeds", "node_order", "relevance", "relevance_scores"]
+__all__ = ["Seed", "find_seeds", "files_named", "node_order", "relevance", "relevance_scores"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +29,9 @@ class Seed:
     node: str
     quality: float
     reason: str
+    # lines to show instead of the whole definition or file (1-indexed inclusive), for a
+    # place the task points at inside a long one
+    lines: tuple[int, int] | None = None
 
 
 _PATHLIKE_SUFFIXES = (".py", ".pyi", ".go", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".rs",
@@ -90,16 +93,53 @@ def find_seeds(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
     lower_names: dict[str, list[str]] = defaultdict(list)
     for name in index.name_counts():
         lower_names[name.lower()].extend(index.definitions_named(name))
+    _seed_references(found, task)
     path_seeds: list[str] = []
     for symbol in task.symbols:
         if _is_path(symbol):
-            wanted = symbol.strip("./")
-            path_seeds += [p for p in index.files if p == wanted or p.endswith("/" + wanted)]
+            path_seeds += files_named(index, symbol)
         else:
             _seed_symbol(found, symbol, lower_names)
     _seed_files(found, sorted(set(path_seeds)))
     _seed_words(found, task)
     return sorted(found.seeds.values(), key=lambda s: (-s.quality, node_order(index, s.node)))
+
+
+def files_named(index: IndexView, written: str) -> list[str]:
+    """The repository files a path written in a task names: those it is a suffix of
+    (``db.py``, ``storage/db.py``), else the longest one that is a suffix of it (an
+    absolute path from a traceback, ``/srv/app/storage/db.py``)."""
+    wanted = written.strip("./")
+    named = [p for p in index.files if p == wanted or p.endswith("/" + wanted)]
+    if named:
+        return named
+    within = [p for p in index.files if wanted.endswith("/" + p)]
+    return [max(within, key=len)] if within else []
+
+
+def _seed_references(found: "_SeedSet", task: ParsedTask) -> None:
+    """Places the task points at (``task.references``) are seeds of the top quality:
+    the innermost definition around the line, shown whole when short and else by a
+    window of ``caller_max_lines`` around the line; a line outside every definition seeds
+    that window of its file."""
+    index, config = found.index, found.config
+    half = config.caller_max_lines // 2
+    for reference in task.references:
+        for path in files_named(index, reference.path)[:1]:
+            first, last = reference.start_line, reference.end_line
+            window = (max(1, first - half), last + half)
+            around = [(d.end_line - d.start_line, i, d)
+                      for i, d in enumerate(index.file_definitions(path) or ())
+                      if d.start_line <= first <= d.end_line]
+            where = f"{path}:{first}" + (f"-{last}" if last != first else "")
+            if not around:
+                found.seeds[path] = Seed(path, 1.0, f"the task points at {where}", window)
+                continue
+            span, i, definition = min(around, key=lambda a: (a[0], -a[1]))
+            lines = None if span < config.caller_max_lines else (
+                max(definition.start_line, window[0]), min(definition.end_line, window[1]))
+            found.seeds[f"{path}#{i}"] = Seed(f"{path}#{i}", 1.0,
+                                              f"{definition.qualified_name} holds {where}", lines)
 
 
 class _SeedSet:
@@ -174,8 +214,9 @@ def _seed_files(found: _SeedSet, paths: list[str]) -> None:
         if path in seeded_files:
             for node in [n for n in found.seeds if index.path_of(n) == path]:
                 seed = found.seeds[node]
-                found.seeds[node] = Seed(node, min(1.0, seed.quality + w.seed_in_named_file),
-                                         seed.reason + f" in {path}")
+                found.seeds[node] = replace(  # (a reference's lines kept)
+                    seed, quality=min(1.0, seed.quality + w.seed_in_named_file),
+                    reason=seed.reason + f" in {path}")
         else:
             found.seeds[path] = Seed(path, w.seed_file, f"file {path} named in the task")
 

@@ -215,8 +215,8 @@ def seed_ring(walk: _Walk, seeds: list[Seed]) -> set[str]:
     index, config = walk.index, walk.config
     large: set[str] = set()
     for seed in seeds:
-        lines = None
-        if not index.is_file(seed.node):
+        lines = seed.lines
+        if lines is None and not index.is_file(seed.node):
             d = index.definition(seed.node)
             if (d.end_line - d.start_line + 1 > config.large_definition_lines
                     and _children(index, seed.node)):

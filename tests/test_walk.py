@@ -205,3 +205,21 @@ def test_ring_weights_set_the_scores_within_the_ring_band(py_index) -> None:
     assert members and {i.score for i in members} == {RING_BANDS[1].low}
     default = [i for i in walk_rings(py_index, task) if i.reason.startswith("member of")]
     assert min(i.score for i in default) > RING_BANDS[1].low
+
+
+@pytest.mark.parametrize("task", [
+    'File "/home/me/proj/storage/db.py", line 30, in get',
+    "KeyError at storage/db.py:30:9",
+    "see storage/db.py#L29-L31",
+])
+def test_a_place_the_task_points_at_seeds_the_definition_around_it(py_index, task) -> None:
+    seeds = find_seeds(py_index, parse_task(task))
+    assert seeds[0].quality == 1.0
+    assert py_index.definition(seeds[0].node).qualified_name == "Storage.get"
+    items = walk_rings(py_index, parse_task(task))
+    assert items[0].symbol == "Storage.get" and items[0].ring == 0
+
+
+def test_a_line_outside_definitions_seeds_a_window_of_its_file(py_index) -> None:
+    seeds = find_seeds(py_index, parse_task("storage/db.py:3 imports the wrong module"))
+    assert seeds[0].node == "storage/db.py" and seeds[0].lines == (1, 33)
