@@ -179,3 +179,12 @@ def test_a_task_naming_a_module_path_seeds_only_that_definition(build_index) -> 
     seeds = find_seeds(index, parse_task("fix shop.http.responses.Redirect.location"))
     named = [index.path_of(s.node) for s in seeds if s.reason.startswith("definition of shop.")]
     assert named and set(named) == {"shop/http/responses.py"}
+
+
+def test_a_method_call_is_not_linked_to_the_methods_of_its_package(make_repo, build_index) -> None:
+    # `env.get(...)` names no function of the package: six classes there with a `get`
+    # method are not what it calls
+    files = {f"pkg/m{i}.py": f"class C{i}:\n    def get(self):\n        return {i}\n" for i in range(6)}
+    files["pkg/config.py"] = "def load(env):\n    return env.get('X')\n"
+    references = edge_data(build_index(make_repo(files)), "references")
+    assert not [edge for edge in references if edge[0] == "pkg/config.py:load"]

@@ -16,7 +16,8 @@ A use of ``name`` in file F resolves, in this order, to:
 4. the candidates in the files F imports (``imported file``);
 5. for a C++, C#, Java, Kotlin or Scala use inside a namespace, the candidates of that
    namespace (``same namespace``);
-6. the candidates in F's directory (``same package``);
+6. the candidates in F's directory that are not members of a type (``same package``: a
+   call ``x.get()`` names no package function);
 7. every candidate, when there are at most ``MAX_AMBIGUOUS_TARGETS``
    (``one of N definitions``).
 
@@ -40,6 +41,7 @@ __all__ = ["ResolutionData", "resolve", "imported_definitions", "compatible",
            "NAMESPACED_LANGUAGES",
            "MAX_REEXPORT_DEPTH"]
 
+_MEMBER_KINDS = frozenset({"method", "field"})
 # Re-export chains longer than this are not followed (a cycle ends earlier).
 MAX_REEXPORT_DEPTH = 8
 _FAMILIES = {"c": "c", "cpp": "c", "javascript": "js", "typescript": "js", "tsx": "js",
@@ -176,12 +178,23 @@ def resolve(data: ResolutionData, path: str, name: str, kind: str,
         if namespace:
             return namespace, "same namespace"
     directory = posixpath.dirname(path)
-    package = [node for node, where in pairs if posixpath.dirname(where) == directory]
+    package = [node for node, where in pairs
+               if posixpath.dirname(where) == directory and _free(data, node)]
     if package:
         return package, "same package"
     if len(candidates) <= MAX_AMBIGUOUS_TARGETS:
         return candidates, f"one of {len(candidates)} definitions"
     return [], ""
+
+
+def _free(data: ResolutionData, node: str) -> bool:
+    """True for a definition that is not a member of a type (nor a method declared out
+    of line): a function, type, constant or variable of its file or namespace."""
+    definition = data.definition(node)
+    if definition.kind in _MEMBER_KINDS:
+        return False
+    return definition.parent is None or \
+        data.definition(f"{_path(node)}#{definition.parent}").kind in MODULE_KINDS
 
 
 def _within(qualified_name: str, scope: list[str]) -> bool:
