@@ -117,7 +117,7 @@ def files_named(index: IndexView, written: str) -> list[str]:
     return [max(within, key=len)] if within else []
 
 
-def _seed_references(found: "_SeedSet", task: ParsedTask) -> None:
+def _seed_references(found: _SeedSet, task: ParsedTask) -> None:
     """Places the task points at (``task.references``) are seeds of the top quality:
     the innermost definition around the line, shown whole when short and else by a
     window of ``caller_max_lines`` around the line; a line outside every definition seeds
