@@ -24,12 +24,11 @@ from click.core import ParameterSource
 
 from .budget import Calibrated, EstimatingCounter, choose_budget
 from .calibration import CalibrationStore, user_config_dir
-from .discover import MAX_FILE_BYTES
 from .errors import BudgetError, CtxoptError, Interrupted, UsageError
 from .files.reasons import REASON_BINARY
 from .files.safety import DEFAULT_PARSE_TIMEOUT, HygieneConfig
 from .files.text import display_text
-from .commands import (COMMANDS, SECONDS, apply_config, exclude_option, note, quiet,
+from .commands import (COMMANDS, SECONDS, apply_config, index_options, note, quiet,
                        version_text)
 from .contract import SCHEMAS, load_schema, render_index_json
 from .gitrepo import repository_root
@@ -37,7 +36,7 @@ from .model import Diagnostic
 from .pipeline import DEFAULT_BUDGET, GatherConfig, gather, why_nothing_found
 from .render import RENDERERS, task_line
 from .taskinput import TaskCommand, read_task
-from .store import INDEX_ENV, IndexOptions, StoredIndex, UpdateReport, open_index
+from .store import IndexOptions, StoredIndex, UpdateReport, open_index
 from .tokens import Cl100kCounter, TokenCounter
 
 
@@ -197,18 +196,9 @@ def main(ctx: click.Context, quiet: bool) -> None:
 
 
 def _index_options(function):
-    """The options that say where and how the persistent index is kept."""
-    function = click.option(
-        "--index", "index_path", type=click.Path(dir_okay=False, path_type=Path),
-        envvar=INDEX_ENV, default=None,
-        help=f"Index database [default: ROOT/.ctxopt/index.db; env: {INDEX_ENV}].")(function)
-    function = click.option(
-        "--jobs", type=click.IntRange(min=1), default=None, envvar="CTXOPT_JOBS",
-        help="Worker processes for parsing [default: all cores].")(function)
-    function = click.option(
-        "--max-file-size", type=click.IntRange(min=1), default=MAX_FILE_BYTES,
-        envvar="CTXOPT_MAX_FILE_SIZE", show_default=True,
-        help="Skip files larger than this many bytes.")(function)
+    """The options that say where and how the persistent index is kept
+    (``commands.index_options``), and those that change what is indexed."""
+    function = index_options(function)
     function = click.option(
         "--allow-secrets", is_flag=True, default=False,
         help="Index and emit credential files and text that looks like secrets "
@@ -220,7 +210,7 @@ def _index_options(function):
         "--parse-timeout", type=SECONDS,
         default=DEFAULT_PARSE_TIMEOUT, show_default=True, envvar="CTXOPT_PARSE_TIMEOUT",
         help="Seconds one file may take to parse before it is skipped.")(function)
-    return exclude_option(function)
+    return function
 
 
 class _ProgressBar:
