@@ -138,10 +138,8 @@ def distribute_budget(demand: Sequence[int], total_budget: int, floor: int) -> l
     caller, which knows the items' priorities and can drop the least important ones
     whole (``fit_budget`` does, until the sum fits).
 
-    The algorithm is progressive filling (Bertsekas and Gallager, *Data Networks*, 2nd
-    ed., section 6.5.2, "max-min fairness"): raise a common level, freezing every item
-    whose demand it reaches. Here the level is found in one pass over the demands in
-    ascending order, O(n log n).
+    The fair shares come from progressive filling (``_water_fill``), then are raised to
+    the floor.
 
     Raises
     ------
@@ -163,6 +161,19 @@ def distribute_budget(demand: Sequence[int], total_budget: int, floor: int) -> l
                           f"{demands}, {total_budget}, {floor}")
     if sum(demands) <= total_budget:
         return demands
+    allocation = _water_fill(demands, total_budget)
+    return [max(a, min(d, floor)) for a, d in zip(allocation, demands)]
+
+
+def _water_fill(demands: list[int], total_budget: int) -> list[int]:
+    """Max-min fair shares of ``total_budget`` tokens (whole tokens, summing to it) for
+    ``demands`` whose sum exceeds it; no floor.
+
+    The algorithm is progressive filling (Bertsekas and Gallager, *Data Networks*, 2nd
+    ed., section 6.5.2, "max-min fairness"): raise a common level, freezing every item
+    whose demand it reaches. Here the level is found in one pass over the demands in
+    ascending order, O(n log n).
+    """
     order = sorted(range(len(demands)), key=lambda i: (demands[i], i))
     remaining = total_budget
     level = 0
@@ -177,7 +188,7 @@ def distribute_budget(demand: Sequence[int], total_budget: int, floor: int) -> l
     allocation = [min(d, level) for d in demands]
     for index in capped[:extra]:
         allocation[index] += 1
-    return [max(a, min(d, floor)) for a, d in zip(allocation, demands)]
+    return allocation
 
 
 def estimate_tokens(text: str) -> int:

@@ -303,18 +303,8 @@ def gather_command(task: str | None, task_file: Path | None, root: Path, budget:
     space is the task, never an option; put any other one after -- (ctxopt gather -- -v).
     """
     task = read_task(task, task_file, sys.stdin.buffer)
-    # a budget from the environment or the configuration file gives way to --window
-    given = click.get_current_context().get_parameter_source("budget")
     target = _output_target(output)
-    budget = choose_budget(budget=budget if given is ParameterSource.COMMANDLINE else None,
-                           window=window, reserve=reserve, default=budget)
-    if budget_from_policy:
-        from .transcript.policy import result_budget
-
-        if window is None:
-            raise BudgetError("--budget-from-policy needs --window: the budget is a third "
-                              "of the window minus the reserve")
-        budget = result_budget(budget)
+    budget = _gather_budget(budget, window, reserve, budget_from_policy)
     counter = _model_counter(Cl100kCounter(), model)
     config = GatherConfig(budget=budget, max_ring=max_ring, include_tests=tests,
                           scope=scope, calibrated_for=model.strip() if model is not None
@@ -337,6 +327,34 @@ def gather_command(task: str | None, task_file: Path | None, root: Path, budget:
     summary = _diagnostic_summary(result.diagnostics)
     if output_format == "text" and summary and not quiet():
         click.echo(summary, err=True)
+    _emit(text, target, output)
+
+
+gather_command.name = "gather"
+main.add_command(gather_command, "gather")
+
+
+def _gather_budget(budget: int, window: int | None, reserve: int | None,
+                   budget_from_policy: bool) -> int:
+    """The token budget of ``gather`` from ``--budget``, ``--window``/``--reserve`` and
+    ``--budget-from-policy``. Raises ``BudgetError`` for a combination that conflicts."""
+    # a budget from the environment or the configuration file gives way to --window
+    given = click.get_current_context().get_parameter_source("budget")
+    budget = choose_budget(budget=budget if given is ParameterSource.COMMANDLINE else None,
+                           window=window, reserve=reserve, default=budget)
+    if budget_from_policy:
+        from .transcript.policy import result_budget
+
+        if window is None:
+            raise BudgetError("--budget-from-policy needs --window: the budget is a third "
+                              "of the window minus the reserve")
+        budget = result_budget(budget)
+    return budget
+
+
+def _emit(text: str, target: Path | None, output: str | None) -> None:
+    """Write ``text`` to standard output (``target`` None) or to ``target`` (the file of
+    ``-o output``). Raises ``CtxoptError`` when the write fails."""
     if target is None:
         click.echo(text, nl=False)
         return
@@ -344,10 +362,6 @@ def gather_command(task: str | None, task_file: Path | None, root: Path, budget:
         _write_output(target, text)
     except OSError as exc:
         raise CtxoptError(f"cannot write {output!r}: {exc.strerror or exc}") from exc
-
-
-gather_command.name = "gather"
-main.add_command(gather_command, "gather")
 
 
 def _diagnostic_summary(diagnostics: tuple[Diagnostic, ...]) -> str | None:

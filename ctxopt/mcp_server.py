@@ -97,6 +97,14 @@ class Workspace:
                  self.last_update.parsed)
         return self._index
 
+    async def for_context(self, context: Context) -> "Workspace":
+        """This workspace, its root taken from the client (or the working directory) on
+        the first call when the server was started without one."""
+        if self.root is None:
+            found = await _client_root(context)
+            self.root = (found or Path.cwd()).resolve()
+        return self
+
     def close(self) -> None:
         if self._index is not None:
             self._index.close()
@@ -130,22 +138,29 @@ def _tool_error(exc: CtxoptError) -> ToolError:
     return ToolError(str(exc))
 
 
+def _answer(text: str, structured: Any) -> CallToolResult:
+    """A tool result: ``text`` for the model and ``structured`` as its JSON."""
+    return CallToolResult(content=[TextContent(type="text", text=text)],
+                          structured_content=structured)
+
+
 def build_server(settings: ServerSettings) -> MCPServer:
     """The ``MCPServer`` with ctxopt's tools, over a ``Workspace`` for ``settings``."""
     server = MCPServer("ctxopt", instructions=_INSTRUCTIONS, version=__version__,
                        log_level="WARNING")
     workspace = Workspace(settings)
     counter = Cl100kCounter()
+    _add_gather_tool(server, workspace, counter)
+    _add_tags_tool(server, workspace)
+    _add_index_tool(server, workspace)
+    _add_compact_tool(server)
+    _add_tokens_tool(server, counter)
+    server.workspace = workspace  # type: ignore[attr-defined]
+    return server
 
-    async def workspace_for(context: Context) -> Workspace:
-        if workspace.root is None:
-            found = await _client_root(context)
-            workspace.root = (found or Path.cwd()).resolve()
-        return workspace
 
-    def answer(text: str, structured: Any) -> CallToolResult:
-        return CallToolResult(content=[TextContent(type="text", text=text)],
-                              structured_content=structured)
+def _add_gather_tool(server: MCPServer, workspace: Workspace, counter: Cl100kCounter) -> None:
+    settings = workspace.settings
 
     @server.tool(name="gather", description=(
         "The source code most relevant to a task, fitted to a token budget: the "
@@ -172,7 +187,7 @@ def build_server(settings: ServerSettings) -> MCPServer:
         refresh: Annotated[bool, Field(description=(
             "Update the index first (after files changed)."))] = False,
     ) -> CallToolResult:
-        space = await workspace_for(context)
+        space = await workspace.for_context(context)
         config = GatherConfig(
             budget=settings.budget if budget is None else budget,
             max_ring=settings.max_ring if max_ring is None else max_ring,
@@ -192,8 +207,10 @@ def build_server(settings: ServerSettings) -> MCPServer:
         text = RENDERERS[format](result, counter.count)
         if not result.selection.blocks and not result.selection.excluded:
             text = f"nothing relevant found for {task.strip()!r} under {space.root}"
-        return answer(text, document)
+        return _answer(text, document)
 
+
+def _add_tags_tool(server: MCPServer, workspace: Workspace) -> None:
     @server.tool(description=(
         "The definitions and references ctxopt's indexer finds in files or directories of "
         "the repository (like `ctags -x`): file, kind, name, qualified name, lines."))
@@ -204,7 +221,7 @@ def build_server(settings: ServerSettings) -> MCPServer:
     ) -> CallToolResult:
         from .tags import collect_tags, render_tags_text
 
-        space = await workspace_for(context)
+        space = await workspace.for_context(context)
         root = space.root
         assert root is not None
         try:
@@ -215,8 +232,10 @@ def build_server(settings: ServerSettings) -> MCPServer:
             records = await anyio.to_thread.run_sync(lambda: collect_tags(targets, cwd=root))
         except CtxoptError as exc:
             raise _tool_error(exc) from exc
-        return answer(render_tags_text(records), {"tags": [asdict(r) for r in records]})
+        return _answer(render_tags_text(records), {"tags": [asdict(r) for r in records]})
 
+
+def _add_index_tool(server: MCPServer, workspace: Workspace) -> None:
     @server.tool(name="index", description=(
         "Bring the repository's index up to date (after files changed) and say what it "
         "holds: files, languages, definitions, references, what was skipped and why."))
@@ -225,7 +244,7 @@ def build_server(settings: ServerSettings) -> MCPServer:
         refresh: Annotated[bool, Field(description=(
             "Update the index from the files on disk (false: report only)."))] = True,
     ) -> CallToolResult:
-        space = await workspace_for(context)
+        space = await workspace.for_context(context)
         def run() -> tuple[dict[str, Any], UpdateReport]:
             with space.lock:
                 index = space.open(refresh=refresh)
@@ -243,8 +262,10 @@ def build_server(settings: ServerSettings) -> MCPServer:
         text = (f"{summary['files']} files, {summary['definitions']} definitions, "
                 f"{summary['references']} references; last update read {report.scanned} "
                 f"and parsed {report.parsed} files")
-        return answer(text, summary)
+        return _answer(text, summary)
 
+
+def _add_compact_tool(server: MCPServer) -> None:
     @server.tool(description=(
         "Compact an agent transcript (OpenAI chat or Anthropic messages) that nears its "
         "context window: drops the oldest turns behind an offline summary, cuts long tool "
@@ -274,20 +295,19 @@ def build_server(settings: ServerSettings) -> MCPServer:
                 recent_tail=recent_tail)))
         except CtxoptError as exc:
             raise _tool_error(exc) from exc
-        return answer(report_line(result).removeprefix("ctxopt: "), {
+        return _answer(report_line(result).removeprefix("ctxopt: "), {
             "transcript": result.transcript.to_document(), "compacted": result.compacted,
             "tokens_before": result.tokens_before, "tokens_after": result.tokens_after,
             "kept": list(result.kept), "dropped": list(result.dropped), "key": result.key})
 
+
+def _add_tokens_tool(server: MCPServer, counter: Cl100kCounter) -> None:
     @server.tool(description="The number of cl100k_base tokens in a text.")
     def tokens(
         text: Annotated[str, Field(description="The text to count.")],
     ) -> CallToolResult:
         count = counter.count(text)
-        return answer(str(count), {"tokens": count, "encoding": "cl100k_base"})
-
-    server.workspace = workspace  # type: ignore[attr-defined]
-    return server
+        return _answer(str(count), {"tokens": count, "encoding": "cl100k_base"})
 
 
 def serve(settings: ServerSettings) -> None:
