@@ -7,6 +7,7 @@ calibrated count is ``budget.Calibrated``.
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import tempfile
@@ -34,9 +35,19 @@ def user_config_dir() -> Path:
     ``$XDG_CONFIG_HOME``; the roaming application-data folder on Windows). Not created."""
     if os.environ.get(CONFIG_DIR_ENV):  # the override: platformdirs need not be imported
         return Path(os.environ[CONFIG_DIR_ENV])
+    return _platform_config_dir(*(os.environ.get(name) for name in _PLATFORM_ENV))
+
+
+# What platformdirs' answer depends on: the same values give the same directory, so it is
+# asked once per process (the memo asks for every text it looks up).
+_PLATFORM_ENV = ("XDG_CONFIG_HOME", "HOME", "APPDATA", "USERPROFILE")
+
+
+@functools.lru_cache(maxsize=4)
+def _platform_config_dir(*environment: str | None) -> Path:
     import platformdirs
 
-    return config_dir(platformdirs.user_config_dir("ctxopt", appauthor=False, roaming=True))
+    return Path(platformdirs.user_config_dir("ctxopt", appauthor=False, roaming=True))
 
 
 class CalibrationStore:

@@ -9,7 +9,6 @@ document frequency, as in BM25) and against file paths.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from dataclasses import dataclass, replace
 
 from .graph.names import dotted_names
@@ -90,16 +89,13 @@ def find_seeds(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
     config = config or WalkConfig()
     relevance_of = relevance(index, task, config) if relevance_of is None else relevance_of
     found = _SeedSet(index, config, relevance_of)
-    lower_names: dict[str, list[str]] = defaultdict(list)
-    for name in index.name_counts():
-        lower_names[name.lower()].extend(index.definitions_named(name))
     _seed_references(found, task)
     path_seeds: list[str] = []
     for symbol in task.symbols:
         if _is_path(symbol):
             path_seeds += files_named(index, symbol)
         else:
-            _seed_symbol(found, symbol, lower_names)
+            _seed_symbol(found, symbol)
     _seed_files(found, sorted(set(path_seeds)))
     _seed_words(found, task)
     return sorted(found.seeds.values(), key=lambda s: (-s.quality, node_order(index, s.node)))
@@ -174,7 +170,7 @@ class _SeedSet:
             self.offer(node, quality * _specificity(len(nodes)), reason)
 
 
-def _seed_symbol(found: _SeedSet, symbol: str, lower_names: dict[str, list[str]]) -> None:
+def _seed_symbol(found: _SeedSet, symbol: str) -> None:
     """Seed the definitions a symbol of the task names: by qualified name, by name with
     the other parts naming the file's path, by exact name, else case-insensitively."""
     index, w = found.index, found.config.weights
@@ -198,9 +194,9 @@ def _seed_symbol(found: _SeedSet, symbol: str, lower_names: dict[str, list[str]]
     if exact:
         found.offer_all(exact, w.seed_exact, f"definition of {name}")
         return
-    folded = lower_names.get(name.lower(), [])
+    folded = index.definitions_named_any_case(name)
     if not folded and len(name) > 3 and name.lower().endswith("s"):
-        folded = lower_names.get(name.lower()[:-1], [])  # "Blueprints" names `Blueprint`
+        folded = index.definitions_named_any_case(name.lower()[:-1])  # "Blueprints" names `Blueprint`
     for node in folded:
         found.offer(node, w.seed_folded * _specificity(len(folded)),
                     f"definition of {index.definition(node).name} (matches {name})")

@@ -334,12 +334,15 @@ def signature_file_ring(walk: _Walk, file_scores: dict[str, float]) -> None:
     shown = {item.path for item in walk.items.values()}
     considered = 4 * config.max_signature_files  # files ranked below this are not worth it
     added = 0
+    by_path: dict[str, list[str]] = defaultdict(list)
+    for node in walk.relevance_of:
+        by_path[index.path_of(node)].append(node)
     for rank, path in enumerate(_rank_files(index, walk.relevance_of, file_scores, config)):
         if added >= config.max_signature_files or rank >= considered:
             break
         if path in shown or not config.admits(path):
             continue
-        in_file = [n for n in walk.relevance_of if index.path_of(n) == path]
+        in_file = by_path.get(path)
         if not in_file:
             continue
         best = max(in_file, key=lambda n: (walk.rel(n), -index.definition(n).start_line))

@@ -59,6 +59,11 @@ class IndexView(Protocol):
         """Node ids of the definitions called exactly ``name``, by path then position."""
         ...
 
+    def definitions_named_any_case(self, name: str) -> list[str]:
+        """Node ids of the definitions whose name equals ``name`` ignoring case: each
+        name's by path then position, the names in the order of their first definition."""
+        ...
+
     def name_counts(self) -> dict[str, int]:
         """Every definition name -> how many definitions have it."""
         ...

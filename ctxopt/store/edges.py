@@ -30,6 +30,7 @@ class _Definitions(Protocol):
     def definition(self, node: str) -> Definition: ...
     def definitions_named(self, name: str) -> list[str]: ...
     def file_definitions(self, path: str) -> tuple[Definition, ...] | None: ...
+    def prefetch_definitions(self, file_ids: list[int]) -> None: ...
 
 
 class EdgeReader:
@@ -51,6 +52,7 @@ class EdgeReader:
         self._owner_names: dict[str, dict[int, str]] = {}
         self._resolved: dict[tuple, tuple[list[str], str]] = {}
         self._candidates: dict[tuple[str, str | None], list[tuple[str, str]]] = {}
+        self._incoming: dict[str, dict[str, list[tuple[str, str, int, bool, str]]]] = {}
 
     # graph.resolve.ResolutionData
     def definitions_named(self, name: str) -> list[str]:
@@ -154,6 +156,21 @@ class EdgeReader:
     def references_in(self, node: str, path: str, name: str) -> list[Edge]:
         """The ``references``, ``inherits`` and ``tests`` edges of the uses that resolve to
         the definition ``node`` (in ``path``, called ``name``)."""
+        incoming = self._incoming.get(name)
+        if incoming is None:
+            incoming = self._incoming[name] = self._uses_of_name(name)
+        target_test = is_test_path(path)
+        groups = EdgeGroups()
+        for source, kind, line, referrer_test, reason in incoming.get(node, ()):
+            if source != node:
+                groups.add(source, kind, line, referrer_test and not target_test, reason)
+        return groups.edges()
+
+    def _uses_of_name(self, name: str) -> dict[str, list[tuple[str, str, int, bool, str]]]:
+        """Definition -> (source, use kind, line, source is a test, reason) of each use of
+        ``name``, or of a name an import binds to it, that resolves to that definition, in
+        the order of the ``uses`` rows. Resolved once per name: every definition called
+        ``name`` reads its incoming edges from it."""
         names = sorted(self._names_bound_to(name))
         rows = []
         for start in range(0, len(names), SQL_VARS):
@@ -162,24 +179,30 @@ class EdgeReader:
                 f"SELECT file_id, name, packed FROM uses WHERE name IN ({','.join('?' * len(chunk))})",
                 chunk).fetchall()
         self._prefetch(sorted({file_id for file_id, _, _ in rows}))
-        target_test = is_test_path(path)
-        groups = EdgeGroups()
+        found: dict[str, list[tuple[str, str, int, bool, str]]] = {}
         for file_id, use_name, packed in rows:
             referrer = self._paths[file_id]
             if not self._languages.get(referrer):
                 continue
-            tests = not target_test and is_test_path(referrer)
+            test = is_test_path(referrer)
             for line, kind, enclosing in unpack_uses(packed):
                 targets, reason = self.resolve(referrer, use_name, kind, enclosing)
-                if node in targets:
-                    source = referrer if enclosing is None else f"{referrer}#{enclosing}"
-                    if source != node:
-                        groups.add(source, kind, line, tests, reason)
-        return groups.edges()
+                if not targets:
+                    continue
+                use = (referrer if enclosing is None else f"{referrer}#{enclosing}",
+                       kind, line, test, reason)
+                for target in targets:
+                    uses = found.get(target)
+                    if uses is None:
+                        found[target] = [use]
+                    else:
+                        uses.append(use)
+        return found
 
     def _prefetch(self, file_ids: list[int]) -> None:
-        """Read the imports and bindings of many files at once (one query per chunk, not
-        two per file)."""
+        """Read the imports, bindings and definitions of many files at once (one query per
+        chunk, not three per file)."""
+        self._index.prefetch_definitions(file_ids)
         wanted = [f for f in file_ids if self._paths[f] not in self._imports]
         imports: dict[str, set[str]] = {self._paths[f]: set() for f in wanted}
         bindings: dict[str, list[tuple[str, str, str | None]]] = {self._paths[f]: [] for f in wanted}

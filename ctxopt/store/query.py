@@ -16,7 +16,7 @@ from .edges import EdgeReader
 from .lexical import StoredLexical, guarded
 from .location import is_corruption, move_aside
 from .scan import unpack_uses
-from .schema import key_path
+from .schema import SQL_VARS, key_path
 from .update import name_table
 
 __all__ = ["StoredIndex"]
@@ -183,6 +183,19 @@ class StoredIndex:
             self._named[name] = found
         return list(found)
 
+    def definitions_named_any_case(self, name: str) -> list[str]:
+        """Node ids of the definitions whose name equals ``name`` ignoring case
+        (``str.lower``): each name's definitions by path then position, the names in the
+        order of their first definition. Reads the distinct names (the name index), not
+        the definitions."""
+        wanted = name.lower()
+        names = self._all_named if self._all_named is not None else [
+            found for (found,) in self._conn.execute("SELECT DISTINCT name FROM defs")]
+        groups = [self.definitions_named(found) for found in names if found.lower() == wanted]
+        groups = [group for group in groups if group]
+        groups.sort(key=lambda group: split_symbol(group[0]))
+        return [node for group in groups for node in group]
+
     def name_counts(self) -> dict[str, int]:
         """Every definition name -> how many definitions have it (loads the name table)."""
         return {name: len(nodes) for name, nodes in self._load_all_names().items()}
@@ -287,6 +300,20 @@ class StoredIndex:
             self._definitions[path] = definitions
         return definitions
 
+    def prefetch_definitions(self, file_ids: list[int]) -> None:
+        """Read the definitions of many files (by file id) at once, one query per chunk."""
+        wanted = [f for f in file_ids if self._path[f] not in self._definitions]
+        found: dict[int, list[Definition]] = {f: [] for f in wanted}
+        for start in range(0, len(wanted), SQL_VARS):
+            chunk = wanted[start:start + SQL_VARS]
+            for file_id, *row in self._conn.execute(
+                    "SELECT file_id, name, kind, qualified_name, start_line, end_line, signature,"
+                    f" parent FROM defs WHERE file_id IN ({','.join('?' * len(chunk))})"
+                    " ORDER BY file_id, idx", chunk):
+                found[file_id].append(Definition(*row))
+        for file_id, definitions in found.items():
+            self._definitions[self._path[file_id]] = tuple(definitions)
+
     def _load_all_names(self) -> dict[str, list[str]]:
         if self._all_named is None:
             row = self._conn.execute(
@@ -297,7 +324,8 @@ class StoredIndex:
         return self._all_named
 
 
-for _name in ("summary", "definition", "definitions_named", "name_counts", "file_definitions",
-              "file_tags", "edges_out", "edges_in"):
+for _name in ("summary", "definition", "definitions_named", "definitions_named_any_case",
+              "name_counts", "file_definitions",
+              "file_tags", "edges_out", "edges_in", "prefetch_definitions"):
     setattr(StoredIndex, _name, guarded(getattr(StoredIndex, _name)))
 

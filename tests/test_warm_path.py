@@ -1,0 +1,75 @@
+"""The warm gather's shortcuts answer exactly as the plain queries they replace."""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ctxopt import calibration
+
+KINDS = ("references", "inherits", "tests")
+
+
+def _reference_any_case(index, name: str) -> list[str]:
+    """The case-insensitive lookup as the whole name table gives it."""
+    found: list[str] = []
+    for known in index.name_counts():
+        if known.lower() == name.lower():
+            found += index.definitions_named(known)
+    return found
+
+
+def test_definitions_named_any_case_matches_the_name_table(make_repo, build_index) -> None:
+    root = make_repo({
+        "b/late.py": "class Blueprint:\n    pass\n\nBLUEPRINT = 1\n",
+        "a/early.py": "def blueprint():\n    pass\n\nclass BluePrint:\n    pass\n",
+        "a/other.py": "def unrelated():\n    pass\n",
+    })
+    index = build_index(root)
+    found = index.definitions_named_any_case("BLUEPRINT")
+    assert sorted(found) == sorted(index.definitions_named("Blueprint") + index.definitions_named("blueprint")
+                                   + index.definitions_named("BluePrint")
+                                   + index.definitions_named("BLUEPRINT"))
+    assert index.definitions_named_any_case("nothing") == []
+    fresh = build_index(root)
+    assert _reference_any_case(fresh, "BLUEPRINT") == found  # names in first-definition order
+    assert fresh.definitions_named_any_case("blueprint") == found  # with the table loaded
+
+
+def test_edges_in_of_one_kind_are_those_of_all_kinds(fixture_repo, build_index) -> None:
+    """Incoming edges are resolved once per name and shared by the definitions of that
+    name: asking for one kind, or for a namesake first, changes nothing."""
+    root = fixture_repo("py_storage")
+    index = build_index(root)
+    nodes = [n for name in sorted(index.name_counts()) for n in index.definitions_named(name)]
+    every = {node: index.edges_in(node, KINDS) for node in reversed(nodes)}
+    fresh = build_index(root)
+    for node in nodes:
+        for kind in KINDS:
+            assert fresh.edges_in(node, (kind,)) == [e for e in every[node] if e[1] == kind]
+    assert any(every.values())
+
+
+def test_import_ctxopt_loads_no_pipeline() -> None:
+    code = ("import sys, ctxopt\n"
+            "assert 'ctxopt.pipeline' not in sys.modules and 'ctxopt.store' not in sys.modules\n"
+            "assert callable(ctxopt.gather) and ctxopt.GatherConfig().budget > 0\n"
+            "assert 'gather' in dir(ctxopt)\n"
+            "try:\n    ctxopt.no_such_name\nexcept AttributeError:\n    pass\n"
+            "else:\n    raise SystemExit('no AttributeError')\n")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_user_config_dir_follows_the_environment(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.delenv(calibration.CONFIG_DIR_ENV, raising=False)
+    if not sys.platform.startswith("linux"):
+        pytest.skip("platformdirs reads XDG_CONFIG_HOME on Linux")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "one"))
+    first = calibration.user_config_dir()
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "two"))
+    second = calibration.user_config_dir()
+    assert first.is_relative_to(tmp_path / "one") and second.is_relative_to(tmp_path / "two")
+    monkeypatch.setenv(calibration.CONFIG_DIR_ENV, str(tmp_path / "own"))
+    assert calibration.user_config_dir() == tmp_path / "own"
