@@ -46,6 +46,16 @@ class RingWeights:
     # Callees are mostly helpers: low base, ranked by what the task's words point at.
     callee: float = 0.1
     callee_relevance: float = 0.7
+    # Along inheritance (``walk_inherit``): the constructor a seed class inherits runs
+    # whenever the class is called, so it ranks like a callable member; other inherited
+    # members are like callees; the base method a seed method overrides is as close as
+    # a member, its overrides in subclasses a little less. Set by hand, like the others.
+    inherited_constructor: float = 0.4
+    inherited: float = 0.1
+    inherited_relevance: float = 0.6
+    overridden: float = 0.35
+    override: float = 0.2
+    override_relevance: float = 0.6
     # Ring 2. Tests rank below callers (shown as signatures: line recall +0.02).
     test: float = 0.05
     test_relevance: float = 0.15
@@ -99,6 +109,12 @@ class WalkConfig:
     max_callers: int = 5  # hub symbols have hundreds of callers; keep the most relevant
     max_callees: int = 6  # per seed, the most relevant helpers it uses
     max_tests: int = 3  # tests of the seeds and their members, the most relevant first
+    # Inheritance (``walk_inherit``): bases followed this many levels up (0: not at all);
+    # per seed class, the most relevant inherited members besides its constructor; per
+    # seed method, the most relevant overrides in subclasses.
+    max_base_depth: int = 3
+    max_inherited: int = 4
+    max_overrides: int = 4
     # Callees and siblings below this relevance are shown as signatures ("detail by
     # distance"). 0 shows them whole: on the localization benchmark, signatures for them
     # cost line recall (0.588 -> 0.547 at 0.3), while signatures for tests gained 0.02.
