@@ -6,7 +6,8 @@ definitions whose words match it best. From the seeds, one function per ring:
 - ring 0: the seeds (``seed_ring``);
 - ring 1: their members, the class or module around them, subclasses, callees
   (``member_ring``); what they inherit, override or are overridden by
-  (``walk_inherit.inheritance_ring``);
+  (``walk_inherit.inheritance_ring``); the callees a parameter the task names is
+  passed on to (``walk_flow.flow_ring``);
 - ring 2: callers and referrers of rings 0-1, and tests (``caller_ring``);
 - ring 3: siblings in the same file (``sibling_ring``), further word matches
   (``word_match_ring``), the best match of each other matching file
@@ -29,6 +30,7 @@ from .model import RING_BANDS, Definition, Fidelity, Item
 from .seeds import Seed, find_seeds, node_order, relevance_scores
 from .task import ParsedTask
 from .walk_config import RingWeights, WalkConfig
+from .walk_flow import flow_ring
 from .walk_inherit import inheritance_ring
 
 __all__ = [
@@ -201,11 +203,12 @@ def walk_rings(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
         if not index.is_file(node):
             members += member_ring(walk, node, ring0, node in large)
     # relations that reach far are followed only from what the task names, not from
-    # mere word matches (whose inheritance is mostly noise)
+    # mere word matches (whose inheritance and data flow are mostly noise)
     named = [seed.node for seed in seeds if seed.quality > config.lexical_seed_quality]
     for node in named:
         if not index.is_file(node):
             inheritance_ring(walk, node, ring0)
+    flow_ring(walk, task, named, ring0)
     callers, ranked_callers = caller_ring(walk, ring0, members)
     for node in ring0:
         if not index.is_file(node):

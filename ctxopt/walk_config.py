@@ -56,6 +56,12 @@ class RingWeights:
     overridden: float = 0.35
     override: float = 0.2
     override_relevance: float = 0.6
+    # Along parameter flow (``walk_flow``): a callee the task's parameter is passed on to
+    # is where the argument takes effect, so it ranks above a mere callee; one step
+    # further down counts ``flow_fall`` less. Set by hand.
+    flow: float = 0.45
+    flow_fall: float = 0.1
+    flow_relevance: float = 0.5
     # Ring 2. Tests rank below callers (shown as signatures: line recall +0.02).
     test: float = 0.05
     test_relevance: float = 0.15
@@ -115,6 +121,10 @@ class WalkConfig:
     max_base_depth: int = 3
     max_inherited: int = 4
     max_overrides: int = 4
+    # Parameter flow (``walk_flow``): calls followed down from a seed (0: not at all), and
+    # the most callees shown.
+    max_flow_depth: int = 3
+    max_flow: int = 6
     # Callees and siblings below this relevance are shown as signatures ("detail by
     # distance"). 0 shows them whole: on the localization benchmark, signatures for them
     # cost line recall (0.588 -> 0.547 at 0.3), while signatures for tests gained 0.02.

@@ -71,3 +71,55 @@ def test_a_seed_method_brings_what_it_overrides_and_its_overrides(make_repo, bui
                                 WalkConfig(max_keyword_seeds=0, max_base_depth=0)))
     assert "MeterBase.describe" not in off or off["MeterBase.describe"].ring == 3
 
+
+FLOW = {
+    "pkg/api.py": ("from pkg.core import load\n\n\n"
+                   "def open_dataset(path, lazy=True):\n"
+                   "    '''Open a dataset.'''\n"
+                   "    return load(path, lazy=lazy)\n"),
+    "pkg/core.py": ("from pkg.backend import read_rows, count_rows\n\n\n"
+                    "def load(path, lazy):\n"
+                    "    total = count_rows(path)\n"
+                    "    return read_rows(path, total, lazy=lazy)\n"),
+    "pkg/backend.py": ("def read_rows(path, total, lazy=False):\n"
+                       "    if lazy:\n"
+                       "        return iter(open(path))\n"
+                       "    return list(open(path))[:total]\n\n\n"
+                       "def count_rows(path):\n"
+                       "    return sum(1 for _ in open(path))\n"),
+}
+
+
+def test_a_keyword_argument_is_followed_to_the_callees_it_is_passed_to(make_repo, build_index) -> None:
+    index = build_index(make_repo(FLOW))
+    task = parse_task("open_dataset(lazy=False) still reads everything")
+    config = WalkConfig(max_keyword_seeds=0)
+    found = _by_symbol(walk_rings(index, task, config))
+    assert found["open_dataset"].ring == 0
+    assert found["load"].ring == 1
+    # two calls down, through a callee that takes it too
+    assert found["read_rows"].ring == 1
+    assert found["read_rows"].reason == "load passes lazy to it"
+    # a callee that does not take the parameter is not on its path
+    assert "count_rows" not in found or found["count_rows"].ring > 1
+    off = _by_symbol(walk_rings(index, task, WalkConfig(max_keyword_seeds=0, max_flow_depth=0)))
+    assert "read_rows" not in off or off["read_rows"].ring > 1
+
+
+def test_a_parameter_the_task_does_not_name_does_not_flow(make_repo, build_index) -> None:
+    index = build_index(make_repo(FLOW))
+    found = _by_symbol(walk_rings(index, parse_task("open_dataset is slow"),
+                                  WalkConfig(max_keyword_seeds=0)))
+    assert "read_rows" not in found or found["read_rows"].ring > 1
+
+
+def test_parameter_names_across_languages() -> None:
+    from ctxopt.walk_flow import parameter_names
+    assert parameter_names("def f(self, strict: bool = False, *args, lazy=True, **kw):\n    ...",
+                           "f") == {"strict", "lazy"}
+    assert parameter_names("@retry(times=3)\ndef get(\n    url,\n    *,\n    timeout: float | None = None,\n) -> str:\n    ...",
+                           "get") == {"url", "timeout"}
+    assert {"key", "strict"} <= parameter_names("func (s *Store) Get(key string, strict bool) error { ... }", "Get")
+    assert "lazy" in parameter_names("fn load<T: Read>(mut r: T, lazy: bool) -> X { ... }", "load")
+    assert parameter_names("class Gauge(MeterBase):\n    ...", "Other") == set()
+
