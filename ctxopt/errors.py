@@ -56,8 +56,8 @@ class BudgetTooSmallForContent(BudgetTooSmall):
     header : int
         Tokens the header takes (with every candidate excluded).
     smallest_block : int
-        Tokens the smallest form of the cheapest candidate needs (one line of a truncated
-        block, a signature, or the whole block).
+        Tokens the smallest form of the fitter's first block (the best-ranked) needs (one
+        line of a truncated block, a signature, or the whole block).
     minimum : int
         ``header + smallest_block``: about the smallest budget that shows something.
     """

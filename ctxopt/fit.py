@@ -1,54 +1,72 @@
-"""Stage 5 (pure): blocks + token budget -> ``Selection``.
+"""Stage 5 (pure): blocks + token budget -> ``Selection``, monotone in the budget.
 
-Blocks are fitted tier by tier, best tier first, each tier getting the room the ones
-before it left. When a tier does not fit whole, its blocks share the room fairly
-(``budget.distribute_budget``) instead of the first big block starving the rest:
+The fitter first builds a *plan* from the blocks alone: the order in which a growing
+budget shows blocks and shows more of them. A budget shows the longest prefix of the plan
+that fits and, when the next step lengthens a ring-0 block, as many more of its lines as
+fit. So a larger budget never shows less: a block shown whole stays whole, a truncated
+block keeps its lines, a signature stays or becomes whole, and ``Result.upcoming`` can say
+which budget adds what. (The fitter before issue 17 chose per budget and was not
+monotone: two ring-3 blocks of 197 and 89 tokens, budget 150 showed the second whole,
+budget 250 the first and dropped the second.)
 
-- ``Tier.TRUNCATE`` (ring-0 definitions, score >= 100): each block gets a fair share and is
-  truncated to the most lines that fit it, read from where the block's best item starts,
-  with a marker line above and/or below saying how many lines were omitted there;
-- ``Tier.SIGNATURE`` (rings 1-2, score >= 60): blocks larger than their fair share are
-  reduced to their signature (the tree-sitter header of each definition, body replaced
-  by a placeholder); the room this frees turns them back into whole blocks in rank order;
-- ``Tier.WHOLE`` (rings 3-4): greedy by score, whole or excluded.
+The plan follows the tiers (``model.Tier``):
 
-While blocks of ``Tier.SIGNATURE`` or better are still waiting (they do not all fit whole), no
-block takes more than ``max(CAP_FLOOR, budget // 3)`` tokens, unless it is the only
-ring-0 block. Costs are what the renderer will print for the block (``cost`` callable),
-so the sum of kept costs never exceeds the budget given. Every truncation, reduction and
-exclusion is recorded with its reason.
+- ``Tier.TRUNCATE`` (ring-0 definitions, score >= 100): a block grows through a ladder of
+  truncations (about ``SHARE_FLOOR``, 256 and ``CAP_FLOOR`` tokens, then 1.25 times the
+  rung before, then whole), read from where its best item starts, with a marker line for
+  each side where lines were dropped; the block on the lowest rung goes first, so ring-0
+  blocks share a budget fairly (max-min fair shares, rising as the budget grows);
+- ``Tier.SIGNATURE`` (rings 1-2, score >= 60): first its signature (the tree-sitter header
+  of each definition, body replaced by a placeholder) when that is cheaper, in rank order;
+  then whole, cheaper blocks first (the fair level rising), ties in rank order;
+- ``Tier.WHOLE`` (rings 3-4): whole, in rank order.
 
-``fit_text`` fits the whole text rendering, header included: it chooses the room
-``fit_budget`` gets from the layout costs the renderer exposes (``render.Layout``), and
-owns the guarantee that the text is never over the budget.
+Each step takes, in this order of precedence, the next ring-0 rung, the next signature,
+the next upgrade to whole, the next tier-WHOLE block. While others wait, a step that makes
+a block cost more than ``CAP_FLOOR`` tokens waits until the plan's total is three times
+that cost: no block takes more than a third of the budget (at least ``CAP_FLOOR``) while
+others wait. Others are: for a ring-0 block, ring 1-2 blocks (the only ring-0 block is
+never capped); for a ring 1-2 block, the other ring 0-2 blocks; for a tier-WHOLE block,
+the other tier-WHOLE blocks. When every candidate waits, the one due first goes. A
+tier-WHOLE block of at most ``SHARE_FLOOR`` tokens goes before an upgrade to whole or a
+tier-WHOLE block ``_SMALL_RATIO`` (8) times its size or more: small blocks are not held
+up behind a large one (what a greedy fitter's skipping gave, kept monotone).
+
+Costs are what the renderer prints for a block (``cost``); ``fit_text`` measures the whole
+text, header included, with the parts the renderer exposes (``render.Layout``), and owns
+the guarantee that the text is never over the budget. Every truncation, reduction and
+exclusion is recorded with its reason and the budget that would show more.
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Protocol
 
-from .budget import distribute_budget
 from .errors import BudgetTooSmallForContent
-from .model import Block, Dropped, Fidelity, Selection, Tier
+from .model import Block, Dropped, Fidelity, Selection, Tier, Upcoming
 
 __all__ = [
     "CAP_FLOOR",
     "SHARE_FLOOR",
+    "Plan",
+    "TextFit",
     "TextLayout",
     "fit_budget",
     "fit_text",
-    "smallest_form",
+    "plan_text",
     "truncate_block",
 ]
 
 # While others wait, one block takes at most a third of the budget, but never less than
 # this: 512 tokens hold a 40-line function, below that a cap cuts into single definitions.
 CAP_FLOOR = 512
-# The fewest tokens worth giving a truncated block: its header line, fences and marker
-# take about 25, this leaves 10-15 lines. Tighter shares drop the lowest-ranked blocks.
+# The first rung of a ring-0 block: its header line, fences and marker take about 25
+# tokens, this leaves 10-15 lines. Fewer show only at budgets too small for this.
 SHARE_FLOOR = 128
-_UNCAPPED = 1 << 62
+# A tier-WHOLE block of at most SHARE_FLOOR tokens goes before a step this many times its size.
+_SMALL_RATIO = 8
+_RUNG_GROWTH = 1.25  # rungs above CAP_FLOOR: each a quarter above the one before
 
 
 def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
@@ -58,10 +76,10 @@ def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Bloc
     last. ``start_line``/``end_line`` are the file lines shown; every other line of the
     content is a marker. A block the source reader already cut (its content ends with a
     ``⋮ N more lines of NAME`` marker after its last file line) keeps that marker when
-    its last line is kept."""
+    its last line is kept. More ``keep`` never shows fewer of the file's lines."""
     lines, tail = _file_lines(block)
     keep = max(1, min(keep, len(lines)))
-    first = max(0, min(block.focus_line - block.start_line, len(lines) - keep))
+    first = _first_kept(block, keep, len(lines))
     above, below = first, len(lines) - first - keep
     shown = lines[first:first + keep]
     if above:
@@ -75,6 +93,11 @@ def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Bloc
                    start_line=block.start_line + first,
                    end_line=block.start_line + first + keep - 1,
                    focus_line=block.start_line + first)
+
+
+def _first_kept(block: Block, keep: int, total: int) -> int:
+    """Index of the first of ``keep`` kept lines among the block's ``total`` file lines."""
+    return max(0, min(block.focus_line - block.start_line, total - keep))
 
 
 def _file_lines(block: Block) -> tuple[list[str], list[str]]:
@@ -93,34 +116,160 @@ def _signature_block(block: Block, count: Callable[[str], int]) -> Block | None:
                    kind=Fidelity.SIGNATURE)
 
 
-def smallest_form(block: Block, *, cost: Callable[[Block], int],
-                  count: Callable[[str], int]) -> Block:
-    """``block`` in the fewest tokens the fitter may show it in: one line (truncated,
-    ``Tier.TRUNCATE``), its signature (``Tier.SIGNATURE`` or better) or whole."""
-    forms = [block]
-    if Tier.of(block.score) is Tier.TRUNCATE and len(_file_lines(block)[0]) > 1:
-        forms.append(truncate_block(block, 1, count))
-    if Tier.of(block.score) <= Tier.SIGNATURE:
-        signature = _signature_block(block, count)
-        if signature is not None:
-            forms.append(signature)
-    return min(forms, key=cost)
+def _rungs(full: int) -> list[int]:
+    """Token sizes a ring-0 block costing ``full`` is truncated to on its way to whole."""
+    rungs = [SHARE_FLOOR, 2 * SHARE_FLOOR, CAP_FLOOR]
+    while rungs[-1] * _RUNG_GROWTH < full:
+        rungs.append(int(rungs[-1] * _RUNG_GROWTH))
+    return [r for r in rungs if r < full]
 
 
-def _largest_prefix(block: Block, room: int, cost: Callable[[Block], int],
-                    count: Callable[[str], int]) -> Block | None:
-    """Binary search for the most lines (from the focus line) whose truncated block costs
-    <= room."""
-    total = len(_file_lines(block)[0])
-    low, high, best = 1, total - 1, None
-    while low <= high:
-        middle = (low + high) // 2
-        candidate = truncate_block(block, middle, count)
-        if cost(candidate) <= room:
-            best, low = candidate, middle + 1
-        else:
-            high = middle - 1
-    return best
+def _ladder(block: Block, cost: Callable[[Block], int],
+            count: Callable[[str], int]) -> list[Block]:
+    """The forms a ring-0 block grows through: truncations near each rung, then whole.
+
+    A rung's line count is found on per-line counts (a block's text costs about the sum
+    of its lines); the form's exact cost is measured once, and only exact costs bound
+    the output."""
+    lines = _file_lines(block)[0]
+    full = cost(block)
+    if len(lines) <= 1:
+        return [block]
+    sizes = [count(line) + 1 for line in lines]
+    one = truncate_block(block, 1, count)
+    base = cost(one) - sizes[_first_kept(block, 1, len(lines))]
+
+    def approximate(keep: int) -> int:
+        first = _first_kept(block, keep, len(lines))
+        return base + sum(sizes[first:first + keep])
+
+    forms: list[Block] = []
+    kept = 0
+    for rung in _rungs(full):
+        low, high = kept + 1, len(lines) - 1
+        while low <= high:  # the most lines whose approximate cost is within the rung
+            middle = (low + high) // 2
+            if approximate(middle) <= rung:
+                kept, low = middle, middle + 1
+            else:
+                high = middle - 1
+        kept = max(kept, 1)
+        if kept > (_kept(forms[-1]) if forms else 0):
+            form = truncate_block(block, kept, count)
+            if cost(form) < full:
+                forms.append(form)
+    return [*forms, block]
+
+
+def _kept(form: Block) -> int:
+    """File lines a fitter's truncation shows."""
+    return form.end_line - form.start_line + 1
+
+
+@dataclass(frozen=True, slots=True)
+class _Step:
+    index: int  # the block, in rank order
+    form: Block  # how the step shows it
+
+
+class _Planner:
+    """Builds the plan: one step at a time, the first candidate that need not wait."""
+
+    def __init__(self, ranked: list[Block], cost: Callable[[Block], int],
+                 count: Callable[[str], int]) -> None:
+        self.cost = cost
+        self.tiers = [Tier.of(b.score) for b in ranked]
+        self.pending: dict[int, list[Block]] = {}
+        for i, block in enumerate(ranked):
+            signature = _signature_block(block, count)
+            if self.tiers[i] is Tier.TRUNCATE:
+                self.pending[i] = _ladder(block, cost, count)
+            elif (self.tiers[i] is Tier.SIGNATURE and signature is not None
+                  and cost(signature) < cost(block)):
+                self.pending[i] = [signature, block]
+            else:
+                self.pending[i] = [block]
+        self.ring0 = self.tiers.count(Tier.TRUNCATE)
+        self.shown = [0] * len(ranked)  # cost of each block's form so far
+        self.total = 0
+
+    def steps(self) -> list[_Step]:
+        steps = []
+        while self.pending:
+            i = self._choose()
+            form = self.pending[i].pop(0)
+            if not self.pending[i]:
+                del self.pending[i]
+            cost = self.cost(form)
+            self.total += cost - self.shown[i]
+            self.shown[i] = cost
+            steps.append(_Step(i, form))
+        return steps
+
+    def _choose(self) -> int:
+        candidates = self._candidates()
+        chosen = next((i for i in candidates if not self._waits(i)), None)
+        if chosen is None:
+            chosen = min(candidates, key=lambda i: (self._due(i), candidates.index(i)))
+        if self.tiers[chosen] is Tier.TRUNCATE or not self.shown[chosen] and \
+                self.tiers[chosen] is Tier.SIGNATURE:
+            return chosen
+        # a small block is not held up behind a large one (the skip of a greedy fitter,
+        # kept monotone by coming first in the plan)
+        large = self._increment(chosen)
+        small = [j for j in sorted(self.pending) if self.tiers[j] is Tier.WHOLE and
+                 self._increment(j) <= min(SHARE_FLOOR, large // _SMALL_RATIO)]
+        return small[0] if small else chosen
+
+    def _increment(self, i: int) -> int:
+        return self.cost(self.pending[i][0]) - self.shown[i]
+
+    def _candidates(self) -> list[int]:
+        """The next step of each queue, in order of precedence."""
+        by_tier: dict[Tier, list[int]] = {tier: [] for tier in Tier}
+        for i in self.pending:
+            by_tier[self.tiers[i]].append(i)
+        def next_cost(i: int) -> tuple[int, int]:
+            return self.cost(self.pending[i][0]), i
+        found = []
+        if by_tier[Tier.TRUNCATE]:
+            found.append(min(by_tier[Tier.TRUNCATE], key=next_cost))
+        entries = [i for i in by_tier[Tier.SIGNATURE] if not self.shown[i]]
+        upgrades = [i for i in by_tier[Tier.SIGNATURE] if self.shown[i]]
+        if entries:
+            found.append(min(entries))
+        if upgrades:
+            found.append(min(upgrades, key=next_cost))
+        low = sorted(by_tier[Tier.WHOLE])
+        if low:
+            free = [i for i in low if not self._waits(i)]
+            found.append(free[0] if free else min(low, key=lambda i: (self._due(i), i)))
+        return found
+
+    def _capped(self, i: int) -> bool:
+        """Whether others wait behind block ``i`` (see the module docstring)."""
+        tiers = [self.tiers[j] for j in self.pending if j != i]
+        if self.tiers[i] is Tier.TRUNCATE:
+            return self.ring0 > 1 and Tier.SIGNATURE in tiers
+        if self.tiers[i] is Tier.SIGNATURE:
+            return Tier.TRUNCATE in tiers or Tier.SIGNATURE in tiers
+        return Tier.WHOLE in tiers
+
+    def _due(self, i: int) -> int:
+        """The plan total at which block ``i``'s next step may go."""
+        cost = self.cost(self.pending[i][0])
+        due = self.total + cost - self.shown[i]
+        if cost > CAP_FLOOR and self._capped(i):
+            due = max(due, 3 * cost)
+        return due
+
+    def _waits(self, i: int) -> bool:
+        return self._due(i) > self.total + self.cost(self.pending[i][0]) - self.shown[i]
+
+
+def _rank(blocks: list[Block]) -> list[Block]:
+    """Blocks by score (descending), then path, then start line."""
+    return sorted(blocks, key=lambda b: (-b.score, b.path, b.start_line))
 
 
 def _record(block: Block, action: str, reason: str) -> Dropped:
@@ -128,189 +277,138 @@ def _record(block: Block, action: str, reason: str) -> Dropped:
                    action, reason)
 
 
-def fit_budget(blocks: list[Block], budget: int, *, cost: Callable[[Block], int],
-               count: Callable[[str], int]) -> Selection:
-    """Choose and shape blocks so that their total ``cost`` is at most ``budget`` tokens.
+# a shortened or excluded block, for measuring a header that only counts them
+_COUNTED = Dropped("", 1, 1, 0, 0.0, "excluded", "")
+
+
+class Plan:
+    """The fitter's plan for a set of blocks, and the selection it makes for any budget.
 
     Parameters
     ----------
     blocks : list of Block
-        Candidates in any order; they are ranked by score (descending), then path, then
-        start line.
-    budget : int
-        Tokens available for the blocks (the caller has set aside the header).
+        Candidates in any order; ranked by score (descending), then path, then line.
     cost : callable
         Block -> tokens it adds to the rendered output (header line and fences included).
     count : callable
-        Text -> tokens, used for the ``tokens`` field of shortened blocks.
+        Text -> tokens, for the ``tokens`` field of shortened blocks.
+    measure : callable, optional
+        {rank: form} -> tokens of the output that shows those forms; default the sum of
+        their ``cost``. It must be at least the output's count (``fit_text`` passes the
+        text's, header included).
 
-    Returns
-    -------
-    Selection
-        Kept blocks in rank order, plus the truncated (or reduced) and excluded ones with
-        reasons, each in rank order. Every candidate is either kept or excluded.
-
-    Notes
-    -----
-    The tiers and the cap are described in the module docstring. Within the ring-0 tier
-    the shares come from ``distribute_budget`` with floor ``SHARE_FLOOR``; when those
-    floors overflow the room, the lowest-ranked ring-0 blocks are left out of the
-    sharing and only offered the room that remains, as signatures. Tokens a block's
-    share does not use (truncation stops at a whole line) roll to the next block.
+    ``totals[k]`` is the measure after the first ``k`` steps; ``from_budget[k]`` the
+    smallest budget that shows at least those steps (the least total from ``k`` on).
     """
-    fitter = _Fitter(sorted(blocks, key=lambda b: (-b.score, b.path, b.start_line)), budget,
-                     cost, count)
-    return fitter.run()
 
+    def __init__(self, blocks: list[Block], cost: Callable[[Block], int],
+                 count: Callable[[str], int],
+                 measure: Callable[[dict[int, Block]], int] | None = None) -> None:
+        self.ranked = _rank(blocks)
+        self.cost, self.count = cost, count
+        self.measure = measure or (lambda forms: sum(cost(f) for f in forms.values()))
+        self.steps = _Planner(self.ranked, cost, count).steps()
+        self.states: list[dict[int, Block]] = [{}]
+        for step in self.steps:
+            self.states.append({**self.states[-1], step.index: step.form})
+        self.totals = [self.measure(state) for state in self.states]
+        self.from_budget = list(self.totals)
+        for k in range(len(self.totals) - 2, -1, -1):
+            self.from_budget[k] = min(self.totals[k], self.from_budget[k + 1])
+        self.last_step = {step.index: k for k, step in enumerate(self.steps)}
 
-class _Fitter:
-    """One fit: ranked blocks, their costs and caps, and what has been decided so far."""
+    def forms(self, budget: int) -> tuple[dict[int, Block], int] | None:
+        """{rank: form} the budget shows, and how many steps it takes whole; None when
+        not even the plan's start (nothing shown) fits."""
+        fitting = [k for k, total in enumerate(self.totals) if total <= budget]
+        if not fitting:
+            return None
+        k = fitting[-1]
+        forms = dict(self.states[k])
+        if k < len(self.steps):
+            grown = self._partial(forms, self.steps[k], budget)
+            if grown is not None:
+                forms[self.steps[k].index] = grown
+        return forms, k
 
-    def __init__(self, ranked: list[Block], budget: int, cost: Callable[[Block], int],
-                 count: Callable[[str], int]) -> None:
-        self.ranked, self.cost, self.count = ranked, cost, count
-        self.costs = [cost(b) for b in ranked]
-        self.remaining = budget
-        self.kept: dict[int, Block] = {}
-        self.truncated: dict[int, Dropped] = {}
-        self.excluded: dict[int, Dropped] = {}
-        self.caps = self._caps(budget)
+    def _partial(self, forms: dict[int, Block], step: _Step, budget: int) -> Block | None:
+        """The longest truncation short of ``step`` that fits beside ``forms``."""
+        block = self.ranked[step.index]
+        if Tier.of(block.score) is not Tier.TRUNCATE:
+            return None
+        total = len(_file_lines(block)[0])
+        current = forms.get(step.index)
+        low = 1 if current is None else _kept(current) + 1 if current is not block else total
+        high = (total if step.form is block else _kept(step.form)) - 1
+        best = None
+        while low <= high:
+            middle = (low + high) // 2
+            candidate = truncate_block(block, middle, self.count)
+            if self.measure({**forms, step.index: candidate}) <= budget:
+                best, low = candidate, middle + 1
+            else:
+                high = middle - 1
+        return best
 
-    def _caps(self, budget: int) -> list[int]:
-        """Per block, the most tokens it may take while blocks of ``Tier.SIGNATURE`` or better wait."""
-        caps = [_UNCAPPED] * len(self.ranked)
-        primary = [i for i, b in enumerate(self.ranked) if Tier.of(b.score) <= Tier.SIGNATURE]
-        if sum(self.costs[i] for i in primary) <= budget:
-            return caps
-        ring0 = [i for i in primary if Tier.of(self.ranked[i].score) is Tier.TRUNCATE]
-        for i in primary[:-1]:  # the last one has nobody waiting behind it
-            if ring0 != [i]:
-                caps[i] = max(CAP_FLOOR, budget // 3)
-        return caps
-
-    def run(self) -> Selection:
-        tiers: tuple[list[int], list[int], list[int]] = ([], [], [])
+    def selection(self, forms: dict[int, Block], k: int) -> Selection:
+        """The ``Selection`` showing ``forms`` (after ``k`` whole steps), with reasons."""
+        truncated, excluded = [], []
         for i, block in enumerate(self.ranked):
-            tiers[Tier.of(block.score)].append(i)
-        self._fit_truncatable(tiers[0])
-        self._fit_reducible(tiers[1])
-        for i in tiers[2]:
-            if self.costs[i] <= self.remaining:
-                self._keep(i, self.ranked[i])
+            form = forms.get(i)
+            if form is block:
+                continue
+            whole = self.from_budget[self.last_step[i] + 1]
+            needs = f"needs {self.cost(block)} tokens"
+            if form is None:
+                shown = self.from_budget[self._next_step(i, k) + 1]
+                later = f", whole from {whole}" if whole != shown else ""
+                excluded.append(_record(block, "excluded",
+                                        f"{needs}: shown from a budget of {shown}{later}"))
+            elif form.kind is Fidelity.SIGNATURE:
+                truncated.append(_record(block, "signature", f"reduced to its signature: "
+                                         f"{needs}, whole from a budget of {whole}"))
             else:
-                self._exclude(i, f"needs {self.costs[i]} tokens, {self.remaining} left")
-        return Selection(blocks=tuple(self.kept[i] for i in sorted(self.kept)),
-                         truncated=tuple(self.truncated[i] for i in sorted(self.truncated)),
-                         excluded=tuple(self.excluded[i] for i in sorted(self.excluded)))
+                truncated.append(_record(
+                    block, "truncated", f"kept {_kept(form)} of {len(_file_lines(block)[0])} "
+                    f"lines: {needs}, whole from a budget of {whole}"))
+        return Selection(blocks=tuple(forms[i] for i in sorted(forms)),
+                         truncated=tuple(truncated), excluded=tuple(excluded))
 
-    def _fit_truncatable(self, tier: list[int]) -> None:
-        """Fair shares of the room, each block truncated to its share."""
-        room = self.remaining
-        active = list(tier)
-        demands = [min(self.costs[i], self.caps[i]) for i in active]
-        floor = min(SHARE_FLOOR, room)
-        shares = distribute_budget(demands, room, floor)
-        while len(active) > 1 and sum(shares) > room:
-            active.pop()  # too many blocks for useful shares: leave out the lowest-ranked
-            demands.pop()
-            shares = distribute_budget(demands, room, floor)
-        carry = 0
-        for i, share in zip(active, shares):
-            allowance = share + carry
-            used = self._shape(i, min(allowance, self.caps[i]), truncatable=True,
-                               note=f"its share is {min(allowance, self.caps[i])}")
-            carry = allowance - used
-        for i in tier[len(active):]:
-            self._shape(i, self.remaining, truncatable=False,
-                        note=f"{self.remaining} left after {len(active)} higher-ranked "
-                             f"blocks took their shares")
+    def _next_step(self, i: int, k: int) -> int:
+        return next(j for j in range(k, len(self.steps)) if self.steps[j].index == i)
 
-    def _fit_reducible(self, tier: list[int]) -> None:
-        """Blocks above the fair level become signatures; what is left upgrades them back.
-
-        Shares come from ``distribute_budget`` (no floor). Blocks whose cost fits their
-        share stay whole; the others are reduced to signatures (excluded if they have
-        none), lowest-ranked signatures dropped while the total overflows. The room left
-        then turns reduced blocks back into whole ones in rank order, within their caps.
-        """
-        room = self.remaining
-        signatures = {i: s for i in tier
-                      if (s := _signature_block(self.ranked[i], self.count)) is not None
-                      and self.cost(s) < self.costs[i]}
-        signature_costs = {i: self.cost(s) for i, s in signatures.items()}
-        shares = distribute_budget([min(self.costs[i], self.caps[i]) for i in tier], room, 0)
-        whole = [i for i, share in zip(tier, shares) if self.costs[i] <= share]
-        reduced = [i for i in tier if i not in whole and i in signatures]
-        dropped = [i for i in tier if i not in whole and i not in signatures]
-        left = room - sum(self.costs[i] for i in whole) - sum(signature_costs[i] for i in reduced)
-        while left < 0:  # whole blocks fit their shares, so dropping signatures always ends this
-            victim = reduced.pop()
-            left += signature_costs[victim]
-            dropped.append(victim)
-        for i in list(reduced):
-            extra = self.costs[i] - signature_costs[i]
-            if self.costs[i] <= self.caps[i] and extra <= left:
-                reduced.remove(i)
-                whole.append(i)
-                left -= extra
-        for i in sorted(dropped):
-            if i in signatures and signature_costs[i] <= left:
-                dropped.remove(i)
-                reduced.append(i)
-                left -= signature_costs[i]
-        level = max((share for i, share in zip(tier, shares) if i not in whole), default=0)
-        for i in tier:
-            if i in whole:
-                self._keep(i, self.ranked[i])
-            elif i in reduced:
-                self._keep(i, signatures[i])
-                capped = (" (capped at a third of the budget while others wait)"
-                          if self.costs[i] > self.caps[i] else "")
-                self.truncated[i] = _record(
-                    self.ranked[i], "signature",
-                    f"reduced to its signature: needs {self.costs[i]} tokens, its fair share "
-                    f"of {room} is {level}{capped}")
-            else:
-                self._exclude(i, f"needs {self.costs[i]} tokens, {self.remaining} left")
-
-    def _shape(self, i: int, allowance: int, *, truncatable: bool, note: str) -> int:
-        """Keep block ``i`` whole, truncated or as its signature within ``allowance``
-        tokens, or exclude it; returns the tokens used."""
-        block, full_cost = self.ranked[i], self.costs[i]
-        if full_cost <= allowance:
-            self._keep(i, block)
-            return full_cost
-        shortened, action = None, "truncated"
-        if truncatable:
-            shortened = _largest_prefix(block, allowance, self.cost, self.count)
-        if shortened is None and Tier.of(block.score) <= Tier.SIGNATURE:
-            shortened, action = _signature_block(block, self.count), "signature"
-            if shortened is not None and self.cost(shortened) > allowance:
-                shortened = None
-        if shortened is None:
-            self._exclude(i, f"needs {full_cost} tokens, {note}")
-            return 0
-        self._keep(i, shortened)
-        detail = (f"kept {shortened.end_line - shortened.start_line + 1} of "
-                  f"{block.end_line - block.start_line + 1} lines"
-                  if action == "truncated" else "reduced to its signature")
-        capped = " (capped at a third of the budget while others wait)" if (
-            allowance == self.caps[i]) else ""
-        self.truncated[i] = _record(block, action,
-                                    f"{detail}: needs {full_cost} tokens, {note}{capped}")
-        return self.cost(shortened)
-
-    def _keep(self, i: int, block: Block) -> None:
-        self.kept[i] = block
-        self.remaining -= self.cost(block) if block is not self.ranked[i] else self.costs[i]
-
-    def _exclude(self, i: int, reason: str) -> None:
-        self.excluded[i] = _record(self.ranked[i], "excluded", reason)
+    def upcoming(self, forms: dict[int, Block], k: int, limit: int) -> tuple[Upcoming, ...]:
+        """Up to ``limit`` blocks not shown whole, in the order the plan adds to them."""
+        found: list[Upcoming] = []
+        for j in range(k, len(self.steps)):
+            i = self.steps[j].index
+            if any(u.block is self.ranked[i] for u in found):
+                continue
+            if len(found) == limit:
+                break
+            form, block = forms.get(i), self.ranked[i]
+            adds = self.steps[j].form
+            found.append(Upcoming(
+                block=block, shown=None if form is None else form.kind,
+                adds=Fidelity.FULL if adds is block else adds.kind,
+                budget=self.from_budget[j + 1],
+                full_budget=self.from_budget[self.last_step[i] + 1]))
+        return tuple(found)
 
 
-# Most rooms ``fit_text`` tries; usually one or two do (the header only grows with what
-# is selected at small budgets).
-_FIT_ROUNDS = 10
+def fit_budget(blocks: list[Block], budget: int, *, cost: Callable[[Block], int],
+               count: Callable[[str], int]) -> Selection:
+    """Choose and shape blocks so that their total ``cost`` is at most ``budget`` tokens.
+
+    Returns the kept blocks in rank order (score descending, then path, then line), plus
+    the truncated (or reduced) and excluded ones with reasons, each in rank order; every
+    candidate is either kept or excluded. Monotone: a larger budget shows everything a
+    smaller one shows, at least as fully (see the module docstring for the plan).
+    """
+    plan = Plan(blocks, cost, count)
+    found = plan.forms(budget)
+    forms, k = found if found is not None else ({}, 0)
+    return plan.selection(forms, k)
 
 
 class TextLayout(Protocol):
@@ -320,98 +418,91 @@ class TextLayout(Protocol):
 
     def block_cost(self, block: Block) -> int: ...
 
-    def header_tokens(self, selection: Selection, used: int) -> int: ...
+    def part_costs(self, block: Block) -> tuple[int, int]: ...
+
+    def text_tokens(self, selection: Selection, body: int) -> int: ...
 
     def tokens(self, selection: Selection) -> int: ...
+
+
+@dataclass(frozen=True, slots=True)
+class TextFit:
+    """A fit of the text rendering: the selection, the text's exact tokens (what its
+    header states) and up to ``UPCOMING`` blocks a larger budget would add or grow."""
+
+    selection: Selection
+    used: int
+    upcoming: tuple[Upcoming, ...]
+
+
+UPCOMING = 10
+
+
+class TextPlan:
+    """The fitter's plan for the text rendering of ``blocks`` (``fit_text``), measured
+    once, for fitting any number of budgets (``ctxopt curve``)."""
+
+    def __init__(self, blocks: list[Block], layout: TextLayout) -> None:
+        self.layout = layout
+        self.ranked = _rank(blocks)
+        self.plan = Plan(self.ranked, layout.block_cost, layout.count, self._measure)
+
+    def _measure(self, forms: dict[int, Block]) -> int:
+        """Tokens of the text showing ``forms``: its parts' sum (``Layout.part_costs``)."""
+        order = sorted(forms)
+        body = sum(self.layout.part_costs(forms[i])[1 if n == len(order) - 1 else 0]
+                   for n, i in enumerate(order))
+        shortened = sum(1 for i in order if forms[i] is not self.ranked[i])
+        counted = Selection(blocks=tuple(forms[i] for i in order),
+                            truncated=(_COUNTED,) * shortened,
+                            excluded=(_COUNTED,) * (len(self.ranked) - len(order)))
+        return self.layout.text_tokens(counted, body)
+
+    def fit(self, budget: int) -> TextFit:
+        """The selection whose text, header included, is at most ``budget`` tokens.
+
+        Raises ``BudgetTooSmallForContent`` when not even the first block of the plan, in
+        its smallest form, fits beside the header."""
+        found = self.plan.forms(budget)
+        if found is None or not found[0]:
+            raise self._too_small(budget)
+        forms, k = found
+        selection = self.plan.selection(forms, k)
+        used = self.layout.tokens(selection)
+        if used > budget:  # a counter that counts the whole above its parts' sum
+            return self.fit(budget - (used - budget))
+        return TextFit(selection, used, self.plan.upcoming(forms, k, UPCOMING))
+
+    def _too_small(self, budget: int) -> BudgetTooSmallForContent:
+        header = self.plan.totals[0]
+        first = self.plan.steps[0]
+        block = self.plan.ranked[first.index]
+        smallest = first.form
+        if Tier.of(block.score) is Tier.TRUNCATE and len(_file_lines(block)[0]) > 1:
+            smallest = truncate_block(block, 1, self.layout.count)
+        return BudgetTooSmallForContent(
+            budget, header, self._measure({first.index: smallest}) - header)
+
+
+def plan_text(blocks: list[Block], layout: TextLayout) -> TextPlan:
+    """The plan of ``blocks``' text rendering (see ``TextPlan``); ``blocks`` not empty."""
+    return TextPlan(blocks, layout)
 
 
 def fit_text(blocks: list[Block], budget: int, layout: TextLayout) -> tuple[Selection, int]:
     """The selection whose whole text rendering, header included, is at most ``budget``
     tokens, and those tokens (``layout.tokens``, the figure the header states).
 
-    The header's size depends on what is selected (its symbols, counts and ``used``
-    figure), so the room ``fit_budget`` gets for the blocks starts at the budget less a
-    pessimistic header and is then set to the budget less the header the layout measures
-    for the selection made: room the header did not need is given back, an overflow is
-    taken away, and once a room that holds and one that overflows are known, the room
-    between them is bisected. The selection with the most room that holds is kept. When
-    none holds, the lowest-ranked blocks are dropped until the text fits; when that
-    leaves nothing, the cheapest block is shown in its smallest form (``smallest_form``).
+    The text is measured as the sum of its parts (``Layout.part_costs`` and the header
+    ``Layout.text_tokens`` states), exact for cl100k and an upper bound for calibrated
+    and estimated counts. Monotone: a larger budget shows everything a smaller one shows,
+    at least as fully.
 
     Raises
     ------
     BudgetTooSmallForContent
-        Not even the smallest form of the cheapest block fits beside the header.
+        Not even the smallest form of the plan's first block fits beside the header:
+        every budget from its ``minimum`` up shows at least one block.
     """
-    ranked = sorted(blocks, key=lambda b: (-b.score, b.path, b.start_line))
-    best, last = _most_room(ranked, budget, layout)
-    selection = best if best is not None else _trim(last, budget, layout)
-    if not selection.blocks:
-        selection = _one_small_block(ranked, budget, layout)
-    return selection, layout.tokens(selection)
-
-
-def _most_room(ranked: list[Block], budget: int, layout: TextLayout
-               ) -> tuple[Selection | None, Selection]:
-    """(the fit with the most room whose text holds, or None; the last fit tried)."""
-    pessimistic = Selection(blocks=tuple(ranked[:5]),
-                            truncated=tuple(_record(b, "excluded", "") for b in ranked),
-                            excluded=tuple(_record(b, "excluded", "") for b in ranked))
-    room = max(0, budget - layout.header_tokens(pessimistic, budget))
-    best: Selection | None = None
-    best_room, overflow_room = -1, None
-    selection = Selection(blocks=())
-    for _ in range(_FIT_ROUNDS):
-        selection = fit_budget(ranked, room, cost=layout.block_cost, count=layout.count)
-        used = layout.tokens(selection)
-        # the room the header (and the joins between blocks) leave for these blocks
-        exact = budget - (used - sum(layout.block_cost(b) for b in selection.blocks))
-        if used <= budget:
-            if room > best_room:
-                best, best_room = selection, room
-            if exact <= room or not (selection.truncated or selection.excluded):
-                break
-            room = exact
-        else:
-            overflow_room = room if overflow_room is None else min(overflow_room, room)
-            room = max(0, min(exact, room - (used - budget)))
-        if overflow_room is not None and not best_room < room < overflow_room:
-            room = (best_room + overflow_room) // 2  # bisect between holds and overflows
-        if room <= best_room:
-            break
-    return best, selection
-
-
-def _trim(selection: Selection, budget: int, layout: TextLayout) -> Selection:
-    """Drop the lowest-ranked blocks until the text fits (the hard guarantee)."""
-    while selection.blocks and layout.tokens(selection) > budget:
-        last = selection.blocks[-1]
-        selection = replace(selection, blocks=selection.blocks[:-1], excluded=(
-            *selection.excluded,
-            _record(last, "excluded", "the output header and separators left no room")))
-    return selection
-
-
-def _one_small_block(ranked: list[Block], budget: int, layout: TextLayout) -> Selection:
-    """The cheapest block in its smallest form (``smallest_form``), every other one
-    excluded: the rooms tried can miss a budget that holds one small block and the
-    header it brings (its symbols).
-
-    Raises ``BudgetTooSmallForContent`` when even that text is over ``budget``."""
-    cost = layout.block_cost
-    forms = [(smallest_form(b, cost=cost, count=layout.count), b) for b in ranked]
-    form, original = min(forms, key=lambda pair: cost(pair[0]))  # ties: best ranked
-    needs = cost(form)
-    shortened: tuple[Dropped, ...] = ()
-    if form is not original:
-        what = "kept 1 line" if form.kind is Fidelity.TRUNCATED else "reduced to its signature"
-        shortened = (_record(original, form.kind.value, (
-            f"{what}: needs {cost(original)} tokens, the budget has room for one small "
-            "block")),)
-    excluded = tuple(_record(b, "excluded", f"needs {cost(b)} tokens, the budget has room "
-                             "for one small block") for b in ranked if b is not original)
-    selection = Selection(blocks=(form,), truncated=shortened, excluded=excluded)
-    header = layout.tokens(selection) - needs
-    if header + needs > budget:
-        raise BudgetTooSmallForContent(budget, header, needs)
-    return selection
+    fitted = plan_text(blocks, layout).fit(budget)
+    return fitted.selection, fitted.used

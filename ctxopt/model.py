@@ -183,6 +183,24 @@ class Dropped:
 
 
 @dataclass(frozen=True, slots=True)
+class Upcoming:
+    """A block a budget does not show whole, and the budgets that would show more of it.
+
+    ``block`` is the whole block; ``shown`` how the budget shows it now (None: excluded);
+    ``adds`` the form the fitter's next step for it shows; ``budget`` the smallest budget
+    (tokens) that shows that form, ``full_budget`` the smallest that shows it whole. A
+    budget shows everything a smaller one shows (``fit.fit_text`` is monotone), so asking
+    for ``budget`` adds this block and everything listed before it.
+    """
+
+    block: Block
+    shown: Fidelity | None
+    adds: Fidelity
+    budget: int
+    full_budget: int
+
+
+@dataclass(frozen=True, slots=True)
 class Selection:
     """What the budget fitter kept, in output order, and what it cut."""
 
@@ -220,6 +238,7 @@ class Result:
     ``used`` is the token count of the text rendering, which its header states; the
     gather that made the selection sets it, None has the renderer measure it.
     ``origin`` says where the result came from (set by ``pipeline.gather``).
+    ``upcoming`` lists the blocks not shown whole, in the order a larger budget adds them.
     """
 
     task: str
@@ -232,3 +251,4 @@ class Result:
     task_note: str | None = None
     used: int | None = None
     origin: Origin | None = None
+    upcoming: tuple[Upcoming, ...] = ()

@@ -13,7 +13,7 @@ from .errors import BudgetTooSmall, UsageError
 from .files.redaction import clean_blocks
 from .files.safety import HygieneConfig
 from .files.text import display_text
-from .fit import fit_text
+from .fit import plan_text
 from .graph.view import IndexView
 from .model import Diagnostic, Result, Selection
 from .render import Layout, render_header
@@ -162,8 +162,9 @@ def _gather_with(root: Path, parsed: ParsedTask, layout: Layout, config: GatherC
     empty = replace(layout.result, diagnostics=diagnostics)
     if not blocks:
         return replace(empty, indexed_files=len(index.files))
-    selection, used = fit_text(blocks, config.budget, layout)
-    return replace(empty, selection=selection, used=used)
+    fitted = plan_text(blocks, layout).fit(config.budget)
+    return replace(empty, selection=fitted.selection, used=fitted.used,
+                   upcoming=fitted.upcoming)
 
 
 # How a skip reason reads after a file's name; others read "was skipped (reason)".

@@ -149,18 +149,35 @@ class Layout:
         """Tokens of the header above ``selection`` when it states ``used``."""
         return self.count(render_header(replace(self.result, selection=selection), used))
 
-    def tokens(self, selection: Selection) -> int:
-        """The token count of the text rendering of ``selection``; its header states it."""
+    def part_costs(self, block: Block) -> tuple[int, int]:
+        """Tokens of the block's part of the text: (when another block follows it, when
+        it is the last)."""
+        text = render_block(block)[1:]
+        return self._counted(text + "\n"), self._counted(text)
+
+    def text_tokens(self, selection: Selection, body: int) -> int:
+        """The count of the text whose blocks' parts (``part_costs``) add up to ``body``
+        tokens: the header, which states that count, plus ``body``."""
         result = replace(self.result, selection=selection, used=None)
-        if not self.additive:
-            return text_and_used(result, self.count)[1]
-        blocks = selection.blocks
-        parts = [render_block(b)[1:] + ("\n" if i < len(blocks) - 1 else "")
-                 for i, b in enumerate(blocks)]
-        body = sum(self._counted(part) for part in parts)
-        first = "\n" if blocks else ""
+        first = "\n" if selection.blocks else ""
         return _fixed_point(lambda stated: self.count(render_header(result, stated) + first)
                             + body)
+
+    def bound(self, selection: Selection) -> int:
+        """The sum of the parts of the text: ``tokens`` for cl100k (``additive``), at least
+        it for a counter that counts a text at most as the sum of its parts (a calibrated
+        scale rounds each part up; an estimate rounds each up)."""
+        blocks = selection.blocks
+        body = sum(self.part_costs(b)[0 if i < len(blocks) - 1 else 1]
+                   for i, b in enumerate(blocks))
+        return self.text_tokens(selection, body)
+
+    def tokens(self, selection: Selection) -> int:
+        """The token count of the text rendering of ``selection``; its header states it."""
+        if self.additive:
+            return self.bound(selection)
+        result = replace(self.result, selection=selection, used=None)
+        return text_and_used(result, self.count)[1]
 
 
 def render_text(result: Result, count: Callable[[str], int]) -> str:

@@ -4,9 +4,9 @@ from pathlib import Path
 
 import pytest
 
-from ctxopt import fit, pipeline
+from ctxopt import pipeline
 from ctxopt.errors import BudgetTooSmallForContent
-from ctxopt.model import Fidelity, Selection
+from ctxopt.model import Fidelity
 from ctxopt.render import render_text
 from ctxopt.tokens import count_tokens
 
@@ -19,19 +19,20 @@ def _index_outside_the_checkout(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("CTXOPT_INDEX", str(tmp_path / "index.db"))
 
 
-def test_when_the_fitter_shows_nothing_the_cheapest_block_is_shown_if_it_fits(monkeypatch) -> None:
-    # A fitter that excludes everything stands for rounds that miss the one room that
-    # holds a block and the header it brings: the run still shows the cheapest block.
+def test_the_minimum_the_too_small_error_names_shows_one_block() -> None:
+    # "any budget from H + M up shows at least one block": the first block of the plan,
+    # cut to one line, fits the minimum exactly; one token less is still too small.
     candidates = len(pipeline.gather(ROOT, "fix Storage bug").selection.blocks)
-    monkeypatch.setattr(fit, "fit_budget", lambda blocks, room, **kwargs: Selection(()))
     with pytest.raises(BudgetTooSmallForContent) as raised:
         pipeline.gather(ROOT, "fix Storage bug", pipeline.GatherConfig(budget=60))
     needed = raised.value.minimum
     result = pipeline.gather(ROOT, "fix Storage bug", pipeline.GatherConfig(budget=needed))
     (shown,) = result.selection.blocks
-    assert shown.kind in (Fidelity.TRUNCATED, Fidelity.SIGNATURE)
-    assert count_tokens(render_text(result, count_tokens)) <= needed
-    assert len(result.selection.excluded) == candidates - 1 and len(result.selection.truncated) <= 1
+    assert shown.kind is Fidelity.TRUNCATED and shown.start_line == shown.end_line
+    assert count_tokens(render_text(result, count_tokens)) == result.used <= needed
+    assert len(result.selection.excluded) == candidates - 1
+    with pytest.raises(BudgetTooSmallForContent):
+        pipeline.gather(ROOT, "fix Storage bug", pipeline.GatherConfig(budget=needed - 1))
 
 
 @pytest.mark.parametrize("budget", [100, 110, 120, 130])

@@ -1,0 +1,96 @@
+"""The fitter is monotone in the budget: a larger budget never shows less (issue 17).
+
+For budgets b1 < b2 and every candidate block: a block shown whole at b1 is whole at b2;
+a block shown at all at b1 is shown at b2; a truncated block keeps at least the lines it
+showed (or is whole); a signature stays a signature or becomes whole.
+"""
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ctxopt.errors import BudgetTooSmallForContent
+from ctxopt.fit import fit_budget, fit_text
+from ctxopt.model import Block, Fidelity, Intent, Result, Selection
+from ctxopt.render import Layout, render_block
+from ctxopt.tokens import count_tokens
+
+
+def _block(i: int, score: float, lines: int, has_signature: bool, width: int) -> Block:
+    content = "\n".join(f"    value_{n} = compute({n}){' + x' * width}" for n in range(lines))
+    return Block(path=f"f{i}.py", language="python", start_line=1, end_line=lines,
+                 content=content, tokens=count_tokens(content), score=score,
+                 ring=0 if score >= 100 else 2 if score >= 60 else 3, reason="r",
+                 symbols=(f"s{i}",), signature="def f():\n    ..." if has_signature else "",
+                 focus_line=1 + lines // 3)
+
+
+def _cost(b: Block) -> int:
+    return count_tokens(render_block(b))
+
+
+def _forms(selection: Selection) -> dict[str, Block]:
+    return {b.path: b for b in selection.blocks}
+
+
+def assert_monotone(small: Selection, large: Selection) -> None:
+    """What ``small`` shows, ``large`` shows at least as fully."""
+    before, after = _forms(small), _forms(large)
+    for path, shown in before.items():
+        assert path in after, f"{path} shown at the smaller budget, dropped at the larger"
+        grown = after[path]
+        if shown.kind is Fidelity.FULL:
+            assert grown.kind is Fidelity.FULL, f"{path} whole, then {grown.kind.value}"
+        elif shown.kind is Fidelity.SIGNATURE:
+            assert grown.kind in (Fidelity.SIGNATURE, Fidelity.FULL), path
+        elif grown.kind is Fidelity.TRUNCATED:
+            assert grown.start_line <= shown.start_line and grown.end_line >= shown.end_line, \
+                f"{path} lines {shown.start_line}-{shown.end_line}, then " \
+                f"{grown.start_line}-{grown.end_line}"
+        else:
+            assert grown.kind is Fidelity.FULL, f"{path} truncated, then {grown.kind.value}"
+
+
+_SPECS = st.lists(
+    st.tuples(st.sampled_from([140.0, 120.0, 100.0, 90.0, 70.0, 60.0, 45.0, 20.0]),
+              st.integers(1, 160), st.booleans(), st.integers(0, 4)),
+    min_size=1, max_size=9)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_SPECS, st.integers(0, 5000), st.integers(1, 3000))
+def test_a_larger_block_budget_never_shows_less(specs, budget, more) -> None:
+    blocks = [_block(i, *spec) for i, spec in enumerate(specs)]
+    small = fit_budget(blocks, budget, cost=_cost, count=count_tokens)
+    large = fit_budget(blocks, budget + more, cost=_cost, count=count_tokens)
+    assert sum(_cost(b) for b in large.blocks) <= budget + more
+    assert_monotone(small, large)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_SPECS, st.integers(30, 5000), st.integers(1, 3000))
+def test_a_larger_text_budget_never_shows_less(specs, budget, more) -> None:
+    blocks = [_block(i, *spec) for i, spec in enumerate(specs)]
+
+    def fit(at: int) -> Selection:
+        empty = Result(task="fix it", intent=Intent.FIX, budget=at, selection=Selection(()))
+        try:
+            selection, used = fit_text(blocks, at, Layout(empty, count_tokens, additive=True))
+        except BudgetTooSmallForContent:
+            return Selection(())
+        assert used <= at
+        return selection
+
+    assert_monotone(fit(budget), fit(budget + more))
+
+
+def test_a_small_block_shown_at_a_small_budget_is_not_dropped_for_a_larger_one() -> None:
+    # The fitter before issue 17 filled rings 3-4 greedily: at 150 tokens it showed the
+    # 89-token block whole (the 197-token one did not fit), at 250 the 197-token one and
+    # dropped the other. Now the better-ranked block comes first at every budget.
+    big, small = _block(0, 45.0, 20, False, 0), _block(1, 20.0, 8, False, 0)
+    assert (_cost(big), _cost(small)) == (197, 89)
+    fits = [fit_budget([big, small], budget, cost=_cost, count=count_tokens)
+            for budget in range(80, 300)]
+    for smaller, larger in zip(fits, fits[1:]):
+        assert_monotone(smaller, larger)
+    assert [[b.path for b in fit.blocks] for fit in fits[150 - 80::100]] == [[], ["f0.py"]]
+    assert [b.path for b in fits[-1].blocks] == ["f0.py", "f1.py"]
