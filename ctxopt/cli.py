@@ -31,6 +31,7 @@ from .files.text import display_text
 from .commands import (COMMANDS, SECONDS, apply_config, index_options, note, quiet,
                        version_text)
 from .contract import SCHEMAS, load_schema, render_index_json
+from .curve_cli import curve_command
 from .gitrepo import repository_root
 from .model import Diagnostic
 from .pipeline import DEFAULT_BUDGET, GatherConfig, gather, why_nothing_found
@@ -144,7 +145,7 @@ def _keep_owner(path: str, previous: os.stat_result) -> None:
         pass  # only root may give a file away; the mode is kept anyway
 
 
-def _write_output(path: Path, text: str) -> None:
+def _write_output(path: Path, text: str | bytes) -> None:
     """Write ``text`` to ``path`` (from ``_output_target``), replacing a regular file
     atomically through a temporary file, so a failure leaves the old file.
 
@@ -157,14 +158,14 @@ def _write_output(path: Path, text: str) -> None:
     except FileNotFoundError:
         existing = None
     if existing is not None and not stat.S_ISREG(existing.st_mode):
-        with open(path, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        with open(path, "wb") as raw:
+            raw.write(text if isinstance(text, bytes) else text.encode("utf-8"))
         return
     mode = _new_file_mode() if existing is None else stat.S_IMODE(existing.st_mode)
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as raw:
+            raw.write(text if isinstance(text, bytes) else text.encode("utf-8"))
         os.chmod(temporary, mode)
         if existing is not None:
             _keep_owner(temporary, existing)
@@ -582,5 +583,5 @@ def schema_command(name: str) -> None:
     click.echo(json.dumps(load_schema(name), indent=2, ensure_ascii=False))
 
 
-for _command in COMMANDS:
+for _command in (*COMMANDS, curve_command):
     main.add_command(_command)

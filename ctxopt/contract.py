@@ -20,7 +20,8 @@ __all__ = ["SCHEMAS", "load_schema", "origin_of", "git_commit", "render_index_js
 
 # name -> the file in ctxopt/schema/ that describes that output
 SCHEMAS = {"gather": "gather.schema.json", "diff": "diff.schema.json",
-           "index": "index.schema.json", "tags": "tags.schema.json"}
+           "index": "index.schema.json", "tags": "tags.schema.json",
+           "curve": "curve.schema.json"}
 _GIT_SECONDS = 10.0
 
 

@@ -50,10 +50,12 @@ __all__ = [
     "CAP_FLOOR",
     "SHARE_FLOOR",
     "Plan",
+    "PlanStep",
     "TextFit",
     "TextLayout",
     "fit_budget",
     "fit_text",
+    "plan_steps",
     "plan_text",
     "truncate_block",
 ]
@@ -167,9 +169,11 @@ def _kept(form: Block) -> int:
 
 
 @dataclass(frozen=True, slots=True)
-class _Step:
-    index: int  # the block, in rank order
-    form: Block  # how the step shows it
+class PlanStep:
+    """One step of the fitter's plan: show block ``index`` (in rank order) as ``form``."""
+
+    index: int
+    form: Block
 
 
 class _Planner:
@@ -193,7 +197,7 @@ class _Planner:
         self.shown = [0] * len(ranked)  # cost of each block's form so far
         self.total = 0
 
-    def steps(self) -> list[_Step]:
+    def steps(self) -> list[PlanStep]:
         steps = []
         while self.pending:
             i = self._choose()
@@ -203,7 +207,7 @@ class _Planner:
             cost = self.cost(form)
             self.total += cost - self.shown[i]
             self.shown[i] = cost
-            steps.append(_Step(i, form))
+            steps.append(PlanStep(i, form))
         return steps
 
     def _choose(self) -> int:
@@ -296,6 +300,8 @@ class Plan:
         {rank: form} -> tokens of the output that shows those forms; default the sum of
         their ``cost``. It must be at least the output's count (``fit_text`` passes the
         text's, header included).
+    steps : tuple of PlanStep, optional
+        The plan, when already made for these blocks with this ``cost`` and ``count``.
 
     ``totals[k]`` is the measure after the first ``k`` steps; ``from_budget[k]`` the
     smallest budget that shows at least those steps (the least total from ``k`` on).
@@ -303,11 +309,13 @@ class Plan:
 
     def __init__(self, blocks: list[Block], cost: Callable[[Block], int],
                  count: Callable[[str], int],
-                 measure: Callable[[dict[int, Block]], int] | None = None) -> None:
+                 measure: Callable[[dict[int, Block]], int] | None = None,
+                 steps: tuple[PlanStep, ...] | None = None) -> None:
         self.ranked = _rank(blocks)
         self.cost, self.count = cost, count
         self.measure = measure or (lambda forms: sum(cost(f) for f in forms.values()))
-        self.steps = _Planner(self.ranked, cost, count).steps()
+        self.steps = steps if steps is not None else tuple(
+            _Planner(self.ranked, cost, count).steps())
         self.states: list[dict[int, Block]] = [{}]
         for step in self.steps:
             self.states.append({**self.states[-1], step.index: step.form})
@@ -331,7 +339,7 @@ class Plan:
                 forms[self.steps[k].index] = grown
         return forms, k
 
-    def _partial(self, forms: dict[int, Block], step: _Step, budget: int) -> Block | None:
+    def _partial(self, forms: dict[int, Block], step: PlanStep, budget: int) -> Block | None:
         """The longest truncation short of ``step`` that fits beside ``forms``."""
         block = self.ranked[step.index]
         if Tier.of(block.score) is not Tier.TRUNCATE:
@@ -442,10 +450,11 @@ class TextPlan:
     """The fitter's plan for the text rendering of ``blocks`` (``fit_text``), measured
     once, for fitting any number of budgets (``ctxopt curve``)."""
 
-    def __init__(self, blocks: list[Block], layout: TextLayout) -> None:
+    def __init__(self, blocks: list[Block], layout: TextLayout,
+                 steps: tuple[PlanStep, ...] | None = None) -> None:
         self.layout = layout
         self.ranked = _rank(blocks)
-        self.plan = Plan(self.ranked, layout.block_cost, layout.count, self._measure)
+        self.plan = Plan(self.ranked, layout.block_cost, layout.count, self._measure, steps)
 
     def _measure(self, forms: dict[int, Block]) -> int:
         """Tokens of the text showing ``forms``: its parts' sum (``Layout.part_costs``)."""
@@ -482,6 +491,12 @@ class TextPlan:
             smallest = truncate_block(block, 1, self.layout.count)
         return BudgetTooSmallForContent(
             budget, header, self._measure({first.index: smallest}) - header)
+
+
+def plan_steps(blocks: list[Block], layout: TextLayout) -> tuple[PlanStep, ...]:
+    """The fitter's plan for ``blocks`` rendered as text: it depends on the blocks and
+    their costs only, so one plan serves every budget (``TextPlan(..., steps=...)``)."""
+    return tuple(_Planner(_rank(blocks), layout.block_cost, layout.count).steps())
 
 
 def plan_text(blocks: list[Block], layout: TextLayout) -> TextPlan:

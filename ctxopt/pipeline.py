@@ -13,9 +13,9 @@ from .errors import BudgetTooSmall, UsageError
 from .files.redaction import clean_blocks
 from .files.safety import HygieneConfig
 from .files.text import display_text
-from .fit import plan_text
+from .fit import PlanStep, TextPlan, plan_steps
 from .graph.view import IndexView
-from .model import Diagnostic, Result, Selection
+from .model import Block, Diagnostic, Item, Result, Selection
 from .render import Layout, render_header
 from .source import read_blocks
 from .store import IndexOptions, StoredIndex, open_index
@@ -23,7 +23,8 @@ from .task import ParsedTask, limit_task, parse_task
 from .tokens import Cl100kCounter, TokenCounter
 from .walk import WalkConfig, walk_rings
 
-__all__ = ["DEFAULT_BUDGET", "GatherConfig", "gather", "resolve_scope", "why_nothing_found"]
+__all__ = ["DEFAULT_BUDGET", "GatherConfig", "Prepared", "fit_prepared", "gather", "prepare",
+           "resolve_scope", "why_nothing_found"]
 
 DEFAULT_BUDGET = 12000
 # Most rounds of counting the header at the budget it asks for (a fixed point in a few).
@@ -108,6 +109,40 @@ def gather(root: Path | str, task: str, config: GatherConfig | None = None, *,
         holds the header but not even the smallest form of any candidate block.
     """
     config = config or GatherConfig()
+    prepared = prepare(root, task, config, counter=counter, index=index,
+                       index_options=index_options)
+    return fit_prepared(prepared, config.budget)
+
+
+@dataclass(frozen=True, slots=True)
+class Prepared:
+    """A task walked and read, ready to be fitted to any budget (``fit_prepared``).
+
+    ``empty``: the result with nothing selected (task, intent, diagnostics, origin, and
+    ``indexed_files`` when no block was found); ``layout``: the text's token costs;
+    ``blocks``: the candidate blocks; ``items``: the walker's items they were read from,
+    best first (``explain``); ``steps``: the fitter's plan (``fit.plan_steps``), which
+    does not depend on the budget; ``counter``: the token counter.
+    """
+
+    empty: Result
+    layout: Layout
+    blocks: tuple[Block, ...]
+    items: tuple[Item, ...]
+    steps: tuple[PlanStep, ...]
+    counter: TokenCounter
+
+
+def prepare(root: Path | str, task: str, config: GatherConfig | None = None, *,
+            counter: TokenCounter | None = None, index: IndexView | StoredIndex | None = None,
+            index_options: IndexOptions | None = None) -> Prepared:
+    """Everything ``gather`` does before fitting: parse the task, bring the index up to
+    date (or use ``index``), walk the rings, read and clean the blocks, plan the fit.
+
+    Parameters and errors are ``gather``'s; ``config.budget`` is only checked against
+    the header (``BudgetTooSmall``), so that a hopeless budget fails before indexing.
+    """
+    config = config or GatherConfig()
     counter = counter or Cl100kCounter()
     root = Path(root)
     if not task or not task.strip():
@@ -125,15 +160,37 @@ def gather(root: Path | str, task: str, config: GatherConfig | None = None, *,
     layout = Layout(empty, counter.count, additive=isinstance(counter, Cl100kCounter))
     if layout.header_tokens(empty.selection, config.budget) > config.budget:
         raise BudgetTooSmall(config.budget, _smallest_header_budget(empty, counter))
-
     if index is None:
         options = replace(index_options or IndexOptions(), hygiene=config.hygiene)
         stored, _ = open_index(root, options)
         with stored:
-            result = _gather_with(root, parsed, layout, config, scope, counter, stored)
-            return replace(result, origin=origin_of(root, stored))
-    result = _gather_with(root, parsed, layout, config, scope, counter, index)
-    return replace(result, origin=origin_of(root, index))
+            return _prepare_with(root, parsed, layout, config, scope, counter, stored)
+    return _prepare_with(root, parsed, layout, config, scope, counter, index)
+
+
+def fit_prepared(prepared: Prepared, budget: int) -> Result:
+    """The result ``gather`` gives at ``budget`` tokens for a prepared task: the same
+    selection, ``used`` figure and ``upcoming`` blocks.
+
+    Raises
+    ------
+    UsageError
+        ``budget`` is not a positive integer.
+    BudgetTooSmall
+        As ``gather``: the header does not fit, or (``BudgetTooSmallForContent``) no block
+        does beside it.
+    """
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
+        raise UsageError(f"budget must be a positive integer, got {budget!r}")
+    empty = replace(prepared.empty, budget=budget)
+    layout = prepared.layout.for_budget(budget)
+    if layout.header_tokens(empty.selection, budget) > budget:
+        raise BudgetTooSmall(budget, _smallest_header_budget(empty, prepared.counter))
+    if not prepared.blocks:
+        return empty
+    fitted = TextPlan(list(prepared.blocks), layout, steps=prepared.steps).fit(budget)
+    return replace(empty, selection=fitted.selection, used=fitted.used,
+                   upcoming=fitted.upcoming)
 
 
 def _smallest_header_budget(empty: Result, counter: TokenCounter) -> int:
@@ -149,8 +206,9 @@ def _smallest_header_budget(empty: Result, counter: TokenCounter) -> int:
     return need
 
 
-def _gather_with(root: Path, parsed: ParsedTask, layout: Layout, config: GatherConfig,
-                 scope: str | None, counter: TokenCounter, index: IndexView | StoredIndex) -> Result:
+def _prepare_with(root: Path, parsed: ParsedTask, layout: Layout, config: GatherConfig,
+                  scope: str | None, counter: TokenCounter,
+                  index: IndexView | StoredIndex) -> Prepared:
     walk_config = WalkConfig(max_ring=config.max_ring, include_tests=config.include_tests,
                              scope=scope or None)
     items = walk_rings(index, parsed, walk_config)
@@ -159,12 +217,11 @@ def _gather_with(root: Path, parsed: ParsedTask, layout: Layout, config: GatherC
     diagnostics = tuple(sorted(
         {replace(d, path=display_text(d.path)) for d in (*index.diagnostics, *redacted)},
         key=lambda d: (d.path, d.reason, d.detail)))
-    empty = replace(layout.result, diagnostics=diagnostics)
-    if not blocks:
-        return replace(empty, indexed_files=len(index.files))
-    fitted = plan_text(blocks, layout).fit(config.budget)
-    return replace(empty, selection=fitted.selection, used=fitted.used,
-                   upcoming=fitted.upcoming)
+    empty = replace(layout.result, diagnostics=diagnostics, origin=origin_of(root, index),
+                    indexed_files=None if blocks else len(index.files))
+    steps = plan_steps(blocks, layout) if blocks else ()
+    return Prepared(empty=empty, layout=layout, blocks=tuple(blocks), items=tuple(items),
+                    steps=steps, counter=counter)
 
 
 # How a skip reason reads after a file's name; others read "was skipped (reason)".

@@ -134,6 +134,12 @@ class Layout:
         self.additive = additive
         self._costs: dict[str, int] = {}
 
+    def for_budget(self, budget: int) -> Layout:
+        """This layout for a header that states ``budget`` (counts are shared)."""
+        layout = Layout(replace(self.result, budget=budget), self.count, additive=self.additive)
+        layout._costs = self._costs
+        return layout
+
     def _counted(self, text: str) -> int:
         known = self._costs.get(text)
         if known is None:

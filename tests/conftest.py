@@ -23,6 +23,7 @@ from hypothesis import settings
 import ctxopt
 import ctxopt.cli
 import ctxopt.contract
+import ctxopt.curve
 import ctxopt.diff
 import ctxopt.render
 import ctxopt.tags
@@ -64,6 +65,7 @@ ctxopt.tags.render_tags_json = ctxopt.tags.TAG_RENDERERS["json"] = _validated(
     ctxopt.tags.render_tags_json, "tags")
 ctxopt.contract.render_index_json = ctxopt.cli.render_index_json = _validated(
     ctxopt.contract.render_index_json, "index")
+ctxopt.curve.render_curve_json = _validated(ctxopt.curve.render_curve_json, "curve")
 
 
 @pytest.fixture

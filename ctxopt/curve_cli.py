@@ -1,0 +1,133 @@
+"""``ctxopt curve``: the command line of ``curve.budget_curve`` (click only: options ->
+budgets -> curve -> renderer; ``cli`` registers it and owns the error boundary)."""
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from .commands import index_options, quiet
+from .errors import UsageError
+from .taskinput import TaskCommand, read_task
+
+__all__ = ["curve_command"]
+
+_FORMATS = ("text", "json", "png", "svg")
+
+
+def _budgets(budgets: str | None, low: int | None, high: int | None,
+             steps: int | None) -> tuple[int, ...]:
+    """The budgets to fit from ``--budgets`` or ``--from/--to/--steps`` (defaults:
+    ``curve.DEFAULT_BUDGETS``; ``--steps`` 8). Raises ``UsageError`` for a bad or mixed
+    choice."""
+    from .curve import DEFAULT_BUDGETS, budgets_between, parse_budgets
+
+    ranged = (low, high, steps) != (None, None, None)
+    if budgets is not None and ranged:
+        raise UsageError("--budgets and --from/--to/--steps are alternatives: give one")
+    if budgets is not None:
+        return parse_budgets(budgets)
+    if not ranged:
+        return DEFAULT_BUDGETS
+    if low is None or high is None:
+        raise UsageError("--from and --to go together (and --steps, 8 by default)")
+    return budgets_between(low, high, 8 if steps is None else steps)
+
+
+@click.command("curve", cls=TaskCommand)
+@click.argument("task", required=False)
+@click.option("--task-file", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+              default=None, help="Read the task from this file (- is standard input).")
+@click.option("--root", type=click.Path(exists=True, file_okay=False, path_type=Path),
+              default=None, help="Repository root.  [default: the repository around the "
+                                 "current directory, found as git does]")
+@click.option("--budgets", type=str, default=None, metavar="N,N,...",
+              help="Budgets to fit, comma-separated.  [default: 1000,2000,4000,8000,16000]")
+@click.option("--from", "low", type=int, default=None, help="Smallest budget (with --to).")
+@click.option("--to", "high", type=int, default=None, help="Largest budget (with --from).")
+@click.option("--steps", type=int, default=None,
+              help="Budgets from --from to --to, evenly spaced on a log scale.  [default: 8]")
+@click.option("--format", "output_format", type=click.Choice(_FORMATS), default="text",
+              show_default=True, help="A table, JSON, or a plot (png, svg: needs matplotlib, "
+                                      "the 'plot' extra).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
+              default=None, help="Write to FILE instead of standard output (as gather's -o).")
+@click.option("--max-ring", type=click.IntRange(0, 4), default=3, show_default=True,
+              envvar="CTXOPT_MAX_RING", help="0: definitions only ... 4: callers of callers.")
+@click.option("--tests/--no-tests", default=True, show_default=True, envvar="CTXOPT_TESTS",
+              help="Include test files.")
+@click.option("--scope", type=str, default=None, envvar="CTXOPT_SCOPE",
+              help="Keep only code under this path (relative to the root).")
+@index_options
+def curve_command(task: str | None, task_file: Path | None, root: Path | None,
+                  budgets: str | None, low: int | None, high: int | None, steps: int | None,
+                  output_format: str, output: str | None, max_ring: int, tests: bool,
+                  scope: str | None, index_path: Path | None, jobs: int | None,
+                  max_file_size: int, exclude: tuple[str, ...]) -> None:
+    """What each step of budget buys for TASK: for each budget, what gather would show
+    (tokens, blocks, files, whole, cut and signature blocks, relevance) and what it adds
+    over the budget before. One index read and one walk; the fitter runs per budget."""
+    from .cli import _ProgressBar, _output_target, _write_output
+    from .curve import (budget_curve, render_curve_json, render_curve_plot,
+                        render_curve_text, require_matplotlib)
+    from .files.safety import HygieneConfig
+    from .gitrepo import repository_root
+    from .pipeline import GatherConfig
+    from .store import IndexOptions
+
+    chosen = _budgets(budgets, low, high, steps)
+    task = read_task(task, task_file, sys.stdin.buffer)
+    target = _output_target(output)
+    if output_format == "png" and target is None and sys.stdout.isatty():
+        raise UsageError("a PNG is not for a terminal: write it with -o FILE")
+    if output_format in ("png", "svg"):
+        require_matplotlib(output_format)  # before the walk, not after
+    root = root if root is not None else repository_root(Path.cwd())
+    config = GatherConfig(budget=max(chosen), max_ring=max_ring, include_tests=tests,
+                          scope=scope, hygiene=HygieneConfig(exclude=exclude))
+    progress = _ProgressBar() if sys.stderr.isatty() and not quiet() else None
+    try:
+        options = IndexOptions(path=index_path, jobs=jobs, max_file_bytes=max_file_size,
+                               progress=progress)
+        curve = budget_curve(root, task, chosen, config, index_options=options)
+    finally:
+        if progress is not None:
+            progress.close()
+    if not curve.rows:
+        from .cli import ExitStatus
+        from .files.text import display_text
+        from .pipeline import why_nothing_found
+        from .render import task_line
+
+        click.echo(display_text(f"ctxopt: nothing relevant found for '{task_line(task)}' "
+                                f"under {root} ({why_nothing_found(root, curve.result)})"),
+                   err=True)
+        sys.exit(ExitStatus.NOTHING_FOUND)
+    data: str | bytes
+    if output_format == "text":
+        data = render_curve_text(curve)
+    elif output_format == "json":
+        data = render_curve_json(curve)
+    else:
+        data = render_curve_plot(curve, output_format)
+    _emit(data, target, output, _write_output)
+
+
+def _emit(data: str | bytes, target: Path | None, output: str | None,
+          write: Callable[[Path, str | bytes], None]) -> None:
+    """Write ``data`` to standard output or to ``target`` (atomically, as gather's -o)."""
+    from .errors import CtxoptError
+
+    if target is None:
+        if isinstance(data, bytes):
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        else:
+            click.echo(data, nl=False)
+        return
+    try:
+        write(target, data)
+    except OSError as exc:
+        raise CtxoptError(f"cannot write {output!r}: {exc.strerror or exc}") from exc
