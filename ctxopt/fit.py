@@ -398,7 +398,7 @@ class Plan:
             adds = self.steps[j].form
             found.append(Upcoming(
                 block=block, shown=None if form is None else form.kind,
-                adds=Fidelity.FULL if adds is block else adds.kind,
+                adds=adds.kind,
                 budget=self.from_budget[j + 1],
                 full_budget=self.from_budget[self.last_step[i] + 1]))
         return tuple(found)

@@ -187,7 +187,8 @@ class Upcoming:
     """A block a budget does not show whole, and the budgets that would show more of it.
 
     ``block`` is the whole block; ``shown`` how the budget shows it now (None: excluded);
-    ``adds`` the form the fitter's next step for it shows; ``budget`` the smallest budget
+    ``adds`` the form the fitter's next step for it shows (the block's own ``kind`` when
+    that step shows it whole: a test the walker chose as a signature stays one); ``budget`` the smallest budget
     (tokens) that shows that form, ``full_budget`` the smallest that shows it whole. A
     budget shows everything a smaller one shows (``fit.fit_text`` is monotone), so asking
     for ``budget`` adds this block and everything listed before it.

@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 from dataclasses import replace
 
-from .model import Block, Dropped, Fidelity, Result, Selection
+from .model import Block, Dropped, Fidelity, Result, Selection, Upcoming
 
 __all__ = [
     "RENDERERS",
@@ -23,7 +23,8 @@ __all__ = [
     "render_text",
 ]
 
-# 2: root, ctxopt_version, commit, index and calibrated_for added (ctxopt/schema/)
+# 2: root, ctxopt_version, commit, index and calibrated_for added (ctxopt/schema/);
+# next added (issue 17)
 SCHEMA_VERSION = 2
 _TOP_SYMBOLS = 5
 # The text and manifest headers show at most this many characters of the task (the JSON
@@ -198,6 +199,18 @@ def _dropped(d: Dropped) -> dict[str, object]:
             "tokens": d.tokens, "score": d.score, "action": d.action, "reason": d.reason}
 
 
+def _upcoming(upcoming: Upcoming, budget: int) -> dict[str, object]:
+    """One entry of ``next``: a block the budget does not show whole, the budget that
+    shows more of it and the tokens that adds to ``budget``."""
+    block = upcoming.block
+    return {"file": block.path, "start_line": block.start_line, "end_line": block.end_line,
+            "symbols": list(block.symbols), "score": block.score, "ring": block.ring,
+            "reason": block.reason,
+            "shown": "excluded" if upcoming.shown is None else upcoming.shown.value,
+            "adds": upcoming.adds.value, "budget": upcoming.budget,
+            "tokens": upcoming.budget - budget, "full_budget": upcoming.full_budget}
+
+
 def _origin(result: Result) -> dict[str, object]:
     """The contract's provenance fields: root, version, commit, index figures."""
     from . import __version__
@@ -242,6 +255,7 @@ def render_json(result: Result, count: Callable[[str], int]) -> str:
         "excluded": [_dropped(d) for d in selection.excluded],
         "diagnostics": [{"file": d.path, "reason": d.reason, "detail": d.detail}
                         for d in result.diagnostics],
+        "next": [_upcoming(u, result.budget) for u in result.upcoming],
     }
     return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
