@@ -34,7 +34,7 @@ from .contract import SCHEMAS, load_schema, render_index_json
 from .curve_cli import curve_command
 from .gitrepo import repository_root
 from .model import Diagnostic
-from .pipeline import DEFAULT_BUDGET, GatherConfig, gather, why_nothing_found
+from .pipeline import DEFAULT_BUDGET, GatherConfig, fit_prepared, prepare, why_nothing_found
 from .render import RENDERERS, task_line
 from .taskinput import TaskCommand, read_task
 from .store import IndexOptions, StoredIndex, UpdateReport, open_index
@@ -290,11 +290,16 @@ def _open_index(root: Path, index_path: Path | None, jobs: int | None,
 @click.option("--budget-from-policy", is_flag=True, default=False,
               help="Use as budget what one tool result may take: a third of --window minus "
                    "--reserve (at least 512).")
+@click.option("--explain", is_flag=True, default=False,
+              help="After the context, one line per candidate of the walker (score, ring, "
+                   "reason) and what the fitter did with it: on standard error, or under "
+                   "the key explain in JSON.")
 @_index_options
 def gather_command(task: str | None, task_file: Path | None, root: Path, budget: int,
                    output_format: str, max_ring: int,
                    tests: bool, scope: str | None, output: str | None, window: int | None,
                    reserve: int | None, model: str | None, budget_from_policy: bool,
+                   explain: bool,
                    allow_secrets: bool, submodules: bool, parse_timeout: float,
                    index_path: Path | None, jobs: int | None, max_file_size: int,
                    exclude: tuple[str, ...]) -> None:
@@ -316,10 +321,11 @@ def gather_command(task: str | None, task_file: Path | None, root: Path, budget:
     try:
         options = IndexOptions(path=index_path, jobs=jobs, max_file_bytes=max_file_size,
                                progress=progress, notify=_note)
-        result = gather(root, task, config, counter=counter, index_options=options)
+        prepared = prepare(root, task, config, counter=counter, index_options=options)
     finally:
         if progress is not None:
             progress.close()
+    result = fit_prepared(prepared, config.budget, explain=explain)
     if not result.selection.blocks and not result.selection.excluded:
         click.echo(display_text(f"ctxopt: nothing relevant found for '{task_line(task)}' "
                                 f"under {root} ({why_nothing_found(root, result)})"), err=True)
@@ -329,6 +335,10 @@ def gather_command(task: str | None, task_file: Path | None, root: Path, budget:
     if output_format == "text" and summary and not quiet():
         click.echo(summary, err=True)
     _emit(text, target, output)
+    if result.explained is not None and output_format != "json":
+        from .explain import render_explain_text  # off the counted context: stderr
+
+        click.echo(render_explain_text(result.explained), nl=False, err=True)
 
 
 gather_command.name = "gather"

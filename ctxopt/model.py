@@ -202,6 +202,22 @@ class Upcoming:
 
 
 @dataclass(frozen=True, slots=True)
+class Explained:
+    """What the fitter did with one candidate of the walker (``gather --explain``).
+
+    ``item`` is the walker's item; ``action`` is ``full``, ``truncated``, ``signature``,
+    ``excluded`` (the fitter's, for the block the item was read into) or ``not read`` (no
+    block holds it: its lines were blank, its file unreadable or redacted); ``detail`` says
+    why (the fitter's reason); ``block`` is (path, first line, last line) of that block.
+    """
+
+    item: Item
+    action: str
+    detail: str
+    block: tuple[str, int, int] | None
+
+
+@dataclass(frozen=True, slots=True)
 class Selection:
     """What the budget fitter kept, in output order, and what it cut."""
 
@@ -240,6 +256,7 @@ class Result:
     gather that made the selection sets it, None has the renderer measure it.
     ``origin`` says where the result came from (set by ``pipeline.gather``).
     ``upcoming`` lists the blocks not shown whole, in the order a larger budget adds them.
+    ``explained`` says what the fitter did with each walker candidate (None: not asked).
     """
 
     task: str
@@ -253,3 +270,4 @@ class Result:
     used: int | None = None
     origin: Origin | None = None
     upcoming: tuple[Upcoming, ...] = ()
+    explained: tuple[Explained, ...] | None = None

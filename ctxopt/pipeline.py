@@ -168,9 +168,10 @@ def prepare(root: Path | str, task: str, config: GatherConfig | None = None, *,
     return _prepare_with(root, parsed, layout, config, scope, counter, index)
 
 
-def fit_prepared(prepared: Prepared, budget: int) -> Result:
+def fit_prepared(prepared: Prepared, budget: int, *, explain: bool = False) -> Result:
     """The result ``gather`` gives at ``budget`` tokens for a prepared task: the same
-    selection, ``used`` figure and ``upcoming`` blocks.
+    selection, ``used`` figure and ``upcoming`` blocks; with ``explain``, also what the
+    fitter did with each walker candidate (``Result.explained``, ``explain.explain``).
 
     Raises
     ------
@@ -189,8 +190,13 @@ def fit_prepared(prepared: Prepared, budget: int) -> Result:
     if not prepared.blocks:
         return empty
     fitted = TextPlan(list(prepared.blocks), layout, steps=prepared.steps).fit(budget)
-    return replace(empty, selection=fitted.selection, used=fitted.used,
-                   upcoming=fitted.upcoming)
+    result = replace(empty, selection=fitted.selection, used=fitted.used,
+                     upcoming=fitted.upcoming)
+    if explain:
+        from .explain import explain as explained
+
+        result = replace(result, explained=explained(prepared.items, prepared.blocks, result))
+    return result
 
 
 def _smallest_header_budget(empty: Result, counter: TokenCounter) -> int:

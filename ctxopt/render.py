@@ -229,7 +229,7 @@ def render_json(result: Result, count: Callable[[str], int]) -> str:
     rendering."""
     used = _used(result, count)
     selection = result.selection
-    document = {
+    document: dict[str, object] = {
         "schema_version": SCHEMA_VERSION,
         **_origin(result),
         "calibrated_for": result.calibrated_for,
@@ -257,6 +257,10 @@ def render_json(result: Result, count: Callable[[str], int]) -> str:
                         for d in result.diagnostics],
         "next": [_upcoming(u, result.budget) for u in result.upcoming],
     }
+    if result.explained is not None:
+        from .explain import explain_json
+
+        document["explain"] = explain_json(result.explained)
     return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
 
 

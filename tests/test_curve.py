@@ -3,7 +3,7 @@ the budget, and the table, JSON and plots say so (issue 17)."""
 import json
 import struct
 import sys
-import xml.etree.ElementTree as ElementTree
+from xml.etree import ElementTree
 from pathlib import Path
 
 import pytest

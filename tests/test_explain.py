@@ -1,0 +1,73 @@
+"""``gather --explain``: a line per walker candidate and what the fitter did with it, off
+the token-counted context (issue 17)."""
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from ctxopt.cli import main
+from ctxopt.pipeline import GatherConfig, fit_prepared, gather, prepare
+
+TASK = "fix Storage bug"
+_LINE = re.compile(r"^ *(\d+\.\d+)  ring (\d)  (\S+):(\d+)-(\d+).* -> "
+                   r"(full|truncated|signature|excluded|not read)(: .*)?$")
+
+
+@pytest.fixture
+def storage(fixture_repo, tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("CTXOPT_INDEX", str(tmp_path / "index.db"))
+    return fixture_repo("py_storage")
+
+
+def test_explain_goes_to_stderr_and_leaves_the_context_alone(runner, storage) -> None:
+    plain = runner.invoke(main, ["gather", TASK, "--root", str(storage), "--budget", "300"],
+                          catch_exceptions=False)
+    explained = runner.invoke(main, ["gather", TASK, "--root", str(storage), "--budget", "300",
+                                     "--explain"], catch_exceptions=False)
+    assert explained.exit_code == plain.exit_code == 0
+    assert explained.stdout == plain.stdout
+    lines = explained.stderr.splitlines()
+    start = next(n for n, line in enumerate(lines) if line.startswith("# explain: "))
+    entries = [_LINE.match(line) for line in lines[start + 1:]]
+    assert all(entries), lines[start + 1:]
+    items = prepare(storage, TASK, GatherConfig(budget=300)).items
+    assert len(entries) == len(items) and lines[start].startswith(f"# explain: {len(items)} ")
+    scores = [float(m.group(1)) for m in entries if m]
+    assert scores == sorted(scores, reverse=True)
+    assert {m.group(6) for m in entries if m} >= {"full", "excluded"}
+
+
+def test_each_action_is_what_the_selection_did(storage) -> None:
+    prepared = prepare(storage, TASK, GatherConfig(budget=300))
+    result = fit_prepared(prepared, 300, explain=True)
+    assert result.explained is not None
+    shown = {(b.path, b.start_line, b.end_line): b for b in result.selection.blocks}
+    dropped = {(d.path, d.start_line, d.end_line): d
+               for d in (*result.selection.truncated, *result.selection.excluded)}
+    for entry in result.explained:
+        assert entry.block is not None
+        if entry.action == "full":
+            assert entry.block in shown and entry.block not in dropped
+        else:
+            assert dropped[entry.block].action == entry.action
+            assert dropped[entry.block].reason == entry.detail
+    # an excluded definition says which budget shows it, and that budget does
+    excluded = next(e for e in result.explained if e.action == "excluded")
+    budget = int(re.search(r"shown from a budget of (\d+)", excluded.detail).group(1))
+    larger = gather(storage, TASK, GatherConfig(budget=budget))
+    assert any(b.path == excluded.block[0] and b.start_line >= excluded.block[1]
+               and b.end_line <= excluded.block[2] for b in larger.selection.blocks)
+
+
+def test_explain_in_json_is_under_its_own_key(runner, storage) -> None:
+    def document(*extra: str) -> dict:
+        result = runner.invoke(main, ["gather", TASK, "--root", str(storage), "--budget", "300",
+                                      "--format", "json", *extra], catch_exceptions=False)
+        assert result.exit_code == 0
+        return json.loads(result.stdout)  # validated against the schema (conftest)
+
+    plain, explained = document(), document("--explain")
+    assert "explain" not in plain
+    assert explained.pop("explain")[0]["action"] in ("full", "truncated")
+    assert explained == plain
