@@ -229,7 +229,7 @@ def test_output_into_a_missing_directory_exits_2_before_any_work(runner, fixture
     def no_work(*args, **kwargs):
         raise AssertionError("gather ran although the output cannot be written")
 
-    monkeypatch.setattr("ctxopt.cli.gather", no_work)
+    monkeypatch.setattr("ctxopt.cli.prepare", no_work)
     target = tmp_path / "missing" / "context.md"
     result = gather(runner, "fix Storage bug", "--root", str(fixture_repo("py_storage")),
                     "-o", str(target))
