@@ -30,7 +30,7 @@ from . import __version__
 from .errors import CtxoptError, UsageError
 from .files.safety import HygieneConfig
 from .model import Result
-from .pipeline import DEFAULT_BUDGET, GatherConfig, gather
+from .pipeline import DEFAULT_BUDGET, GatherConfig, fit_prepared, prepare
 from .render import RENDERERS, render_json
 from .store import IndexOptions, StoredIndex, UpdateReport, open_index
 from .tokens import Cl100kCounter
@@ -166,7 +166,8 @@ def _add_gather_tool(server: MCPServer, workspace: Workspace, counter: Cl100kCou
         "The source code most relevant to a task, fitted to a token budget: the "
         "definitions the task names, their members, callers and tests, cut or reduced to "
         "signatures rather than overflowing. Returns the context (text, JSON or manifest) "
-        "and, as structured content, the JSON document."))
+        "and, as structured content, the JSON document, whose `next` lists the blocks a "
+        "larger budget would add and the budget that adds each."))
     async def gather_tool(
         context: Context,
         task: Annotated[str, Field(min_length=1, description=(
@@ -186,6 +187,10 @@ def _add_gather_tool(server: MCPServer, workspace: Workspace, counter: Cl100kCou
         ] = "text",
         refresh: Annotated[bool, Field(description=(
             "Update the index first (after files changed)."))] = False,
+        explain: Annotated[bool, Field(description=(
+            "Also say what the fitter did with each candidate (score, ring, reason; whole, "
+            "truncated, signature or excluded and why): a second text content, and "
+            "`explain` in the structured content."))] = False,
     ) -> CallToolResult:
         space = await workspace.for_context(context)
         config = GatherConfig(
@@ -197,7 +202,8 @@ def _add_gather_tool(server: MCPServer, workspace: Workspace, counter: Cl100kCou
             with space.lock:
                 index = space.open(refresh=refresh)
                 assert space.root is not None  # open() raises UsageError without a root
-                return gather(space.root, task, config, counter=counter, index=index)
+                prepared = prepare(space.root, task, config, counter=counter, index=index)
+            return fit_prepared(prepared, config.budget, explain=explain)
 
         try:
             result = await anyio.to_thread.run_sync(run)  # the event loop keeps serving
@@ -207,7 +213,13 @@ def _add_gather_tool(server: MCPServer, workspace: Workspace, counter: Cl100kCou
         text = RENDERERS[format](result, counter.count)
         if not result.selection.blocks and not result.selection.excluded:
             text = f"nothing relevant found for {task.strip()!r} under {space.root}"
-        return _answer(text, document)
+        answer = _answer(text, document)
+        if result.explained is not None:
+            from .explain import render_explain_text
+
+            answer.content.append(TextContent(type="text",
+                                              text=render_explain_text(result.explained)))
+        return answer
 
 
 def _add_tags_tool(server: MCPServer, workspace: Workspace) -> None:

@@ -148,3 +148,31 @@ def test_standard_output_carries_only_protocol_messages(fixture_repo, tmp_path) 
     assert all(m["jsonrpc"] == "2.0" and "result" in m for m in messages)
     assert not messages[1]["result"].get("isError")
     assert process.returncode == 0 and "Traceback" not in stderr
+
+
+def test_gather_explains_and_says_which_budget_adds_what(fixture_repo, tmp_path, contract) -> None:
+    # issue 17: `explain` adds a second text content (and the structured `explain`); the
+    # structured `next` names budgets, and asking for one shows its block
+    root = fixture_repo("py_storage")
+    seen: dict = {}
+
+    async def scenario(session: ClientSession) -> None:
+        seen["small"] = await session.call_tool("gather", {"task": "fix Storage bug",
+                                                           "budget": 300, "explain": True})
+        entry = seen["small"].structured_content["next"][0]
+        seen["entry"] = entry
+        seen["larger"] = await session.call_tool("gather", {"task": "fix Storage bug",
+                                                            "budget": entry["budget"]})
+
+    _session(root, tmp_path, scenario)
+    small = seen["small"]
+    assert not small.is_error and len(small.content) == 2
+    assert small.content[0].text.startswith("# ctxopt context for: fix Storage bug")
+    assert small.content[1].text.startswith("# explain: ")
+    document = contract("gather", small.structured_content)
+    assert len(document["explain"]) == len(small.content[1].text.splitlines()) - 1
+    entry, larger = seen["entry"], contract("gather", seen["larger"].structured_content)
+    assert entry["tokens"] == entry["budget"] - 300 and "explain" not in larger
+    assert len(seen["larger"].content) == 1
+    assert any(b["file"] == entry["file"] and b["symbols"] == entry["symbols"]
+               for b in larger["blocks"])
