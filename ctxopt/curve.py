@@ -229,15 +229,16 @@ def render_curve_text(curve: Curve) -> str:
     from .render import task_line
 
     columns = (("budget", 7), ("used", 7), ("blocks", 6), ("files", 5), ("full", 4),
-               ("cut", 4), ("sig", 4), ("relevance", 9))
+               ("cut", 4), ("sig", 4), ("relevance", 9), ("whole", 7))
     lines = [f"# ctxopt curve for: {task_line(curve.result.task)}",
-             ("# relevance: summed score of the blocks shown; adds: over the budget before "
-              "(new blocks by ring, upgrades to whole, cut blocks shown longer)"),
+             ("# relevance: summed score of the blocks shown (whole: of those shown whole); "
+              "adds: over the budget before (new blocks by ring, upgrades to whole, cut "
+              "blocks shown longer)"),
              " ".join(f"{name:>{width}}" for name, width in columns) + "  adds"]
     for row in curve.rows:
         used = "-" if row.used is None else row.used
         cells = (row.budget, used, row.blocks, row.files, row.full, row.truncated,
-                 row.signature, f"{row.relevance:.1f}")
+                 row.signature, f"{row.relevance:.1f}", f"{row.relevance_full:.1f}")
         lines.append(" ".join(f"{cell:>{width}}" for cell, (_, width) in zip(cells, columns))
                      + "  " + _adds(row))
     return "\n".join(lines) + "\n"
@@ -320,14 +321,19 @@ def render_curve_plot(curve: Curve, plot_format: str) -> bytes:
                        linestyle="--", label="shown whole")
     shown.set_gid("relevance")
     whole.set_gid("relevance-full")
+    labels: dict[tuple[int, float], list[str]] = {}  # budgets that show the same text
     for row in rows:
-        axes.annotate(f"{row.budget}", (row.used or 0, row.relevance), textcoords="offset points",
-                      xytext=(4, -12), fontsize=7)
+        labels.setdefault((row.used or 0, row.relevance), []).append(str(row.budget))
+    for point, budgets in labels.items():
+        axes.annotate(", ".join(budgets), point, textcoords="offset points",
+                      xytext=(0, 7), ha="center", fontsize=7)
+    axes.margins(x=0.1, y=0.12)
     axes.set_xlabel("tokens used (cl100k_base)")
     axes.set_ylabel("relevance shown (summed score)")
     axes.set_title(f"ctxopt curve: {_title(curve.result.task)}", fontsize=10)
     axes.grid(True, alpha=0.3)
-    axes.legend(loc="lower right", fontsize=8)
+    axes.legend(loc="lower right", fontsize=8, title="points: the budget asked for",
+                title_fontsize=7)
     figure.tight_layout()
     buffer = io.BytesIO()
     metadata = {"Date": None} if plot_format == "svg" else {"Software": None}
