@@ -1,7 +1,6 @@
 """The persistent index: it answers like a fresh cold build, after any sequence of edits."""
 from __future__ import annotations
 
-import marshal
 import os
 import shutil
 import sqlite3
@@ -443,24 +442,49 @@ def test_rewriting_content_another_process_stored_keeps_its_edges(fixture_repo) 
     conn.close()
 
 
-def test_a_stale_name_snapshot_is_not_used(fixture_repo) -> None:
+# Edits that keep the set of files: the resolved-use cache forgets only what they touch.
+CACHE_EDITS = {
+    "definition renamed": lambda root: _edit(root, "storage/db.py", "class StorageError(Exception):",
+                                             "class StorageFailure(Exception):"),
+    "re-export renamed": lambda root: _edit(root, "storage/__init__.py",
+                                            "from .db import Storage, StorageError",
+                                            "from .db import Storage as Store, StorageError"),
+    "star re-export": lambda root: _edit(root, "storage/__init__.py",
+                                         "from .db import Storage, StorageError", "from .db import *"),
+    "class becomes a function": lambda root: _edit(root, "storage/db.py", "class Storage:",
+                                                   "def Storage():\n    pass\n\n\nclass _Old:"),
+    "definition added in the package": lambda root: _edit(
+        root, "app/cli.py", "\n", "\n\ndef make_service(path):\n    return None\n"),
+}
+
+
+@pytest.mark.parametrize("edit", sorted(EDITS) + sorted(CACHE_EDITS))
+def test_an_update_forgets_the_resolved_uses_it_changes(fixture_repo, edit: str) -> None:
+    """With every use resolved and kept (``store.resolved``) before the edit, the updated
+    index still answers like a fresh build."""
     root = fixture_repo("py_storage")
-    index, _ = open_index(root)
-    with index:
-        expected = {name: index.definitions_named(name) for name in index.name_counts()}
+    _stored(root)  # every edge asked: every use resolved and kept
     database = root / ".ctxopt" / "index.db"
-    with sqlite3.connect(database) as conn:  # a snapshot of another generation, and wrong
-        conn.execute("UPDATE snapshots SET generation = generation - 1, data = ?",
-                     (marshal.dumps({"Nothing": ["x.py#0"]}),))
-    stale = store.StoredIndex(schema.connect(str(database)), root)
-    with stale:
-        assert {name: stale.definitions_named(name) for name in stale.name_counts()} == expected
-    index, _ = open_index(root)  # the next update writes it again
-    with index:
-        assert {name: index.definitions_named(name) for name in index.name_counts()} == expected
     with sqlite3.connect(database) as conn:
-        assert conn.execute("SELECT CAST(generation AS TEXT) = (SELECT value FROM meta"
-                            " WHERE key = 'generation') FROM snapshots").fetchone() == (1,)
+        assert conn.execute("SELECT COUNT(*) FROM resolved").fetchone()[0] > 0
+    {**EDITS, **CACHE_EDITS}[edit](root)
+    report = _assert_matches_oracle(root)
+    assert not report.rebuilt
+
+
+@pytest.mark.parametrize("new", ["from .b import other as thing\n", "from .b import *\n"])
+def test_a_re_export_pointed_elsewhere_is_resolved_again(make_repo, new: str) -> None:
+    """``user.py`` does not change, but the re-export its import goes through does."""
+    root = make_repo({"pkg/__init__.py": "from .a import thing\n",
+                      "pkg/a.py": "def thing():\n    pass\n",
+                      "pkg/b.py": "def other():\n    pass\n\n\ndef thing():\n    pass\n",
+                      "user.py": "from pkg import thing\n\n\ndef use():\n    return thing()\n"})
+    before, _ = _stored(root)
+    assert ("pkg/a.py#0", "references") in {(t, k) for t, k, _ in before["user.py#0"]["out"]}
+    (root / "pkg/__init__.py").write_text(new)
+    _assert_matches_oracle(root)
+    after, _ = _stored(root)
+    assert not {t for t, _, _ in after["user.py#0"]["out"]} & {"pkg/a.py#0"}
 
 
 @pytest.mark.parametrize("enabled", [True, False])

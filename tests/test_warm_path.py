@@ -1,6 +1,7 @@
 """The warm gather's shortcuts answer exactly as the plain queries they replace."""
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -8,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from ctxopt import calibration
+from ctxopt.store import IndexOptions, edges, open_index, schema
 
 KINDS = ("references", "inherits", "tests")
 
@@ -73,3 +75,37 @@ def test_user_config_dir_follows_the_environment(monkeypatch, tmp_path: Path) ->
     assert first.is_relative_to(tmp_path / "one") and second.is_relative_to(tmp_path / "two")
     monkeypatch.setenv(calibration.CONFIG_DIR_ENV, str(tmp_path / "own"))
     assert calibration.user_config_dir() == tmp_path / "own"
+
+
+def _every_edge_in(index) -> dict:
+    return {node: index.edges_in(node, KINDS) for name in sorted(index.name_counts())
+            for node in index.definitions_named(name)}
+
+
+def test_a_warm_index_reads_the_uses_it_resolved_before(fixture_repo, tmp_path, monkeypatch) -> None:
+    root = fixture_repo("py_storage")
+    options = IndexOptions(path=tmp_path / "index.db", jobs=1)
+    index, _ = open_index(root, options)
+    with index:
+        expected = _every_edge_in(index)
+    assert any(expected.values())
+
+    def no_resolving(*args: object) -> None:
+        raise AssertionError("resolved again")
+
+    monkeypatch.setattr(edges, "resolve", no_resolving)
+    index, _ = open_index(root, options)
+    with index:
+        assert _every_edge_in(index) == expected
+
+
+def test_uses_resolved_in_an_outdated_snapshot_are_not_kept(fixture_repo, tmp_path) -> None:
+    root = fixture_repo("py_storage")
+    database = tmp_path / "index.db"
+    index, _ = open_index(root, IndexOptions(path=database, jobs=1))
+    with index:
+        _every_edge_in(index)
+        with sqlite3.connect(database) as other:  # an update commits meanwhile
+            other.execute(schema.BUMP_GENERATION)
+    with sqlite3.connect(database) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM resolved").fetchone() == (0,)

@@ -18,11 +18,14 @@ from ..graph.resolve import (MAX_REEXPORT_DEPTH, NAMESPACED_LANGUAGES, compatibl
 from ..graph.rules import OWNER_KINDS, EdgeGroups, choose_owners, is_test_path, split_symbol
 from ..model import Definition
 from .scan import unpack_uses
+from .resolved import Resolution, ResolvedCache
 from .schema import SQL_VARS
 
 __all__ = ["EdgeReader"]
 
 Edge = tuple[str, str, dict]
+# A resolved use: (enclosing definition index, use kind, line, reason, target node ids)
+_Resolved = tuple[int | None, str, int, str, list[str]]
 _REFERENCE_KINDS = frozenset({"references", "inherits", "tests"})
 
 
@@ -41,8 +44,11 @@ class EdgeReader:
     read (the ``StoredIndex``, which caches them)."""
 
     def __init__(self, conn: sqlite3.Connection, index: _Definitions, ids: dict[str, int],
-                 paths: dict[int, str], languages: dict[str, str | None]) -> None:
+                 paths: dict[int, str], languages: dict[str, str | None],
+                 cache: ResolvedCache | None = None) -> None:
+        """``cache``: the resolved uses kept between runs (``store.resolved``)."""
         self._conn = conn
+        self._cache = cache or ResolvedCache(conn)
         self._index = index
         self._ids = ids
         self._paths = paths
@@ -142,16 +148,41 @@ class EdgeReader:
             return []
         groups = EdgeGroups()
         test = is_test_path(path)
+        file_id = self._ids[path]
+        cached = self._cache.load_file(file_id)
         for name, packed in self._conn.execute(
-                "SELECT name, packed FROM uses WHERE file_id = ?", (self._ids[path],)):
-            for line, kind, enclosing in unpack_uses(packed):
+                "SELECT name, packed FROM uses WHERE file_id = ?", (file_id,)):
+            resolutions = cached.get(name)
+            for enclosing, kind, line, reason, targets in (
+                    self._resolve_row(file_id, name, packed) if resolutions is None
+                    else self._nodes(resolutions)):
                 if enclosing != idx:
                     continue
-                targets, reason = self.resolve(path, name, kind, enclosing)
                 for target in targets:
                     if target != node:
                         groups.add(target, kind, line, test and not is_test_path(target), reason)
         return groups.edges()
+
+    def _resolve_row(self, file_id: int, name: str, packed: str) -> list[_Resolved]:
+        """The uses of the ``uses`` row (file, name) that resolve to something, resolved
+        now, and kept in the cache."""
+        path = self._paths[file_id]
+        found = []
+        for line, kind, enclosing in unpack_uses(packed):
+            targets, reason = self.resolve(path, name, kind, enclosing)
+            if targets:
+                found.append((enclosing, kind, line, reason, targets))
+        self._cache.add(file_id, name, [
+            (enclosing, kind, line, reason, tuple((self._ids[t_path], int(t_idx)) for t_path, _, t_idx
+                                                  in (t.rpartition("#") for t in targets)))
+            for enclosing, kind, line, reason, targets in found])
+        return found
+
+    def _nodes(self, resolutions: Sequence[Resolution]) -> list[_Resolved]:
+        """Cached resolutions with their targets as node ids."""
+        paths = self._paths
+        return [(enclosing, kind, line, reason, [f"{paths[f]}#{i}" for f, i in targets])
+                for enclosing, kind, line, reason, targets in resolutions]
 
     def references_in(self, node: str, path: str, name: str) -> list[Edge]:
         """The ``references``, ``inherits`` and ``tests`` edges of the uses that resolve to
@@ -178,31 +209,34 @@ class EdgeReader:
             rows += self._conn.execute(
                 f"SELECT file_id, name, packed FROM uses WHERE name IN ({','.join('?' * len(chunk))})",
                 chunk).fetchall()
-        self._prefetch(sorted({file_id for file_id, _, _ in rows}))
-        found: dict[str, list[tuple[str, str, int, bool, str]]] = {}
-        for file_id, use_name, packed in rows:
+        rows = [row for row in rows if self._languages.get(self._paths[row[0]])]
+        cached = self._cache.load(names)
+        self._prefetch(sorted({file_id for file_id, use_name, _ in rows
+                               if (file_id, use_name) not in cached}))
+        resolved = [(file_id, self._resolve_row(file_id, use_name, packed)
+                     if (file_id, use_name) not in cached else self._nodes(cached[(file_id, use_name)]))
+                    for file_id, use_name, packed in rows]
+        # the sources' definitions, to order them (one query, not one per file)
+        self._index.prefetch_definitions(sorted({file_id for file_id, found in resolved if found}))
+        incoming: dict[str, list[tuple[str, str, int, bool, str]]] = {}
+        for file_id, found in resolved:
             referrer = self._paths[file_id]
-            if not self._languages.get(referrer):
-                continue
             test = is_test_path(referrer)
-            for line, kind, enclosing in unpack_uses(packed):
-                targets, reason = self.resolve(referrer, use_name, kind, enclosing)
-                if not targets:
-                    continue
+            for enclosing, kind, line, reason, targets in found:
                 use = (referrer if enclosing is None else f"{referrer}#{enclosing}",
                        kind, line, test, reason)
                 for target in targets:
-                    uses = found.get(target)
+                    uses = incoming.get(target)
                     if uses is None:
-                        found[target] = [use]
+                        incoming[target] = [use]
                     else:
                         uses.append(use)
-        return found
+        return incoming
 
     def _prefetch(self, file_ids: list[int]) -> None:
         """Read the imports, bindings and definitions of many files at once (one query per
         chunk, not three per file)."""
-        self._index.prefetch_definitions(file_ids)
+        self._index.prefetch_definitions(file_ids)  # resolution reads the enclosing ones
         wanted = [f for f in file_ids if self._paths[f] not in self._imports]
         imports: dict[str, set[str]] = {self._paths[f]: set() for f in wanted}
         bindings: dict[str, list[tuple[str, str, str | None]]] = {self._paths[f]: [] for f in wanted}

@@ -15,6 +15,7 @@ from ..errors import IndexStoreError
 from .edges import EdgeReader
 from .lexical import StoredLexical, guarded
 from .location import is_corruption, move_aside
+from .resolved import ResolvedCache
 from .scan import unpack_uses
 from .schema import SQL_VARS, key_path
 from .update import name_table
@@ -82,7 +83,9 @@ class StoredIndex:
         self._test_paths: dict[str, bool] = {}
         self._lexical: Any = None
         self._edges: dict[tuple[str, str, tuple[str, ...]], list[tuple[str, str, dict]]] = {}
-        self._edge_reader = EdgeReader(conn, self, self._id, self._path, self._language)
+        self._resolved = ResolvedCache(conn)
+        self._edge_reader = EdgeReader(conn, self, self._id, self._path, self._language,
+                                       self._resolved)
 
     @property
     def lexical(self) -> StoredLexical:
@@ -111,10 +114,12 @@ class StoredIndex:
 
     # lifecycle
     def close(self) -> None:
-        """End the read snapshot and close the database."""
+        """End the read snapshot, store the uses resolved meanwhile (``store.resolved``)
+        and close the database."""
         try:
             if self._conn.in_transaction:
                 self._conn.execute("COMMIT")
+            self._resolved.flush()
         except sqlite3.ProgrammingError:  # already closed (see _failure)
             pass
         finally:
@@ -316,11 +321,7 @@ class StoredIndex:
 
     def _load_all_names(self) -> dict[str, list[str]]:
         if self._all_named is None:
-            row = self._conn.execute(
-                "SELECT s.data FROM snapshots s JOIN meta m ON m.key = 'generation'"
-                " WHERE s.key = 'names' AND CAST(s.generation AS TEXT) = m.value").fetchone()
-            # the snapshot of this generation, else (another process is updating) the table
-            self._all_named = marshal.loads(row[0]) if row else name_table(self._conn)
+            self._all_named = name_table(self._conn)
         return self._all_named
 
 

@@ -19,7 +19,7 @@ __all__ = ["SCHEMA_VERSION", "APPLICATION_ID", "SQLITE_MAGIC", "INDEXES", "BUMP_
            "SQL_VARS", "connect", "Transaction", "read_meta", "prepare_schema", "ensure_indexes",
            "drop_indexes", "fingerprint", "path_key", "key_path"]
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 # PRAGMA application_id of a ctxopt index ("ctxo"): a database without it is not ours.
 APPLICATION_ID = 0x6374786F
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -85,10 +85,11 @@ CREATE TABLE IF NOT EXISTS postings(
     term TEXT NOT NULL,
     file_id INTEGER NOT NULL,
     data BLOB NOT NULL);
-CREATE TABLE IF NOT EXISTS snapshots(
-    key TEXT PRIMARY KEY,
-    generation INTEGER NOT NULL,
-    data BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS resolved(
+    file_id INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    data BLOB NOT NULL,  -- see store.resolved
+    PRIMARY KEY (file_id, name)) WITHOUT ROWID;
 """
 # Secondary indexes: dropped while a cold index loads its rows, built after (a sort is
 # much faster than as many random B-tree inserts); recreated on open when missing.
@@ -100,11 +101,13 @@ INDEXES = {
     "bindings_name": "CREATE INDEX bindings_name ON bindings(name)",
     "postings_term": "CREATE INDEX postings_term ON postings(term)",
     "postings_file": "CREATE INDEX postings_file ON postings(file_id)",
+    "resolved_name": "CREATE INDEX resolved_name ON resolved(name)",
 }
 TABLES = ("meta", "files", "defs", "uses", "import_specs", "bindings", "imports", "postings",
-          "snapshots")
-# Bumped by every transaction that may change the files or their definitions: a snapshot
-# (the name table) is used only when it was built at the current generation.
+          "resolved", "snapshots")
+# Bumped by every transaction that may change the files, their definitions or the import
+# edges: a gather stores the uses it resolved (``store.resolved``) only when the
+# generation it read is still the current one.
 BUMP_GENERATION = ("INSERT INTO meta(key, value) VALUES ('generation', '1') ON CONFLICT(key)"
                     " DO UPDATE SET value = CAST(value AS INTEGER) + 1")
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import marshal
 import os
 import posixpath
 import re
@@ -18,6 +17,7 @@ from ..graph.imports import ImportResolver
 from ..graph.manifests import go_modules, read_ts_paths
 from ..model import Diagnostic
 from .options import IndexOptions, UpdateReport
+from . import resolved as resolved_uses
 from .recheck import file_rules, must_recheck, store_rules, stored_rules
 from .scan import ScanResult
 from .schema import (BUMP_GENERATION, Transaction, drop_indexes, ensure_indexes, key_path,
@@ -109,8 +109,6 @@ def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
         report.removed = len(removed)
     if full_imports or changed:
         update_imports(conn, root, None if full_imports else changed)
-    if read_meta(conn).get("generation") != snapshot_generation(conn, "names"):
-        write_names(conn)
     if {p: r for p, r in new_rules.items() if r} != old_rules:
         store_rules(conn, new_rules)
     with Transaction(conn):  # it may write statistics: inside the retried path like every write
@@ -154,6 +152,7 @@ def delete_file(conn: sqlite3.Connection, path: str) -> None:
     if row is None:
         return
     file_id = row[0]
+    before = resolved_uses.resolution_inputs(conn, file_id) if resolved_uses.cached(conn) else None
     conn.execute("DELETE FROM defs WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM uses WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM import_specs WHERE file_id = ?", (file_id,))
@@ -162,6 +161,8 @@ def delete_file(conn: sqlite3.Connection, path: str) -> None:
     conn.execute("DELETE FROM imports WHERE src = ? OR dst = ?", (file_id, file_id))
     conn.execute("DELETE FROM postings WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
+    if before is not None:
+        resolved_uses.forget_file(conn, file_id, before, None)
 
 
 def write_file(conn: sqlite3.Connection, result: ScanResult) -> None:
@@ -180,6 +181,9 @@ def write_file(conn: sqlite3.Connection, result: ScanResult) -> None:
                      (size, mtime_ns, checked_ns, row[0]))
         return
     doc_count, doc_length, file_length, postings = lexical or (None, None, None, ())
+    before = None
+    if resolved_uses.cached(conn):
+        before = resolved_uses.resolution_inputs(conn, row[0]) if row else (set(), [])
     if row is None:
         file_id = conn.execute(
             "INSERT INTO files(path, size, mtime_ns, checked_ns, hash, language, line_count,"
@@ -216,6 +220,8 @@ def write_file(conn: sqlite3.Connection, result: ScanResult) -> None:
     if postings:
         conn.executemany("INSERT INTO postings(term, file_id, data) VALUES (?, ?, ?)",
                          [(term, file_id, data) for term, data in postings])
+    if before is not None and file_id is not None:
+        resolved_uses.forget_file(conn, file_id, before, resolved_uses.resolution_inputs(conn, file_id))
 
 
 def update_imports(conn: sqlite3.Connection, root: Path, only: set[str] | None) -> None:
@@ -253,7 +259,9 @@ def update_imports(conn: sqlite3.Connection, root: Path, only: set[str] | None) 
             targets = [t for t in resolver.resolve(language, path, module) if t != path and t in ids]
             resolved.append((ids[targets[0]] if targets else None, file_id, seq))
     with Transaction(conn):
+        conn.execute(BUMP_GENERATION)  # uses resolved before this are not stored
         if only is None:
+            resolved_uses.forget_all(conn)
             conn.execute("DELETE FROM imports")
         else:
             for file_id in sources.values():
@@ -261,11 +269,6 @@ def update_imports(conn: sqlite3.Connection, root: Path, only: set[str] | None) 
         conn.executemany("INSERT OR IGNORE INTO imports(src, dst) VALUES (?, ?)", sorted(edges))
         conn.executemany("UPDATE bindings SET dst = ? WHERE file_id = ? AND seq = ?", resolved)
         conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('imports_dirty', '0')")
-
-
-def snapshot_generation(conn: sqlite3.Connection, key: str) -> str | None:
-    row = conn.execute("SELECT generation FROM snapshots WHERE key = ?", (key,)).fetchone()
-    return None if row is None else str(row[0])
 
 
 def name_table(conn: sqlite3.Connection) -> dict[str, list[str]]:
@@ -285,12 +288,4 @@ def name_table(conn: sqlite3.Connection) -> dict[str, list[str]]:
         else:
             found.append(node)
     return named
-
-
-def write_names(conn: sqlite3.Connection) -> None:
-    """Store the name table (``name_table``) as a snapshot of the current generation."""
-    with Transaction(conn):
-        generation = int(read_meta(conn).get("generation", "0"))
-        conn.execute("INSERT OR REPLACE INTO snapshots(key, generation, data) VALUES (?, ?, ?)",
-                     ("names", generation, marshal.dumps(name_table(conn))))
 
