@@ -9,7 +9,6 @@ import math
 import os
 import sys
 from collections.abc import Callable
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -67,6 +66,8 @@ def use_colour() -> bool | None:
 
 def version_text() -> str:
     """``ctxopt VERSION (tree-sitter V, tree-sitter-language-pack V, Python V)``."""
+    from importlib import metadata  # only here: it costs a tenth of a gather's start
+
     def installed(name: str) -> str:
         try:
             return metadata.version(name)

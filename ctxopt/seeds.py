@@ -9,6 +9,7 @@ document frequency, as in BM25) and against file paths.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from .graph.names import dotted_names
@@ -18,7 +19,8 @@ from .lexical import name_words, query_terms
 from .task import ParsedTask, split_identifier
 from .walk_config import WalkConfig
 
-__all__ = ["Seed", "find_seeds", "files_named", "node_order", "relevance", "relevance_scores"]
+__all__ = ["Seed", "best_first", "find_seeds", "files_named", "most_relevant", "node_order", "relevance",
+           "relevance_scores"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,9 +166,9 @@ class _SeedSet:
     def offer_all(self, nodes: list[str], quality: float, reason: str) -> None:
         """Offer every definition of a name: a name defined in many places says little,
         so only the most relevant few, at a quality that falls with their number."""
-        ranked = sorted(nodes, key=lambda n: (-self.relevance_of.get(n, 0.0),
-                                              node_order(self.index, n)))
-        for node in ranked[: self.config.max_matches_per_symbol]:
+        ranked = most_relevant(self.index, nodes, self.relevance_of,
+                               self.config.max_matches_per_symbol)
+        for node in ranked:
             self.offer(node, quality * _specificity(len(nodes)), reason)
 
 
@@ -221,9 +223,10 @@ def _seed_words(found: _SeedSet, task: ParsedTask) -> None:
     """The definitions whose words match the task best, as in a search engine."""
     index, config, relevance_of = found.index, found.config, found.relevance_of
     terms = sorted(query_terms(task))
-    lexical = sorted((n for n, r in relevance_of.items() if r >= config.min_seed_relevance),
-                     key=lambda n: (-relevance_of[n], node_order(index, n)))
-    for node in lexical[: config.max_keyword_seeds]:
+    lexical = most_relevant(index, (n for n, r in relevance_of.items()
+                                    if r >= config.min_seed_relevance),
+                            relevance_of, config.max_keyword_seeds)
+    for node in lexical:
         if node in found.seeds or not config.admits(index.path_of(node), scope=False):
             continue
         words = _matching_words(index, node, terms)
@@ -239,8 +242,32 @@ def _matching_words(index: IndexView, node: str, terms: list[str]) -> str:
 
 
 def node_order(index: IndexView, node: str) -> tuple[str, int]:
+    """(path, first line) of a node: file order, a file before its definitions."""
     if index.is_file(node):
         return (node, 0)
-    return (index.path_of(node), index.definition(node).start_line)
+    return (index.path_of(node), index.start_line(node))
+
+
+def most_relevant(index: IndexView, nodes: Iterable[str], relevance_of: dict[str, float],
+                  limit: int) -> list[str]:
+    """The first ``limit`` of ``nodes`` by relevance (descending), ties in file order."""
+    return best_first(index, nodes, lambda n: relevance_of.get(n, 0.0), limit)
+
+
+def best_first(index: IndexView, nodes: Iterable[str], score: Callable[[str], float],
+               limit: int) -> list[str]:
+    """The first ``limit`` of ``nodes`` sorted by (``score`` descending, ``node_order``),
+    reading the first lines of only the nodes that tie by score and path with the last
+    one kept (sorting many nodes by ``node_order`` reads the definitions of their files)."""
+    def coarse(node: str) -> tuple[float, str]:
+        return (-score(node), index.path_of(node))
+
+    ranked = sorted(nodes, key=coarse)
+    if limit <= 0:
+        return []
+    end = limit
+    while end < len(ranked) and coarse(ranked[end]) == coarse(ranked[limit - 1]):
+        end += 1
+    return sorted(ranked[:end], key=lambda n: (-score(n), node_order(index, n)))[:limit]
 
 

@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from .graph.rules import is_test_path
 from .graph.view import IndexView
 from .model import RING_BANDS, Definition, Fidelity, Item
-from .seeds import Seed, find_seeds, node_order, relevance_scores
+from .seeds import Seed, best_first, find_seeds, most_relevant, node_order, relevance_scores
 from .task import ParsedTask
 from .walk_config import RingWeights, WalkConfig
 from .walk_flow import flow_ring
@@ -99,9 +99,9 @@ class _Walk:
         """The node's lexical relevance to the task, in [0, 1]."""
         return self.relevance_of.get(node, 0.0)
 
-    def byrelevance_scores(self, nodes: Iterable[str]) -> list[str]:
-        """``nodes`` most relevant first, ties in file order."""
-        return sorted(nodes, key=lambda n: (-self.rel(n), node_order(self.index, n)))
+    def byrelevance_scores(self, nodes: Iterable[str], limit: int) -> list[str]:
+        """The ``limit`` most relevant of ``nodes``, most relevant first, ties in file order."""
+        return most_relevant(self.index, nodes, self.relevance_of, limit)
 
     def detail(self, node: str) -> Fidelity:
         """FULL when the node is relevant enough to show whole ("detail by distance")."""
@@ -245,7 +245,7 @@ def member_ring(walk: _Walk, node: str, ring0: list[str], large: bool) -> list[s
     children = _children(index, node)
     if large:
         # a large class is shown by its header and the members the task points at
-        children = walk.byrelevance_scores(children)[: config.max_members_of_large]
+        children = walk.byrelevance_scores(children, config.max_members_of_large)
     for child in children:
         callable_ = index.definition(child).kind in ("method", "function")
         base = w.callable_member if callable_ else w.other_member
@@ -270,8 +270,8 @@ def member_ring(walk: _Walk, node: str, ring0: list[str], large: bool) -> list[s
     return children
 
 
-# A caller found in ring 2: (weight, reason, line ranges to show, is a test).
-_Caller = tuple[float, str, list[tuple[int, int]], bool]
+# A caller found in ring 2: (weight, reason, the lines of its uses, is a test).
+_Caller = tuple[float, str, tuple[int, ...], bool]
 
 
 def caller_ring(walk: _Walk, ring0: list[str], members: list[str]
@@ -300,15 +300,15 @@ def caller_ring(walk: _Walk, ring0: list[str], members: list[str]
                 verb = kind
             known = callers.get(source)
             if known is None or weight > known[0]:
-                callers[source] = (weight, f"{verb} {label}",
-                                   _caller_ranges(index, source, lines, config), is_test)
-    ranked = sorted(callers.items(), key=lambda c: (-c[1][0], node_order(index, c[0])))
-    ranked = ([c for c in ranked if not c[1][3]][: config.max_callers]
-              + [c for c in ranked if c[1][3]][: config.max_tests])
-    for source, (weight, reason, ranges, is_test) in ranked:
+                callers[source] = (weight, f"{verb} {label}", lines, is_test)
+    ranked = [(source, callers[source]) for tests, most in ((False, config.max_callers),
+                                                            (True, config.max_tests))
+              for source in best_first(index, (s for s, c in callers.items() if c[3] == tests),
+                                       lambda s: callers[s][0], most)]
+    for source, (weight, reason, uses, is_test) in ranked:
         # a test shows how the code is used; its name and signature say most of that
         fidelity = Fidelity.SIGNATURE if is_test else Fidelity.FULL
-        for lines in ranges:
+        for lines in _caller_ranges(index, source, uses, config):
             walk.add(source, 2, weight, reason, lines, fidelity)
     return callers, ranked
 
@@ -331,9 +331,10 @@ def sibling_ring(walk: _Walk, node: str) -> None:
 def word_match_ring(walk: _Walk) -> None:
     """Ring 3: definitions not yet reached whose words match the task, as signatures."""
     w = walk.weights
-    matches = walk.byrelevance_scores(n for n, r in walk.relevance_of.items()
-                                if n not in walk.ring_of and r > w.word_match_floor)
-    for node in matches[: walk.config.max_transitive]:
+    matches = walk.byrelevance_scores((n for n, r in walk.relevance_of.items()
+                                       if n not in walk.ring_of and r > w.word_match_floor),
+                                      walk.config.max_transitive)
+    for node in matches:
         walk.add(node, 3, w.word_match_relevance * walk.rel(node), "matches the task's words",
                  walk.header_if_longer(node, walk.config.caller_max_lines), Fidelity.SIGNATURE)
 
@@ -367,7 +368,7 @@ def transitive_ring(walk: _Walk, ring0: list[str], callers: dict[str, _Caller],
                     ranked_callers: list[tuple[str, _Caller]]) -> None:
     """Ring 4: the callers of the callers shown in ring 2, the best ``max_transitive``."""
     index, w = walk.index, walk.weights
-    transitive: dict[str, tuple[float, str, list[tuple[int, int]]]] = {}
+    transitive: dict[str, tuple[float, str, tuple[int, ...]]] = {}
     for caller, _ in ranked_callers:
         if index.is_file(caller):
             continue
@@ -378,11 +379,11 @@ def transitive_ring(walk: _Walk, ring0: list[str], callers: dict[str, _Caller],
             weight = (w.transitive + w.transitive_uses * _uses(lines, w)
                       + w.transitive_relevance * walk.rel(source))
             if source not in transitive or weight > transitive[source][0]:
-                transitive[source] = (weight, f"calls {label} (a caller)",
-                                      _caller_ranges(index, source, lines, walk.config))
-    ranked = sorted(transitive.items(), key=lambda c: (-c[1][0], node_order(index, c[0])))
-    for source, (weight, reason, ranges) in ranked[: walk.config.max_transitive]:
-        for lines in ranges:
+                transitive[source] = (weight, f"calls {label} (a caller)", lines)
+    for source in best_first(index, transitive, lambda s: transitive[s][0],
+                             walk.config.max_transitive):
+        weight, reason, uses = transitive[source]
+        for lines in _caller_ranges(index, source, uses, walk.config):
             walk.add(source, 4, weight, reason, lines)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ctxopt import calibration
+from ctxopt import calibration, seeds
 from ctxopt.store import IndexOptions, edges, open_index, schema
 
 KINDS = ("references", "inherits", "tests")
@@ -109,3 +109,42 @@ def test_uses_resolved_in_an_outdated_snapshot_are_not_kept(fixture_repo, tmp_pa
             other.execute(schema.BUMP_GENERATION)
     with sqlite3.connect(database) as conn:
         assert conn.execute("SELECT COUNT(*) FROM resolved").fetchone() == (0,)
+
+
+class _Lines:
+    """An index stand-in that counts the first lines read."""
+
+    def __init__(self, lines: dict[str, int]) -> None:
+        self.lines, self.read = lines, 0
+
+    def is_file(self, node: str) -> bool:
+        return "#" not in node
+
+    def path_of(self, node: str) -> str:
+        return node.rpartition("#")[0] or node
+
+    def start_line(self, node: str) -> int:
+        self.read += 1
+        return self.lines[node]
+
+
+@pytest.mark.parametrize("limit", [0, 1, 3, 5, 50])
+def test_best_first_is_the_head_of_the_full_order(limit: int) -> None:
+    lines = {f"{path}#{i}": (7 * i) % 5 + 1 for path in ("a.py", "b.py", "c.py") for i in range(6)}
+    nodes = [*lines, "a.py", "b.py"]
+    score = {node: (len(node) + i) % 3 / 2 for i, node in enumerate(nodes)}
+    index = _Lines(lines)
+    full = sorted(nodes, key=lambda n: (-score[n], seeds.node_order(index, n)))[:limit]
+    index.read = 0
+    assert seeds.best_first(index, nodes, score.__getitem__, limit) == full
+    if limit < 5:
+        assert index.read < len(lines) // 2  # only the ties at the cut are ordered by line
+
+
+def test_start_lines_read_in_bulk_are_those_of_the_definitions(fixture_repo, build_index) -> None:
+    root = fixture_repo("py_storage")
+    nodes = [n for name in sorted(build_index(root).name_counts())
+             for n in build_index(root).definitions_named(name)]
+    bulk, plain = build_index(root), build_index(root)
+    bulk.prefetch_start_lines([*nodes, "storage/db.py"])
+    assert [bulk.start_line(n) for n in nodes] == [plain.definition(n).start_line for n in nodes]

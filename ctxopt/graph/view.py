@@ -43,6 +43,11 @@ class IndexView(Protocol):
         """The definition of a symbol node id (KeyError for an unknown node)."""
         ...
 
+    def start_line(self, node: str) -> int:
+        """The first line of a definition's node id (1-indexed; KeyError for an unknown
+        node): ``definition(node).start_line``, which an index may read more cheaply."""
+        ...
+
     def path_of(self, node: str) -> str:
         """The file a node belongs to."""
         ...

@@ -10,7 +10,7 @@ both directions apply the same rule and agree.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from ..graph.resolve import (MAX_REEXPORT_DEPTH, NAMESPACED_LANGUAGES, compatible_candidates,
@@ -34,6 +34,7 @@ class _Definitions(Protocol):
     def definitions_named(self, name: str) -> list[str]: ...
     def file_definitions(self, path: str) -> tuple[Definition, ...] | None: ...
     def prefetch_definitions(self, file_ids: list[int]) -> None: ...
+    def prefetch_start_lines(self, nodes: Iterable[str]) -> None: ...
 
 
 class EdgeReader:
@@ -59,6 +60,7 @@ class EdgeReader:
         self._resolved: dict[tuple, tuple[list[str], str]] = {}
         self._candidates: dict[tuple[str, str | None], list[tuple[str, str]]] = {}
         self._incoming: dict[str, dict[str, list[tuple[str, str, int, bool, str]]]] = {}
+        self._edges_in: dict[str, list[Edge]] = {}
 
     # graph.resolve.ResolutionData
     def definitions_named(self, name: str) -> list[str]:
@@ -187,6 +189,9 @@ class EdgeReader:
     def references_in(self, node: str, path: str, name: str) -> list[Edge]:
         """The ``references``, ``inherits`` and ``tests`` edges of the uses that resolve to
         the definition ``node`` (in ``path``, called ``name``)."""
+        edges = self._edges_in.get(node)
+        if edges is not None:
+            return edges
         incoming = self._incoming.get(name)
         if incoming is None:
             incoming = self._incoming[name] = self._uses_of_name(name)
@@ -195,7 +200,10 @@ class EdgeReader:
         for source, kind, line, referrer_test, reason in incoming.get(node, ()):
             if source != node:
                 groups.add(source, kind, line, referrer_test and not target_test, reason)
-        return groups.edges()
+        edges = self._edges_in[node] = groups.edges()
+        # the sources' first lines, to order them (one query, not one per file)
+        self._index.prefetch_start_lines(source for source, _, _ in edges)
+        return edges
 
     def _uses_of_name(self, name: str) -> dict[str, list[tuple[str, str, int, bool, str]]]:
         """Definition -> (source, use kind, line, source is a test, reason) of each use of
@@ -216,8 +224,6 @@ class EdgeReader:
         resolved = [(file_id, self._resolve_row(file_id, use_name, packed)
                      if (file_id, use_name) not in cached else self._nodes(cached[(file_id, use_name)]))
                     for file_id, use_name, packed in rows]
-        # the sources' definitions, to order them (one query, not one per file)
-        self._index.prefetch_definitions(sorted({file_id for file_id, found in resolved if found}))
         incoming: dict[str, list[tuple[str, str, int, bool, str]]] = {}
         for file_id, found in resolved:
             referrer = self._paths[file_id]

@@ -77,6 +77,7 @@ class StoredIndex:
         self._file_set = frozenset(self.files)
         self._definitions: dict[str, tuple[Definition, ...]] = {}
         self._definition_of: dict[str, Definition] = {}
+        self._start_lines: dict[str, int] = {}
         self._tags: dict[str, FileTags] = {}
         self._named: dict[str, list[str]] = {}
         self._all_named: dict[str, list[str]] | None = None
@@ -157,6 +158,13 @@ class StoredIndex:
                 raise KeyError(node)
             found = self._definition_of[node] = definitions[i]
         return found
+
+    def start_line(self, node: str) -> int:
+        """The first line of a definition (``definition(node).start_line``), from the
+        first lines read for many files at once (``prefetch_start_lines``) when the file's
+        definitions were not read."""
+        line = self._start_lines.get(node)
+        return self.definition(node).start_line if line is None else line
 
     def path_of(self, node: str) -> str:
         """The file a node belongs to."""
@@ -319,6 +327,26 @@ class StoredIndex:
         for file_id, definitions in found.items():
             self._definitions[self._path[file_id]] = tuple(definitions)
 
+    def prefetch_start_lines(self, nodes: Iterable[str]) -> None:
+        """Read the first lines of many definitions (node ids) at once, one query per
+        chunk (what ordering nodes needs), unless their files' definitions were read."""
+        wanted = []
+        for node in nodes:
+            if node not in self._start_lines and node not in self._file_set:
+                path, _, idx = node.rpartition("#")
+                if path not in self._definitions and path in self._id:
+                    wanted.append((self._id[path], int(idx)))
+        paths = self._path
+        half = SQL_VARS // 2
+        for start in range(0, len(wanted), half):
+            chunk = wanted[start:start + half]
+            self._start_lines.update(
+                (f"{paths[file_id]}#{idx}", line) for file_id, idx, line in self._conn.execute(
+                    f"WITH wanted(file_id, idx) AS (VALUES {','.join(['(?, ?)'] * len(chunk))})"
+                    " SELECT d.file_id, d.idx, d.start_line FROM wanted CROSS JOIN defs d"
+                    " ON d.file_id = wanted.file_id AND d.idx = wanted.idx",
+                    [value for pair in chunk for value in pair]))
+
     def _load_all_names(self) -> dict[str, list[str]]:
         if self._all_named is None:
             self._all_named = name_table(self._conn)
@@ -327,6 +355,7 @@ class StoredIndex:
 
 for _name in ("summary", "definition", "definitions_named", "definitions_named_any_case",
               "name_counts", "file_definitions",
-              "file_tags", "edges_out", "edges_in", "prefetch_definitions"):
+              "file_tags", "edges_out", "edges_in", "prefetch_definitions", "prefetch_start_lines",
+              "start_line"):
     setattr(StoredIndex, _name, guarded(getattr(StoredIndex, _name)))
 
