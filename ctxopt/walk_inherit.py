@@ -126,7 +126,7 @@ def _inherited_members(walk: _Walk, cls: str, ring0: list[str]) -> None:
         walk.add(member, 1, w.inherited_constructor + w.inherited_relevance * walk.rel(member),
                  f"constructor {label} inherits",
                  walk.header_if_longer(member, config.large_definition_lines))
-    ranked = walk.byrelevance_scores(others)[: config.max_inherited]
+    ranked = walk.byrelevance_scores(others, config.max_inherited)
     for member in ranked:
         walk.add(member, 1, w.inherited + w.inherited_relevance * walk.rel(member),
                  f"inherited by {label}",
@@ -151,7 +151,7 @@ def _overrides(walk: _Walk, method: str, owner: str, ring0: list[str]) -> None:
         return  # every subclass has its own constructor: they are its subclasses, not overrides
     found = [m for sub in _descendants(index, owner, config.max_base_depth)
              for m in _members(index, sub) if index.definition(m).name == name and m not in ring0]
-    for member in walk.byrelevance_scores(found)[: config.max_overrides]:
+    for member in walk.byrelevance_scores(found, config.max_overrides):
         walk.add(member, 1, w.override + w.override_relevance * walk.rel(member),
                  f"overrides {label}",
                  walk.header_if_longer(member, config.large_definition_lines))
