@@ -5,7 +5,8 @@ For each repository (copied to a temporary directory first, so the original is n
 touched and every run starts cold):
 
 1. cold ``ctxopt index`` (no index yet);
-2. warm ``ctxopt gather`` on the unchanged tree (median of ``--runs``);
+2. the first ``ctxopt gather`` (a new task on a warm index), then warm ``ctxopt gather``
+   on the unchanged tree (median of ``--runs``);
 3. ``ctxopt gather`` right after one file was edited (median of ``--runs`` edits);
 4. where an aider-chat venv is given, Aider's repository map on the same tree, cold
    (in-memory tags cache), through the shared benchmark's helper
@@ -21,8 +22,9 @@ Usage::
         [--aider-python /tmp/aider-venv/bin/python] [--runs 5] [--json results.json]
 
 Targets (checked for a repository whose name starts with ``sympy``): cold index <= 6 s
-and >= 3x faster than Aider's cold map; warm gather <= 0.8 s; an edit adds <= 0.3 s;
-peak memory <= 400 MB everywhere.
+and >= 3x faster than Aider's cold map; warm gather <= 0.5 s wall, process start included
+(issue 14); an edit adds <= 0.2 s; peak memory <= 300 MB everywhere. Wall and CPU
+seconds (user + system) are both printed: on a shared machine CPU is the steadier figure.
 """
 from __future__ import annotations
 
@@ -42,7 +44,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 AIDER_HELPER = Path(os.environ.get("CTXOPT_BENCH_AIDER_HELPER",
                                    "/work/shared/bench/tools/aider_map_helper.py"))
-TARGETS = {"cold_s": 6.0, "warm_s": 0.8, "edit_extra_s": 0.3, "rss_mb": 400.0, "aider_ratio": 3.0}
+TARGETS = {"cold_s": 6.0, "warm_s": 0.5, "edit_extra_s": 0.2, "rss_mb": 300.0, "aider_ratio": 3.0}
 
 
 def _tree_rss_kb(pid: int) -> int:
@@ -128,7 +130,11 @@ def bench_repo(source: Path, task: str, ctxopt: list[str], runs: int, jobs: int 
         result["cold"] = {"wall_s": cold["wall_s"], "cpu_s": cold["cpu_s"], "rss_mb": cold["rss_mb"]}
         gather = [*ctxopt, "gather", task, "--root", str(root), "--budget", str(budget),
                   "--format", "json", *jobs_args]
-        measure(gather, env=env)  # first gather: page cache, the token table cache
+        # first gather: resolves the uses the task reaches (kept for the next ones), fills
+        # the page cache and the token memo; the cost of a new task on a warm index
+        first = measure(gather, env=env)
+        result["first"] = {"wall_s": first["wall_s"], "cpu_s": first["cpu_s"],
+                           "rss_mb": first["rss_mb"]}
         warm = [measure(gather, env=env) for _ in range(runs)]
         if any(w["code"] != 0 for w in warm):
             raise SystemExit(f"ctxopt gather failed: {warm[0]['stderr'].decode()[-500:]}")
@@ -175,10 +181,11 @@ def verdicts(result: dict) -> list[str]:
     """Target checks for the large repository (sympy)."""
     checks = [
         ("cold index <= 6 s", result["cold"]["wall_s"] <= TARGETS["cold_s"]),
-        ("warm gather <= 0.8 s", result["warm"]["wall_s"] <= TARGETS["warm_s"]),
-        ("edit adds <= 0.3 s", result["edit"]["extra_s"] <= TARGETS["edit_extra_s"]),
-        ("peak memory <= 400 MB", max(result[k]["rss_mb"] for k in ("cold", "warm", "edit"))
-         <= TARGETS["rss_mb"]),
+        (f"warm gather <= {TARGETS['warm_s']} s", result["warm"]["wall_s"] <= TARGETS["warm_s"]),
+        (f"edit adds <= {TARGETS['edit_extra_s']} s",
+         result["edit"]["extra_s"] <= TARGETS["edit_extra_s"]),
+        (f"peak memory <= {TARGETS['rss_mb']:.0f} MB",
+         max(result[k]["rss_mb"] for k in ("cold", "first", "warm", "edit")) <= TARGETS["rss_mb"]),
     ]
     if "ratio" in result.get("aider", {}):
         checks.append(("cold index >= 3x faster than Aider", result["aider"]["ratio"] >= 3.0))
@@ -212,6 +219,8 @@ def main() -> None:
         print("                            wall      CPU    memory")
         print(f"  cold ctxopt index        {result['cold']['wall_s']:7.2f} s {result['cold']['cpu_s']:6.2f} s "
               f"{result['cold']['rss_mb']:6.0f} MB")
+        print(f"  first gather (new task)  {result['first']['wall_s']:7.2f} s {result['first']['cpu_s']:6.2f} s "
+              f"{result['first']['rss_mb']:6.0f} MB")
         print(f"  warm ctxopt gather       {result['warm']['wall_s']:7.2f} s {result['warm']['cpu_s']:6.2f} s "
               f"{result['warm']['rss_mb']:6.0f} MB  (median of {args.runs})")
         print(f"  gather after one edit    {result['edit']['wall_s']:7.2f} s {result['edit']['cpu_s']:6.2f} s "
