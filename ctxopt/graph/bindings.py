@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 __all__ = ["import_bindings", "import_specifiers", "Binding"]
 
@@ -80,8 +81,21 @@ def import_bindings(language: str, uses: Iterable[Use], lines: Sequence[str]) ->
     return []
 
 
+# `as` between blanks: a line without it renames nothing (checked before a per-name pattern)
+_AS = re.compile(r"\sas\s")
+_STAR_IMPORT = re.compile(r"^\s*from\s+\S+\s+import\s*\*")
+
+
+@lru_cache(maxsize=4096)
+def _alias_pattern(name: str) -> re.Pattern[str]:
+    # cached here: re's own cache (512 patterns) thrashed on a large repository's names
+    return re.compile(r"(?<![\w.:])" + re.escape(name) + r"\s+as\s+(" + _IDENTIFIER + ")")
+
+
 def _alias(text: str, name: str) -> str | None:
-    match = re.search(r"(?<![\w.:])" + re.escape(name) + r"\s+as\s+(" + _IDENTIFIER + ")", text)
+    if _AS.search(text) is None:
+        return None
+    match = _alias_pattern(name).search(text)
     return match.group(1) if match else None
 
 
@@ -94,7 +108,7 @@ def _python_bindings(uses: list[Use], lines: Sequence[str]) -> list[Binding]:
             found.append((modules[line], name, _alias(text, name) or name))
         elif kind == "import":
             text = lines[line - 1] if 0 < line <= len(lines) else ""
-            if re.search(r"^\s*from\s+\S+\s+import\s*\*", text):
+            if _STAR_IMPORT.search(text):
                 found.append((name, "*", "*"))
     return found
 
