@@ -38,6 +38,7 @@ from .pipeline import DEFAULT_BUDGET, GatherConfig, fit_prepared, prepare, why_n
 from .render import RENDERERS, task_line
 from .taskinput import TaskCommand, read_task
 from .store import IndexOptions, StoredIndex, UpdateReport, open_index
+from .store.parsecache import CACHE_ENV
 from .tokens import Cl100kCounter, TokenCounter
 
 
@@ -211,6 +212,10 @@ def _index_options(function):
         "--parse-timeout", type=SECONDS,
         default=DEFAULT_PARSE_TIMEOUT, show_default=True, envvar="CTXOPT_PARSE_TIMEOUT",
         help="Seconds one file may take to parse before it is skipped.")(function)
+    function = click.option(
+        "--parse-cache", metavar="DIR|off", default=None, envvar=CACHE_ENV,
+        help="Directory of the parse cache shared by checkouts (off: none).  "
+             "[default: the user cache directory]")(function)
     return function
 
 
@@ -245,13 +250,15 @@ _note = note
 
 
 def _open_index(root: Path, index_path: Path | None, jobs: int | None,
-                max_file_size: int, hygiene: HygieneConfig) -> tuple[StoredIndex, UpdateReport]:
+                max_file_size: int, hygiene: HygieneConfig, parse_cache: str | None
+                ) -> tuple[StoredIndex, UpdateReport]:
     """Update and open the persistent index, with a progress bar when stderr is a terminal,
     and print the index's note (e.g. a read-only root) on stderr."""
     progress = _ProgressBar() if sys.stderr.isatty() and not quiet() else None
     try:
         options = IndexOptions(path=index_path, jobs=jobs, max_file_bytes=max_file_size,
-                               progress=progress, notify=_note, hygiene=hygiene)
+                               progress=progress, notify=_note, hygiene=hygiene,
+                               parse_cache=parse_cache or True)
         return open_index(root, options)
     finally:
         if progress is not None:
@@ -302,7 +309,7 @@ def gather_command(task: str | None, task_file: Path | None, root: Path, budget:
                    explain: bool,
                    allow_secrets: bool, submodules: bool, parse_timeout: float,
                    index_path: Path | None, jobs: int | None, max_file_size: int,
-                   exclude: tuple[str, ...]) -> None:
+                   exclude: tuple[str, ...], parse_cache: str | None) -> None:
     """Print the code most relevant to TASK, fitted to the token budget.
 
     TASK - reads the task from standard input. A TASK that starts with a dash and has a
@@ -320,7 +327,7 @@ def gather_command(task: str | None, task_file: Path | None, root: Path, budget:
     progress = _ProgressBar() if sys.stderr.isatty() and not quiet() else None
     try:
         options = IndexOptions(path=index_path, jobs=jobs, max_file_bytes=max_file_size,
-                               progress=progress, notify=_note)
+                               progress=progress, notify=_note, parse_cache=parse_cache or True)
         prepared = prepare(root, task, config, counter=counter, index_options=options)
     finally:
         if progress is not None:
@@ -556,17 +563,19 @@ def tags_command(paths: tuple[Path, ...], output_format: str) -> None:
 @_index_options
 def index_command(root: Path, output_format: str, index_path: Path | None, jobs: int | None,
                   max_file_size: int, allow_secrets: bool, submodules: bool,
-                  parse_timeout: float, exclude: tuple[str, ...]) -> None:
+                  parse_timeout: float, exclude: tuple[str, ...], parse_cache: str | None) -> None:
     """Build or update the persistent index of ROOT and print what it holds (with the
     options a gather would use, so that the gather finds it current)."""
     index, report = _open_index(root, index_path, jobs, max_file_size, HygieneConfig(
         allow_secrets=allow_secrets, submodules=submodules, parse_timeout=parse_timeout,
-        exclude=exclude))
+        exclude=exclude), parse_cache)
     with index:
         summary = {"index": display_text(report.path), **index.summary(),
                    "skipped": report.skipped, "scanned": report.scanned,
                    "parsed": report.parsed, "removed": report.removed,
-                   "rebuilt": report.rebuilt, "seconds": round(report.seconds, 3)}
+                   "rebuilt": report.rebuilt, "seconds": round(report.seconds, 3),
+                   "parse_cache": {"directory": display_text(report.cache) or None,
+                                   "hits": report.cache_hits, "misses": report.cache_misses}}
     if output_format == "json":
         click.echo(render_index_json(summary), nl=False)
         return
@@ -581,7 +590,9 @@ def index_command(root: Path, output_format: str, index_path: Path | None, jobs:
                f"skipped: {skipped}\n"
                f"updated: {report.scanned} read, {report.parsed} parsed, "
                f"{report.removed} removed{' (rebuilt)' if report.rebuilt else ''} "
-               f"in {report.seconds:.2f} s")
+               f"in {report.seconds:.2f} s" + (
+                   f"\nparse cache: {report.cache_hits} hits, {report.cache_misses} misses "
+                   f"({summary['parse_cache']['directory']})" if report.cache else ""))
 
 
 @main.command("schema")

@@ -101,6 +101,8 @@ SETTINGS: tuple[Setting, ...] = (
             "the index database (relative paths: to the config file's directory)"),
     Setting("jobs", "jobs", _INDEXING, "CTXOPT_JOBS", _integer(1),
             "worker processes for parsing"),
+    Setting("parse_cache", "parse_cache", ("gather", "index"), "CTXOPT_PARSE_CACHE", _text,
+            "directory of the parse cache shared by checkouts (\"off\": none)"),
 )
 _BY_KEY = {s.key: s for s in SETTINGS}
 
@@ -163,7 +165,7 @@ def _line_of(text: str, key: str) -> int | None:
 def load_config(start: Path) -> ConfigFile | None:
     """The checked settings of the configuration file for ``start`` (``find_config``),
     or None when there is none. A relative ``index`` path is made absolute against the
-    file's directory.
+    file's directory (so is a ``parse_cache`` directory).
 
     Raises
     ------
@@ -203,8 +205,9 @@ def load_config(start: Path) -> ConfigFile | None:
             values[key] = setting.check(value)
         except ValueError as exc:
             raise ConfigError(f"{where}: {key} must be {exc}, got {value!r}") from None
-    if "index" in values:
-        values["index"] = str(path.parent / os.path.expanduser(values["index"]))
+    for key in ("index", "parse_cache"):  # paths relative to the file's directory
+        if key in values and (key != "parse_cache" or values[key].strip().lower() != "off"):
+            values[key] = str(path.parent / os.path.expanduser(values[key]))
     return ConfigFile(path, values)
 
 

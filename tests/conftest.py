@@ -125,3 +125,13 @@ def runner() -> CliRunner:
 def contract() -> Callable[[str, Any], Any]:
     """``validate_contract``: check a document made elsewhere (another process)."""
     return validate_contract
+
+
+@pytest.fixture(autouse=True)
+def _parse_cache_in_tmp(monkeypatch: pytest.MonkeyPatch,
+                        tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Every test's parse cache (``store.parsecache``) in a directory of its own, never
+    the user's cache directory; a test that wants it elsewhere sets its own."""
+    directory = tmp_path_factory.mktemp("parse-cache")
+    monkeypatch.setenv("CTXOPT_PARSE_CACHE", str(directory))
+    return directory

@@ -26,6 +26,8 @@ CASES = {
     "index": ('"idx/a.db"', "CONFIG_DIR/idx/a.db", "/tmp/b.db", Path("/tmp/b.db"),
               ["--index", "/tmp/c.db"], Path("/tmp/c.db")),
     "jobs": ("1", 1, "2", 2, ["--jobs", "3"], 3),
+    "parse_cache": ('"pc"', "CONFIG_DIR/pc", "/tmp/pc2", "/tmp/pc2",
+                    ["--parse-cache", "off"], "off"),
 }
 FORMATS = {".ctxopt.toml": "{body}", "pyproject.toml": "[project]\nname = 'x'\n\n[tool.ctxopt]\n{body}"}
 
@@ -50,6 +52,8 @@ def test_precedence_for_every_setting(setting, name: str, tmp_path: Path, monkey
     file_literal, from_file, env_value, from_env, cli_args, from_cli = CASES[setting.key]
     if from_file == "CONFIG_DIR/idx/a.db":
         from_file = tmp_path / "idx" / "a.db"
+    if from_file == "CONFIG_DIR/pc":
+        from_file = str(tmp_path / "pc")
     monkeypatch.chdir(tmp_path)
     for other in SETTINGS:
         monkeypatch.delenv(other.envvar, raising=False)

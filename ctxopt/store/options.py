@@ -23,7 +23,9 @@ class IndexOptions:
     ``notify``: called with a one-line note for the user (e.g. where the index went when
     the root is read-only); ``hygiene``: secrets, submodules, parse time limit (a change
     re-checks only the files it affects, see ``store.recheck``; the line length limit
-    rebuilds the index).
+    rebuilds the index); ``parse_cache``: the directory of the parse cache shared across
+    checkouts (``store.parsecache``): a path, ``"off"`` or False for none, True for
+    ``$CTXOPT_PARSE_CACHE`` or else the user cache directory.
     """
 
     path: Path | None = None
@@ -32,6 +34,7 @@ class IndexOptions:
     progress: Callable[[int, int], None] | None = None
     notify: Callable[[str], None] | None = None
     hygiene: HygieneConfig = HygieneConfig()
+    parse_cache: Path | str | bool = True
 
     def __post_init__(self) -> None:
         if self.jobs is not None and self.jobs < 1:
@@ -47,7 +50,9 @@ class UpdateReport:
     ``scanned``: files read (changed or new); ``parsed``: files whose tags were rebuilt;
     ``removed``: files dropped; ``rebuilt``: the database was emptied first (new,
     schema/parser/root mismatch); ``seconds``: wall time of the update; ``note``: a
-    one-line remark for the user (e.g. where the index went when the root is read-only).
+    one-line remark for the user (e.g. where the index went when the root is read-only);
+    ``cache``: the parse cache directory ('' when off); ``cache_hits`` and
+    ``cache_misses``: files read whose scan came from the cache, or had to be made.
     """
 
     path: str
@@ -58,4 +63,7 @@ class UpdateReport:
     seconds: float = 0.0
     note: str = ""
     skipped: dict[str, int] = field(default_factory=dict)
+    cache: str = ""
+    cache_hits: int = 0
+    cache_misses: int = 0
 

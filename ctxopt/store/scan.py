@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import cast
 
+from ..files.reasons import REASON_PARSE_TIMEOUT
 from ..files.safety import HygieneConfig
 from ..graph.bindings import import_bindings
 from ..graph.rules import attribute_impl_uses, out_of_line_owner
@@ -23,6 +24,7 @@ from ..model import Diagnostic, FileTags
 from ..parsing.kinds import IMPORT_KINDS
 from ..parsing.parse import parse_file
 from .lexical import postings_of
+from .parsecache import ParseCache
 
 __all__ = ["ScanResult", "scan_one", "scan_chunk", "definition_rows", "reference_rows",
            "unpack_uses"]
@@ -60,13 +62,22 @@ class ScanResult:
     uses: tuple[tuple, ...] = ()
     imports: tuple[tuple, ...] = ()
     bindings: tuple[tuple, ...] = ()
+    cached: bool = False
+
+    def content(self) -> tuple:
+        """The fields that depend only on the file's content, path and the options (what
+        the parse cache stores), in field order from ``hash`` to ``bindings``."""
+        return (self.hash, self.language, self.line_count, self.skip, self.detail, self.notes,
+                self.lexical, self.defs, self.uses, self.imports, self.bindings)
 
 
 def scan_one(root: str, path: str, old_hash: str | None,
              config: HygieneConfig = HygieneConfig(),
-             generated: bool | None = None) -> ScanResult:
+             generated: bool | None = None, cache: ParseCache | None = None) -> ScanResult:
     """Read, hash, classify and parse one file (see ``ScanResult``); ``generated`` is the
-    file's ``.gitattributes`` verdict (``discover.Candidate.generated``)."""
+    file's ``.gitattributes`` verdict (``discover.Candidate.generated``). With a ``cache``,
+    a file whose content changed is looked up there first, and a new scan stored there
+    (but not a parse timeout: that depends on the machine's load)."""
     checked_ns = time.time_ns()
     full = os.path.join(root, path)
     try:
@@ -82,6 +93,21 @@ def scan_one(root: str, path: str, old_hash: str | None,
     stat = (info.st_size, info.st_mtime_ns, checked_ns)  # size, mtime_ns, checked_ns
     if digest == old_hash:
         return ScanResult("same", path, *stat)
+    if cache is None:
+        return _scan_content(path, data, digest, stat, config, generated)
+    key = cache.key(path, digest, generated)
+    fields = cache.get(key)
+    if fields is not None:
+        return ScanResult(*("new", path, *stat, *fields, True))  # the last field: cached
+    result = _scan_content(path, data, digest, stat, config, generated)
+    if result.skip != REASON_PARSE_TIMEOUT:
+        cache.put(key, result.content())
+    return result
+
+
+def _scan_content(path: str, data: bytes, digest: str, stat: tuple[int, int, int],
+                  config: HygieneConfig, generated: bool | None) -> ScanResult:
+    """Classify and parse the content of a file (``scan_one``)."""
     parsed = parse_file(path, data, config, reference_tuples=True, generated=generated)
     if isinstance(parsed, Diagnostic):  # skipped by a content rule, or not parsed in time
         return ScanResult("new", path, *stat, hash=digest, skip=parsed.reason,
@@ -137,8 +163,12 @@ def unpack_uses(packed: str) -> Iterator[tuple[int, str, int | None]]:
 
 
 def scan_chunk(root: str, chunk: list[tuple[str, str | None, bool | None]],
-               config: HygieneConfig) -> list[ScanResult]:
-    """``scan_one`` of each (path, old hash, generated) of ``chunk``, in a worker process."""
+               config: HygieneConfig, cache: ParseCache | None = None) -> list[ScanResult]:
+    """``scan_one`` of each (path, old hash, generated) of ``chunk``, in a worker process
+    (new entries of ``cache`` written before it returns)."""
     gc.disable()  # a worker makes no reference cycles worth collecting (see without_cyclic_gc)
-    return [scan_one(root, path, old_hash, config, generated)
-            for path, old_hash, generated in chunk]
+    results = [scan_one(root, path, old_hash, config, generated, cache)
+               for path, old_hash, generated in chunk]
+    if cache is not None:
+        cache.flush()
+    return results

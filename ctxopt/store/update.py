@@ -18,10 +18,11 @@ from ..graph.manifests import go_modules, read_ts_paths
 from ..model import Diagnostic
 from .options import IndexOptions, UpdateReport
 from . import resolved as resolved_uses
+from .parsecache import ParseCache, cache_directory, code_fingerprint
 from .recheck import file_rules, must_recheck, store_rules, stored_rules
 from .scan import ScanResult
-from .schema import (BUMP_GENERATION, Transaction, drop_indexes, ensure_indexes, key_path,
-                     path_key, read_meta)
+from .schema import (BUMP_GENERATION, Transaction, drop_indexes, ensure_indexes, fingerprint,
+                     key_path, path_key, read_meta)
 from .workers import scan_files
 
 __all__ = ["update_tables", "without_cyclic_gc", "write_file", "delete_file", "name_table",
@@ -84,13 +85,19 @@ def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
     changed: set[str] = set()
     jobs = options.jobs or os.cpu_count() or 1
     pending: list[ScanResult] = []
+    cache = parse_cache(options) if work else None
+    report.cache = str(cache.directory) if cache is not None else ""
     # closed at once on an exception (Ctrl-C in a write): its workers are killed now, not
     # when the traceback lets go of the generator
-    scan = contextlib.closing(scan_files(root, work, jobs, options.progress, options.hygiene))
+    scan = contextlib.closing(scan_files(root, work, jobs, options.progress, options.hygiene,
+                                         cache))
     with scan as results:
         for result in results:
             report.scanned += 1
             if result.status == "new":
+                if cache is not None and result.hash:
+                    report.cache_hits += result.cached
+                    report.cache_misses += not result.cached
                 changed.add(result.path)
                 report.parsed += result.language is not None
                 if (result.skip is None) != (result.path in selected_before) \
@@ -102,6 +109,8 @@ def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
             if len(pending) >= COMMIT_EVERY:
                 _write_batch(conn, pending)
     _write_batch(conn, pending)
+    if cache is not None:
+        cache.close()
     if bulk:
         ensure_indexes(conn)
     if removed:
@@ -116,6 +125,18 @@ def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
     if report.rebuilt or report.scanned > 1000:
         conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
     return name_skips
+
+
+def parse_cache(options: IndexOptions) -> ParseCache | None:
+    """The parse cache of ``options`` (``parsecache``), keyed for its hygiene options, or
+    None when it is off."""
+    directory = cache_directory(options.parse_cache)
+    if directory is None:
+        return None
+    hygiene = options.hygiene
+    prefix = b"|".join((code_fingerprint(), fingerprint(hygiene).encode(), repr(
+        (hygiene.allow_secrets, hygiene.submodules, hygiene.max_line_length)).encode()))
+    return ParseCache(directory, prefix)
 
 
 def _write_batch(conn: sqlite3.Connection, pending: list[ScanResult]) -> None:

@@ -11,6 +11,7 @@ from typing import Any, cast
 
 from ..files.safety import HygieneConfig
 from ..errors import IndexStoreError
+from .parsecache import ParseCache
 from .scan import ScanResult, scan_chunk, scan_one
 
 __all__ = ["scan_files"]
@@ -54,7 +55,8 @@ def _worker_init(parent: int) -> None:
         os._exit(1)
 
 
-def _worker_main(conn: Any, root: str, config: HygieneConfig, parent: int) -> None:
+def _worker_main(conn: Any, root: str, config: HygieneConfig, parent: int,
+                 cache: ParseCache | None) -> None:
     """A worker: scan the chunks received on ``conn`` until None (or the pipe closes),
     answering each with ("ok", results) or ("error", exception)."""
     _worker_init(parent)
@@ -64,7 +66,7 @@ def _worker_main(conn: Any, root: str, config: HygieneConfig, parent: int) -> No
             if chunk is None:
                 return
             try:
-                answer: tuple = ("ok", scan_chunk(root, chunk, config))
+                answer: tuple = ("ok", scan_chunk(root, chunk, config, cache))
             except Exception as exc:
                 answer = ("error", exc)
             try:
@@ -77,9 +79,10 @@ def _worker_main(conn: Any, root: str, config: HygieneConfig, parent: int) -> No
 
 def scan_files(root: Path, work: list[tuple[str, str | None, bool | None]], jobs: int,
           progress: Callable[[int, int], None] | None,
-          config: HygieneConfig) -> Generator[ScanResult, None, None]:
+          config: HygieneConfig, cache: ParseCache | None = None
+          ) -> Generator[ScanResult, None, None]:
     """Scan ``work`` ((path, old hash, generated) triples), in worker processes when there
-    is much.
+    is much, through the parse ``cache`` when there is one (``scan.scan_one``).
 
     The workers are plain processes with one pipe each (no helper threads): when the
     scan does not run to its end (an exception, Ctrl-C, the generator closed), they are
@@ -87,11 +90,15 @@ def scan_files(root: Path, work: list[tuple[str, str | None, bool | None]], jobs
     total = len(work)
     done = 0
     if jobs <= 1 or total < _PARALLEL_THRESHOLD:
-        for path, old_hash, generated in work:
-            yield scan_one(str(root), path, old_hash, config, generated)
-            done += 1
-            if progress:
-                progress(done, total)
+        try:
+            for path, old_hash, generated in work:
+                yield scan_one(str(root), path, old_hash, config, generated, cache)
+                done += 1
+                if progress:
+                    progress(done, total)
+        finally:
+            if cache is not None:
+                cache.flush()
         return
     import multiprocessing
     from multiprocessing.connection import wait
@@ -110,7 +117,7 @@ def scan_files(root: Path, work: list[tuple[str, str | None, bool | None]], jobs
         for _ in range(min(jobs, -(-total // _CHUNK))):
             here, there = context.Pipe()
             process = context.Process(target=_worker_main, daemon=True,
-                                      args=(there, str(root), config, os.getpid()))
+                                      args=(there, str(root), config, os.getpid(), cache))
             process.start()
             there.close()
             workers[here] = process

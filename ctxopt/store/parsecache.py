@@ -1,0 +1,222 @@
+"""A content-addressed cache of what scanning a file found, shared across checkouts.
+
+Indexing a second worktree, a CI job that restores the cache directory, or a branch
+switch re-parses only the files whose content is new: ``scan.scan_one`` looks up each
+file it would parse here first. An entry is keyed by (BLAKE2 of the file's content, its
+repository path, its ``.gitattributes`` verdict, the options that change a verdict or the
+tags: ``schema.fingerprint``, secrets allowed) and ``code_fingerprint()`` (ctxopt's own
+modules, grammars and the versions of the parsing libraries), so a new ctxopt or grammar
+never reads an old entry. The path is in the key because the tags and lexical terms depend
+on it (a file's language, its path words, a default export's name).
+
+Storage: one SQLite database (``cache.db``) in the directory, WAL mode, written in short
+``BEGIN IMMEDIATE`` transactions, so any number of processes (the index workers, several
+``ctxopt index`` runs) read and write it at once. An entry is ``BLAKE2(payload) +
+payload`` (``marshal`` of the content fields of ``scan.ScanResult``); one that fails the
+check or does not unpack is a miss and is written again. The cache never fails an index:
+a database that cannot be opened, read or written is left alone for the rest of the run.
+
+The directory: ``IndexOptions.parse_cache``, else ``$CTXOPT_PARSE_CACHE`` (``off``
+disables the cache), else ``platformdirs.user_cache_dir("ctxopt")/parse``.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import marshal
+import os
+import sqlite3
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+__all__ = ["ParseCache", "CACHE_ENV", "OFF", "cache_directory", "code_fingerprint"]
+
+CACHE_ENV = "CTXOPT_PARSE_CACHE"
+OFF = "off"  # the value of --parse-cache or $CTXOPT_PARSE_CACHE that disables the cache
+_DATABASE = "cache.db"
+_CHECK_BYTES = 16
+_FIELDS = 11  # the content fields of a ScanResult, in ``_CONTENT`` order
+_BUSY_MS = 30_000
+_FLUSH_EVERY = 64  # entries per write transaction
+# The libraries whose versions change what a file's scan finds.
+_LIBRARIES = ("tree-sitter", "tree-sitter-language-pack", "PyStemmer", "detect-secrets",
+              "charset-normalizer")
+
+
+def cache_directory(setting: Path | str | bool | None) -> Path | None:
+    """The cache directory for ``setting`` (``IndexOptions.parse_cache``): a path is used
+    as given, ``False`` or ``"off"`` disable the cache (None), ``True``/None mean
+    ``$CTXOPT_PARSE_CACHE`` or else the user cache directory (``platformdirs``)."""
+    if setting is False:
+        return None
+    if setting is None or setting is True:
+        setting = os.environ.get(CACHE_ENV) or None
+        if setting is None:
+            import platformdirs
+
+            return Path(platformdirs.user_cache_dir("ctxopt", appauthor=False)) / "parse"
+    if str(setting).strip().lower() == OFF:
+        return None
+    return Path(os.path.expanduser(str(setting)))
+
+
+@cache
+def code_fingerprint() -> bytes:
+    """BLAKE2 of ctxopt's Python modules and grammar files and of the versions of the
+    parsing libraries (``_LIBRARIES``): any change to the code that reads files misses
+    every older entry. Computed once per process (about 100 small files)."""
+    from importlib import metadata
+
+    digest = hashlib.blake2b(digest_size=16)
+    package = Path(__file__).resolve().parent.parent
+    for path in sorted(package.rglob("*.py")) + sorted(package.rglob("*.scm")):
+        digest.update(str(path.relative_to(package)).encode())
+        digest.update(path.read_bytes())
+    from ..errors import CtxoptError
+    from ..parsing.languages import grammars_dir
+
+    with contextlib.suppress(OSError, CtxoptError):  # no grammars: every scan fails anyway
+        for query in sorted(grammars_dir().glob("*.scm")):
+            digest.update(query.name.encode() + query.read_bytes())
+    for library in _LIBRARIES:
+        try:
+            digest.update(f"{library}={metadata.version(library)}".encode())
+        except metadata.PackageNotFoundError:
+            digest.update(f"{library}=none".encode())
+    return digest.digest()
+
+
+class ParseCache:
+    """The cache in one directory, opened lazily in each process that uses it (a forked
+    index worker opens its own connection).
+
+    ``prefix``: the bytes every key of this run starts with (the options and
+    ``code_fingerprint``).
+    """
+
+    def __init__(self, directory: Path, prefix: bytes) -> None:
+        self.directory = directory
+        self.prefix = prefix
+        self._conn: sqlite3.Connection | None = None
+        self._pid = 0
+        self._broken = False
+        self._pending: list[tuple[bytes, bytes]] = []
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"directory": self.directory, "prefix": self.prefix}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__init__(state["directory"], state["prefix"])  # type: ignore[misc]
+
+    def key(self, path: str, digest: str, generated: bool | None) -> bytes:
+        """The key of a file's entry: BLAKE2 of the prefix, path, content hash and
+        ``.gitattributes`` verdict."""
+        parts = (self.prefix, path.encode("utf-8", "surrogateescape"), digest.encode(),
+                 repr(generated).encode())
+        return hashlib.blake2b(b"\0".join(parts), digest_size=20).digest()
+
+    def _connection(self) -> sqlite3.Connection | None:
+        if self._broken:
+            return None
+        if self._conn is not None and self._pid == os.getpid():
+            return self._conn
+        self._conn, self._pid, self._pending = None, os.getpid(), []  # a fork: not its parent's
+        path = self.directory / _DATABASE
+        for attempt in range(2):
+            try:
+                self._conn = _open(path)
+                return self._conn
+            except sqlite3.DatabaseError as exc:
+                if attempt or isinstance(exc, sqlite3.OperationalError):
+                    break  # locked past the timeout, unwritable: go without
+                try:  # not a database: set it aside (it is only a cache) and start anew
+                    os.replace(path, path.with_name(f"{_DATABASE}.damaged"))
+                except OSError:
+                    break
+            except (sqlite3.Error, OSError):
+                break
+        self._broken = True
+        return None
+
+    def get(self, key: bytes) -> tuple | None:
+        """The content fields stored under ``key``, or None when there are none or the
+        entry is damaged."""
+        conn = self._connection()
+        if conn is None:
+            return None
+        try:
+            row = conn.execute("SELECT value FROM entries WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error:
+            self._broken = True
+            return None
+        return None if row is None else _unpack(row[0])
+
+    def put(self, key: bytes, fields: tuple) -> None:
+        """Store ``fields`` under ``key`` (written with the next ``flush``, at the latest
+        after ``_FLUSH_EVERY`` entries)."""
+        if self._pid != os.getpid():
+            self._connection()  # a forked process starts with no pending entries
+        if self._broken:
+            return
+        payload = marshal.dumps(fields)
+        self._pending.append((key, hashlib.blake2b(payload, digest_size=_CHECK_BYTES).digest()
+                              + payload))
+        if len(self._pending) >= _FLUSH_EVERY:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the entries ``put`` since the last flush, in one transaction."""
+        pending, self._pending = self._pending, []
+        conn = self._connection() if pending else None
+        if conn is None:
+            return
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                conn.executemany("INSERT OR REPLACE INTO entries(key, value) VALUES (?, ?)",
+                                 pending)
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        except sqlite3.Error:
+            self._broken = True  # locked past the timeout, full disk, damaged file: go without
+
+    def close(self) -> None:
+        """Flush, and close this process's connection."""
+        self.flush()
+        if self._conn is not None and self._pid == os.getpid():
+            self._conn.close()
+        self._conn = None
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    """A connection to the cache database at ``path`` (made, with its table, if new)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(str(path), timeout=_BUSY_MS / 1000, isolation_level=None,
+                           check_same_thread=False)
+    try:
+        conn.execute(f"PRAGMA busy_timeout = {_BUSY_MS}")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        conn.execute("CREATE TABLE IF NOT EXISTS entries("
+                     "key BLOB PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID")
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _unpack(value: bytes) -> tuple | None:
+    """The fields of a stored entry, or None when it fails its check or its shape."""
+    check, payload = value[:_CHECK_BYTES], value[_CHECK_BYTES:]
+    if hashlib.blake2b(payload, digest_size=_CHECK_BYTES).digest() != check:
+        return None
+    try:
+        fields = marshal.loads(payload)
+    except (ValueError, EOFError, TypeError):
+        return None
+    if not isinstance(fields, tuple) or len(fields) != _FIELDS:
+        return None
+    return fields

@@ -1,0 +1,228 @@
+"""The parse cache shared across checkouts (ctxopt.store.parsecache): a second checkout
+parses nothing, a changed file is parsed again, a damaged entry is ignored and rewritten,
+concurrent writers lose nothing, and the index is the same with the cache or without."""
+from __future__ import annotations
+
+import json
+import multiprocessing
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from ctxopt.cli import main
+from ctxopt.store import IndexOptions, open_index
+from ctxopt.store.parsecache import ParseCache, cache_directory
+
+# a checkout with Python and TypeScript, a file skipped for its content and one not parsed
+TREE = {
+    "app/__init__.py": "from .store import Store as S\n",
+    "app/store.py": "class Store:\n    def get(self, key):\n        return key\n",
+    "app/cli.py": "from app.store import Store\n\ndef main():\n    return Store().get(1)\n",
+    "web/shapes.ts": "export class Circle { area(): number { return 3 } }\n",
+    "web/index.ts": "import { Circle } from './shapes'\nexport const c = new Circle()\n",
+    "data.bin": b"\x00\x01\x02" * 50,
+    "README.md": "Store things.\n",
+}
+
+
+def _checkout(base: Path, name: str) -> Path:
+    root = base / name
+    for relative, content in TREE.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return root
+
+
+def _index(runner, root: Path, cache: Path | str, database: Path | None = None) -> dict:
+    arguments = ["index", "--root", str(root), "--format", "json", "--jobs", "1",
+                 "--parse-cache", str(cache)]
+    if database is not None:
+        arguments += ["--index", str(database)]
+    result = runner.invoke(main, arguments, catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def _gather(runner, root: Path, database: Path | None = None) -> str:
+    arguments = ["gather", "fix the Store get bug", "--root", str(root), "--format", "json"]
+    if database is not None:
+        arguments += ["--index", str(database)]
+    result = runner.invoke(main, arguments, catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    return result.stdout.replace(str(root), "ROOT")
+
+
+def _rows(database: Path) -> dict[str, list[tuple]]:
+    """Every table's rows, with file ids as paths (workers store files in the order they
+    finish), without the files' mtimes and the moments they were checked."""
+    conn = sqlite3.connect(database)
+    try:
+        paths = dict(conn.execute("SELECT id, path FROM files"))
+        tables = [name for (name,) in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
+        rows = {}
+        for table in tables:
+            if table in ("files", "meta"):
+                continue
+            cursor = conn.execute(f"SELECT * FROM {table}")
+            ids = [i for i, column in enumerate(cursor.description)
+                   if column[0] in ("file_id", "src", "dst")]
+            rows[table] = sorted((tuple(paths.get(v) if i in ids else v for i, v in enumerate(row))
+                                  for row in cursor), key=repr)
+        rows["files"] = sorted(conn.execute(
+            "SELECT path, size, hash, language, line_count, skip, detail, doc_count,"
+            " doc_length, file_length, notes FROM files"))
+        return rows
+    finally:
+        conn.close()
+
+
+def _files_read(summary: dict) -> int:
+    return summary["parse_cache"]["hits"] + summary["parse_cache"]["misses"]
+
+
+def test_a_second_checkout_parses_nothing(runner, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    first = _index(runner, _checkout(tmp_path, "one"), cache)
+    assert first["parse_cache"]["hits"] == 0 and first["parse_cache"]["misses"] >= 6
+    assert first["parse_cache"]["directory"] == str(cache)
+    second = _index(runner, _checkout(tmp_path, "two"), cache)
+    assert second["parse_cache"] == {**first["parse_cache"], "hits": _files_read(first),
+                                     "misses": 0}
+    strip = ("index", "seconds", "parse_cache")
+    assert {k: v for k, v in first.items() if k not in strip} == \
+        {k: v for k, v in second.items() if k not in strip}
+    assert _gather(runner, tmp_path / "one") == _gather(runner, tmp_path / "two")
+
+
+def test_a_changed_file_is_parsed_again(runner, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    _index(runner, _checkout(tmp_path, "one"), cache)
+    two = _checkout(tmp_path, "two")
+    (two / "app" / "store.py").write_text("class Store:\n    def put(self, key):\n        pass\n")
+    second = _index(runner, two, cache)
+    assert second["parse_cache"]["misses"] == 1
+    assert "put" in _gather(runner, two)  # the new content's tags, not the cached ones
+
+
+def test_the_same_path_and_content_under_other_options_is_not_a_hit(runner, tmp_path) -> None:
+    cache = tmp_path / "cache"
+    _index(runner, _checkout(tmp_path, "one"), cache)
+    result = runner.invoke(main, ["index", "--root", str(_checkout(tmp_path, "two")),
+                                  "--format", "json", "--jobs", "1", "--parse-cache", str(cache),
+                                  "--allow-secrets"], catch_exceptions=False)
+    assert json.loads(result.stdout)["parse_cache"]["hits"] == 0
+
+
+def test_a_damaged_entry_is_ignored_and_rewritten(runner, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    first = _index(runner, _checkout(tmp_path, "one"), cache)
+    conn = sqlite3.connect(cache / "cache.db")
+    with conn:  # one entry's payload flipped, one cut short, the others garbage
+        keys = [key for (key,) in conn.execute("SELECT key FROM entries ORDER BY key")]
+        value = conn.execute("SELECT value FROM entries WHERE key = ?", (keys[0],)).fetchone()[0]
+        conn.execute("UPDATE entries SET value = ? WHERE key = ?",
+                     (value[:-1] + bytes([value[-1] ^ 1]), keys[0]))
+        conn.execute("UPDATE entries SET value = substr(value, 1, 20) WHERE key = ?", (keys[1],))
+        conn.execute("UPDATE entries SET value = randomblob(40) WHERE key NOT IN (?, ?)",
+                     (keys[0], keys[1]))
+    conn.close()
+    second = _index(runner, _checkout(tmp_path, "two"), cache)
+    assert second["parse_cache"]["hits"] == 0
+    assert second["parse_cache"]["misses"] == _files_read(first)
+    assert _gather(runner, tmp_path / "two") == _gather(runner, tmp_path / "one")
+    third = _index(runner, _checkout(tmp_path, "three"), cache)  # rewritten: all hits
+    assert third["parse_cache"]["hits"] == _files_read(first)
+
+
+def test_a_file_that_is_not_a_database_is_set_aside(runner, tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / "cache.db").write_bytes(b"not a database at all" * 100)
+    expected = _index(runner, _checkout(tmp_path, "zero"), "off")["parsed"]
+    summary = _index(runner, _checkout(tmp_path, "one"), cache)
+    assert summary["parsed"] == expected and summary["parse_cache"]["hits"] == 0
+    assert (cache / "cache.db.damaged").read_bytes() == b"not a database at all" * 100
+    assert _index(runner, _checkout(tmp_path, "two"), cache)["parse_cache"]["misses"] == 0
+
+
+def test_a_cache_that_cannot_be_made_leaves_indexing_alone(runner, tmp_path: Path) -> None:
+    blocked = tmp_path / "a-file"
+    blocked.write_text("x")
+    expected = _index(runner, _checkout(tmp_path, "zero"), "off")["parsed"]
+    summary = _index(runner, _checkout(tmp_path, "one"), blocked / "cache")
+    assert summary["parsed"] == expected and summary["parse_cache"]["hits"] == 0
+
+
+def test_off_disables_the_cache(runner, tmp_path: Path, monkeypatch) -> None:
+    summary = _index(runner, _checkout(tmp_path, "one"), "off")
+    assert summary["parse_cache"] == {"directory": None, "hits": 0, "misses": 0}
+    monkeypatch.setenv("CTXOPT_PARSE_CACHE", "OFF")
+    assert cache_directory(True) is None
+    monkeypatch.delenv("CTXOPT_PARSE_CACHE")
+    assert cache_directory(True).parts[-2:] == ("ctxopt", "parse")  # platformdirs'
+    assert cache_directory(tmp_path) == tmp_path
+
+
+def test_the_index_is_the_same_with_the_cache_or_without_it_cold_or_warm(runner, tmp_path) -> None:
+    root = _checkout(tmp_path, "one")
+    cache = tmp_path / "cache"
+    databases = [tmp_path / f"{name}.db" for name in ("off", "miss", "hit")]
+    for database, setting in zip(databases, ("off", cache, cache)):
+        _index(runner, root, setting, database)
+    assert _rows(databases[0]) == _rows(databases[1]) == _rows(databases[2])
+    gathers = {_gather(runner, root, database) for database in databases}
+    assert len(gathers) == 1
+    (root / "web" / "shapes.ts").write_text("export class Square { side = 2 }\n")
+    for database in databases:  # warm: an update through the cache, and without it
+        _index(runner, root, "off" if database is databases[0] else cache, database)
+    assert _rows(databases[0]) == _rows(databases[1]) == _rows(databases[2])
+
+
+def _write_entries(directory: Path, start: int, count: int) -> None:
+    cache = ParseCache(directory, b"test")
+    for i in range(start, start + count):
+        cache.put(cache.key(f"f{i}.py", f"{i:032x}", None), (f"{i:032x}", "python", i) + (None,) * 8)
+    cache.close()
+
+
+def test_two_processes_writing_at_once_lose_nothing(tmp_path: Path) -> None:
+    context = multiprocessing.get_context("spawn")
+    writers = [context.Process(target=_write_entries, args=(tmp_path, start, 700))
+               for start in (0, 700)]
+    for writer in writers:
+        writer.start()
+    for writer in writers:
+        writer.join(120)
+        assert writer.exitcode == 0
+    cache = ParseCache(tmp_path, b"test")
+    for i in range(1400):
+        assert cache.get(cache.key(f"f{i}.py", f"{i:032x}", None)) == \
+            (f"{i:032x}", "python", i) + (None,) * 8
+    cache.close()
+
+
+@pytest.mark.parametrize("jobs", [2])
+def test_worker_processes_read_and_write_the_cache(tmp_path: Path, jobs: int) -> None:
+    """Enough files for the worker processes: the second checkout is all hits."""
+    files = {f"pkg/m{i}.py": f"def f{i}(x):\n    return g{i % 7}(x)\n" for i in range(80)}
+    reports = []
+    for name in ("one", "two"):
+        root = tmp_path / name
+        for relative, text in files.items():
+            (root / relative).parent.mkdir(parents=True, exist_ok=True)
+            (root / relative).write_text(text)
+        index, report = open_index(root, IndexOptions(path=tmp_path / f"{name}.db", jobs=jobs,
+                                                      parse_cache=tmp_path / "cache"))
+        index.close()
+        reports.append(report)
+    assert (reports[0].cache_hits, reports[0].cache_misses) == (0, 80)
+    assert (reports[1].cache_hits, reports[1].cache_misses) == (80, 0)
+    assert _rows(tmp_path / "one.db") == _rows(tmp_path / "two.db")
+    shutil.rmtree(tmp_path / "cache")
