@@ -31,7 +31,9 @@ def test_index_command_json(runner, fixture_repo) -> None:
     assert document["languages"] == {"go": 4}
     assert document["rebuilt"] is False and document["parsed"] == 0
     assert set(document) == {"index", "files", "languages", "definitions", "references", "edges",
-                             "skipped", "scanned", "parsed", "removed", "rebuilt", "seconds"}
+                             "skipped", "scanned", "parsed", "removed", "rebuilt", "seconds",
+                             "parse_cache"}
+    assert document["parse_cache"] == {"directory": None, "hits": 0, "misses": 0}  # nothing read
 
 
 def test_gather_uses_the_index_option_and_environment(runner, fixture_repo, tmp_path, monkeypatch) -> None:

@@ -1,0 +1,251 @@
+#!/usr/bin/env python3
+"""How ctxopt's costs grow with the repository: generated trees of 1,000, 10,000 and
+50,000 files (``gentree.py``) and real ones (sympy, a TypeScript project).
+
+For each tree, whole-process figures of the installed console script (wall seconds, CPU
+seconds of the process and its workers, peak summed RSS; ``bench_index.measure``):
+
+1. cold ``ctxopt index`` with an empty parse cache;
+2. cold ``ctxopt index`` of a second checkout (the index deleted, the parse cache kept);
+3. warm ``ctxopt gather`` (median of ``--runs``);
+4. ``ctxopt gather`` right after one file was edited (median of ``--runs`` edits);
+5. the discovery walk alone (``discover.list_candidates``: one ``stat`` per file, what
+   every warm gather pays before it can trust the index), in-process seconds;
+6. Aider's cold repository map (``bench_index.bench_aider``), stopped after
+   ``--aider-timeout`` seconds.
+
+Writes ``--json``, a markdown table (``--table``) and a log-log plot (``--plot``, needs
+matplotlib: a benchmark-only dependency).
+
+Usage::
+
+    python benchmarks/bench_scaling.py --generated 1000 --generated 10000 \\
+        --repo /tmp/sympy-1.13.3 --task "fix Symbol subs bug" --work /tmp/scaling \\
+        --json benchmarks/scaling.json --table benchmarks/scaling.md --plot benchmarks/scaling.png
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+from bench_index import bench_aider, measure  # noqa: E402
+from gentree import generate  # noqa: E402
+
+_DISCOVERY = ("import sys, time\nfrom pathlib import Path\nfrom ctxopt.discover import "
+              "list_candidates\nroot = Path(sys.argv[1])\nbest = None\nfor _ in range(3):\n"
+              "    t = time.perf_counter(); found, _ = list_candidates(root)\n"
+              "    s = time.perf_counter() - t; best = s if best is None else min(best, s)\n"
+              "print(len(found), best)\n")
+
+
+def _edit_target(root: Path) -> Path:
+    files = sorted(p for p in root.rglob("*.py") if ".ctxopt" not in p.parts
+                   and 3_000 < p.stat().st_size < 40_000)
+    files = files or sorted(p for p in root.rglob("*.ts") if ".ctxopt" not in p.parts
+                            and "node_modules" not in p.parts)
+    return files[len(files) // 2]
+
+
+def _task_for(target: Path) -> str:
+    found = re.search(r"\bclass\s+([A-Z]\w+)", target.read_text(errors="replace"))
+    return f"fix the {found.group(1) if found else target.stem} lookup bug"
+
+
+def _figures(run: dict) -> dict:
+    return {"wall_s": round(run["wall_s"], 3), "cpu_s": round(run["cpu_s"], 3),
+            "rss_mb": round(run["rss_mb"], 1)}
+
+
+def bench_tree(name: str, root: Path, task: str | None, ctxopt: list[str], python: str,
+               runs: int, aider_python: str | None, aider_timeout: int, budget: int) -> dict:
+    """The figures of one tree (see the module docstring); ``root`` is scratch."""
+    cache = Path(tempfile.mkdtemp(prefix="ctxopt-scaling-cache-"))
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "CTXOPT_PARSE_CACHE": str(cache)}
+    env.pop("CTXOPT_INDEX", None)
+    target = _edit_target(root)
+    task = task or _task_for(target)
+    result: dict = {"tree": name, "task": task}
+    try:
+        index = [*ctxopt, "index", "--root", str(root), "--format", "json"]
+        cold = measure(index, env=env)
+        if cold["code"] != 0:
+            raise SystemExit(f"{name}: ctxopt index failed: {cold['stderr'].decode()[-500:]}")
+        summary = json.loads(cold["stdout"])
+        result.update(files=summary["scanned"], parsed=summary["parsed"],
+                      languages=summary["languages"], cold=_figures(cold))
+        shutil.rmtree(root / ".ctxopt")
+        again = measure(index, env=env)
+        result["second_checkout"] = {**_figures(again),
+                                     "hits": json.loads(again["stdout"])["parse_cache"]["hits"]}
+        gather = [*ctxopt, "gather", task, "--root", str(root), "--budget", str(budget),
+                  "--format", "json"]
+        measure(gather, env=env)  # page cache, token table cache
+        warm = [measure(gather, env=env) for _ in range(runs)]
+        result["warm"] = {k: round(statistics.median(w[k] for w in warm), 3)
+                          for k in ("wall_s", "cpu_s")} | {
+                              "rss_mb": round(max(w["rss_mb"] for w in warm), 1)}
+        original = target.read_bytes()
+        edits = []
+        for i in range(runs):
+            target.write_bytes(original + f"\n\ndef _scaling_edit_{i}(x):\n    return x\n".encode())
+            edits.append(measure(gather, env=env))
+        target.write_bytes(original)
+        result["edit"] = {k: round(statistics.median(e[k] for e in edits), 3)
+                          for k in ("wall_s", "cpu_s")} | {
+                              "rss_mb": round(max(e["rss_mb"] for e in edits), 1)}
+        walk = subprocess.run([python, "-c", _DISCOVERY, str(root)], capture_output=True,
+                              text=True, env=env, check=True).stdout.split()
+        result["discovery"] = {"candidates": int(walk[0]), "seconds": round(float(walk[1]), 3)}
+        if aider_python and Path(aider_python).exists():
+            shutil.rmtree(root / ".ctxopt", ignore_errors=True)
+            result["aider"] = bench_aider_with_timeout(aider_python, root, task, budget,
+                                                       aider_timeout)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
+    return result
+
+
+def bench_aider_with_timeout(python: str, root: Path, task: str, budget: int,
+                             timeout: int) -> dict:
+    """``bench_index.bench_aider`` run under ``timeout(1)``: ``{"timeout": seconds}`` when
+    Aider's map did not finish in time."""
+    wrapper = Path(tempfile.mkdtemp(prefix="ctxopt-aider-")) / "python"
+    wrapper.write_text(f"#!/bin/sh\nexec timeout {timeout} {python} \"$@\"\n")
+    wrapper.chmod(0o755)
+    try:
+        started = time.perf_counter()
+        figures = bench_aider(str(wrapper), root, task, budget)
+        if "error" in figures and time.perf_counter() - started >= timeout - 1:
+            return {"timeout": timeout}
+        return {k: round(v, 3) if isinstance(v, float) else v for k, v in figures.items()}
+    finally:
+        shutil.rmtree(wrapper.parent, ignore_errors=True)
+
+
+def table(results: list[dict]) -> str:
+    """The markdown table of ``results``."""
+    head = ("| tree | files read | parsed | cold index: wall / CPU / peak | second checkout "
+            "(cache hits) | warm gather: wall / CPU / peak | after one edit: wall / CPU | "
+            "discovery walk | Aider cold map: wall / CPU / peak |\n"
+            "|---|---:|---:|---|---|---|---|---|---|\n")
+    rows = []
+    for r in results:
+        aider = r.get("aider")
+        if aider is None:
+            aider_text = "not run"
+        elif "timeout" in aider:
+            aider_text = f"> {aider['timeout']} s (stopped)"
+        elif "error" in aider:
+            aider_text = "failed"
+        else:
+            aider_text = (f"{aider['wall_s']:.1f} s / {aider['cpu_s']:.1f} s / "
+                          f"{aider['rss_mb']:.0f} MB")
+        c, s, w, e = r["cold"], r["second_checkout"], r["warm"], r["edit"]
+        rows.append(
+            f"| {r['tree']} | {r['files']:,} | {r['parsed']:,} | {c['wall_s']:.1f} s / "
+            f"{c['cpu_s']:.1f} s / {c['rss_mb']:.0f} MB | {s['wall_s']:.1f} s / {s['cpu_s']:.1f} s "
+            f"({s['hits']:,}) | {w['wall_s']:.2f} s / {w['cpu_s']:.2f} s / {w['rss_mb']:.0f} MB | "
+            f"{e['wall_s']:.2f} s / {e['cpu_s']:.2f} s | {r['discovery']['seconds']:.2f} s | "
+            f"{aider_text} |")
+    return head + "\n".join(rows) + "\n"
+
+
+def plot(results: list[dict], path: Path) -> None:
+    """A log-log plot of CPU seconds against files read, one line per measurement."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    results = sorted(results, key=lambda r: r["files"])
+    files = [r["files"] for r in results]
+    figure, axes = plt.subplots(figsize=(8, 5), dpi=120)
+    series = [("cold index (empty cache)", lambda r: r["cold"]["cpu_s"]),
+              ("second checkout (parse cache)", lambda r: r["second_checkout"]["cpu_s"]),
+              ("warm gather", lambda r: r["warm"]["cpu_s"]),
+              ("gather after one edit", lambda r: r["edit"]["cpu_s"]),
+              ("discovery walk (in-process)", lambda r: r["discovery"]["seconds"])]
+    for label, value in series:
+        axes.plot(files, [value(r) for r in results], marker="o", label=label)
+    aider = [(r["files"], r["aider"]["cpu_s"]) for r in results
+             if "cpu_s" in r.get("aider", {})]
+    if aider:
+        axes.plot(*zip(*aider), marker="x", linestyle="--", label="Aider cold repo map")
+    for r in results:
+        axes.annotate(r["tree"], (r["files"], r["cold"]["cpu_s"]), fontsize=7,
+                      textcoords="offset points", xytext=(4, 4))
+    axes.set_xscale("log")
+    axes.set_yscale("log")
+    axes.set_xlabel("files read")
+    axes.set_ylabel("CPU seconds (user + system, workers included)")
+    axes.set_title("ctxopt: cost against repository size")
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend(fontsize=8)
+    figure.tight_layout()
+    figure.savefig(path)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--generated", type=int, action="append", default=[],
+                        help="generate a tree of this many files (repeatable)")
+    parser.add_argument("--repo", type=Path, action="append", default=[],
+                        help="a real tree, copied first (repeatable)")
+    parser.add_argument("--task", action="append", default=[], help="gather task per --repo")
+    parser.add_argument("--ctxopt", default=str(Path(sys.executable).with_name("ctxopt")))
+    parser.add_argument("--aider-python", default=os.environ.get(
+        "CTXOPT_BENCH_AIDER_PYTHON", "/tmp/aider-venv/bin/python"))
+    parser.add_argument("--aider-timeout", type=int, default=600)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--budget", type=int, default=8000)
+    parser.add_argument("--work", type=Path, default=None, help="scratch directory")
+    parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument("--table", type=Path, default=None)
+    parser.add_argument("--plot", type=Path, default=None)
+    args = parser.parse_args()
+    work = args.work or Path(tempfile.mkdtemp(prefix="ctxopt-scaling-"))
+    python = str(Path(args.ctxopt).with_name("python"))
+    results = json.loads(args.json.read_text()) if args.json and args.json.exists() else []
+    print(f"machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} at start",
+          flush=True)
+    trees: list[tuple[str, Path, str | None]] = []
+    for count in args.generated:
+        trees.append((f"generated {count:,}", work / f"gen{count}", None))
+    for i, repo in enumerate(args.repo):
+        trees.append((repo.name, work / repo.name, args.task[i] if i < len(args.task) else None))
+    for name, root, task in trees:
+        shutil.rmtree(root, ignore_errors=True)
+        if name.startswith("generated"):
+            generate(root, int(name.split()[1].replace(",", "")))
+        else:
+            shutil.copytree(args.repo[[r.name for r in args.repo].index(name)], root,
+                            symlinks=True, ignore=shutil.ignore_patterns(".ctxopt"))
+        result = bench_tree(name, root, task, args.ctxopt.split(), python, args.runs,
+                            args.aider_python, args.aider_timeout, args.budget)
+        result["load_average"] = round(os.getloadavg()[0], 2)
+        results = [r for r in results if r["tree"] != name] + [result]
+        print(json.dumps(result), flush=True)
+        shutil.rmtree(root, ignore_errors=True)
+        if args.json:
+            args.json.write_text(json.dumps(results, indent=2, sort_keys=True) + "\n")
+    print(table(results))
+    if args.table:
+        args.table.write_text(table(results))
+    if args.plot:
+        plot(results, args.plot)
+
+
+if __name__ == "__main__":
+    main()
