@@ -4,7 +4,8 @@
 For each repository (copied to a temporary directory first, so the original is never
 touched and every run starts cold):
 
-1. cold ``ctxopt index`` (no index yet);
+1. cold ``ctxopt index`` (no index yet, an empty parse cache), then again as a second
+   checkout would (the index deleted, the parse cache kept: nothing is parsed);
 2. the first ``ctxopt gather`` (a new task on a warm index), then warm ``ctxopt gather``
    on the unchanged tree (median of ``--runs``);
 3. ``ctxopt gather`` right after one file was edited (median of ``--runs`` edits);
@@ -21,7 +22,7 @@ Usage::
     python benchmarks/bench_index.py --repo /path/to/sympy-1.13.3 --repo /path/to/networkx-3.3 \\
         [--aider-python /tmp/aider-venv/bin/python] [--runs 5] [--json results.json]
 
-Targets (checked for a repository whose name starts with ``sympy``): cold index <= 6 s
+Targets (checked for a repository whose name starts with ``sympy``): cold index <= 5.5 s
 and >= 3x faster than Aider's cold map; warm gather <= 0.5 s wall, process start included
 (issue 14); an edit adds <= 0.2 s; peak memory <= 300 MB everywhere. Wall and CPU
 seconds (user + system) are both printed: on a shared machine CPU is the steadier figure.
@@ -44,7 +45,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 AIDER_HELPER = Path(os.environ.get("CTXOPT_BENCH_AIDER_HELPER",
                                    "/work/shared/bench/tools/aider_map_helper.py"))
-TARGETS = {"cold_s": 6.0, "warm_s": 0.5, "edit_extra_s": 0.2, "rss_mb": 300.0, "aider_ratio": 3.0}
+TARGETS = {"cold_s": 5.5, "warm_s": 0.5, "edit_extra_s": 0.2, "rss_mb": 300.0, "aider_ratio": 3.0}
 
 
 def _tree_rss_kb(pid: int) -> int:
@@ -115,7 +116,8 @@ def bench_repo(source: Path, task: str, ctxopt: list[str], runs: int, jobs: int 
     work = Path(tempfile.mkdtemp(prefix="ctxopt-bench-"))
     root = work / source.name
     shutil.copytree(source, root, symlinks=True, ignore=shutil.ignore_patterns(".ctxopt"))
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    cache = work / "parse-cache"  # empty: the cold index parses every file
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "CTXOPT_PARSE_CACHE": str(cache)}
     env.pop("CTXOPT_INDEX", None)
     jobs_args = ["--jobs", str(jobs)] if jobs else []
     result: dict = {"repo": source.name, "task": task}
@@ -128,6 +130,12 @@ def bench_repo(source: Path, task: str, ctxopt: list[str], runs: int, jobs: int 
         result["files"] = summary["files"]
         result["languages"] = summary["languages"]
         result["cold"] = {"wall_s": cold["wall_s"], "cpu_s": cold["cpu_s"], "rss_mb": cold["rss_mb"]}
+        shutil.rmtree(root / ".ctxopt")  # a second checkout: no index, the parse cache kept
+        again = measure([*ctxopt, "index", "--root", str(root), "--format", "json", *jobs_args],
+                        env=env)
+        result["cold_cached"] = {"wall_s": again["wall_s"], "cpu_s": again["cpu_s"],
+                                 "rss_mb": again["rss_mb"],
+                                 "hits": json.loads(again["stdout"])["parse_cache"]["hits"]}
         gather = [*ctxopt, "gather", task, "--root", str(root), "--budget", str(budget),
                   "--format", "json", *jobs_args]
         # first gather: resolves the uses the task reaches (kept for the next ones), fills
@@ -180,12 +188,12 @@ def bench_aider(python: str, root: Path, task: str, budget: int) -> dict:
 def verdicts(result: dict) -> list[str]:
     """Target checks for the large repository (sympy)."""
     checks = [
-        ("cold index <= 6 s", result["cold"]["wall_s"] <= TARGETS["cold_s"]),
+        (f"cold index <= {TARGETS['cold_s']} s", result["cold"]["wall_s"] <= TARGETS["cold_s"]),
         (f"warm gather <= {TARGETS['warm_s']} s", result["warm"]["wall_s"] <= TARGETS["warm_s"]),
         (f"edit adds <= {TARGETS['edit_extra_s']} s",
          result["edit"]["extra_s"] <= TARGETS["edit_extra_s"]),
         (f"peak memory <= {TARGETS['rss_mb']:.0f} MB",
-         max(result[k]["rss_mb"] for k in ("cold", "first", "warm", "edit")) <= TARGETS["rss_mb"]),
+         max(result[k]["rss_mb"] for k in ("cold", "cold_cached", "first", "warm", "edit")) <= TARGETS["rss_mb"]),
     ]
     if "ratio" in result.get("aider", {}):
         checks.append(("cold index >= 3x faster than Aider", result["aider"]["ratio"] >= 3.0))
@@ -219,6 +227,9 @@ def main() -> None:
         print("                            wall      CPU    memory")
         print(f"  cold ctxopt index        {result['cold']['wall_s']:7.2f} s {result['cold']['cpu_s']:6.2f} s "
               f"{result['cold']['rss_mb']:6.0f} MB")
+        cached = result["cold_cached"]
+        print(f"  cold index, 2nd checkout {cached['wall_s']:7.2f} s {cached['cpu_s']:6.2f} s "
+              f"{cached['rss_mb']:6.0f} MB  ({cached['hits']} parse cache hits)")
         print(f"  first gather (new task)  {result['first']['wall_s']:7.2f} s {result['first']['cpu_s']:6.2f} s "
               f"{result['first']['rss_mb']:6.0f} MB")
         print(f"  warm ctxopt gather       {result['warm']['wall_s']:7.2f} s {result['warm']['cpu_s']:6.2f} s "

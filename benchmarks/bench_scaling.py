@@ -84,7 +84,10 @@ def bench_tree(name: str, root: Path, task: str | None, ctxopt: list[str], pytho
             raise SystemExit(f"{name}: ctxopt index failed: {cold['stderr'].decode()[-500:]}")
         summary = json.loads(cold["stdout"])
         result.update(files=summary["scanned"], parsed=summary["parsed"],
-                      languages=summary["languages"], cold=_figures(cold))
+                      languages=summary["languages"], cold=_figures(cold),
+                      index_mb=round(sum(p.stat().st_size for p in (root / ".ctxopt").iterdir()
+                                         if p.is_file()) / 2**20, 1),
+                      cache_mb=round(sum(p.stat().st_size for p in cache.iterdir()) / 2**20, 1))
         shutil.rmtree(root / ".ctxopt")
         again = measure(index, env=env)
         result["second_checkout"] = {**_figures(again),

@@ -83,6 +83,7 @@ class ImportResolver:
                 for i in range(len(parts)):
                     self._python[".".join(parts[i:])].append(path)
         self._go_modules = dict(go_modules or {})
+        self._python_absolute: dict[str, list[str]] = {}  # see _resolve_python
 
     def resolve(self, language: str, importer: str, specifier: str) -> list[str]:
         """Files that ``specifier``, imported from ``importer``, names (possibly none)."""
@@ -245,6 +246,14 @@ class ImportResolver:
             specifier = absolute
             if not specifier:
                 return []
+        targets = self._python_absolute.get(specifier)
+        if targets is None:  # the importer no longer matters: once per module name
+            targets = self._python_absolute[specifier] = self._resolve_absolute(specifier)
+        return list(targets)
+
+    def _resolve_absolute(self, specifier: str) -> list[str]:
+        """The files a dotted Python module name names (the whole name, else a unique
+        suffix, else one under ``src``/``lib``)."""
         if specifier in self._python_full:
             return [self._python_full[specifier]]
         candidates = self._python.get(specifier, [])
