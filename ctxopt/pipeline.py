@@ -12,7 +12,7 @@ from .contract import origin_of
 from .errors import BudgetTooSmall, UsageError
 from .files.redaction import clean_blocks
 from .files.safety import HygieneConfig
-from .files.text import display_text
+from .files.text import display_lines, display_text
 from .fit import PlanStep, TextPlan, plan_steps
 from .graph.view import IndexView
 from .model import Block, Diagnostic, Item, Result, Selection
@@ -151,7 +151,7 @@ def prepare(root: Path | str, task: str, config: GatherConfig | None = None, *,
         raise UsageError(f"root {str(root)!r} is not a directory")
     scope = resolve_scope(root, config.scope) if config.scope else None
     # bytes that are not UTF-8 (from argv) as \xHH; a task read from a file keeps its lines
-    task = "\n".join(display_text(line) for line in task.split("\n"))
+    task = display_lines(task)
     parsed, task_note = limit_task(parse_task(task))
     empty = Result(task=task, intent=parsed.intent, budget=config.budget,
                    selection=Selection(blocks=()), task_note=task_note,

@@ -142,3 +142,27 @@ def test_a_multi_line_task_keeps_its_lines_and_the_header_one_line(make_repo, ru
     text = runner.invoke(main, ["gather", "-", "--root", str(root)],
                          input="Storage.save fails\nTraceback:\n").stdout
     assert text.startswith("# ctxopt context for: Storage.save fails Traceback:\n")
+
+
+@pytest.mark.parametrize("layout", ["\r\n", "\r", "\n\t", "\n\x0b", "\n\x0c"])
+def test_line_breaks_and_tabs_of_a_task_are_layout_not_words(make_repo, runner, tmp_path,
+                                                              layout) -> None:
+    """A task file with Windows line endings, or a Java stack trace indented with tabs, reads
+    as its words: no \\x0d or \\x09 in the task, the header or the parsed keywords."""
+    root = make_repo({"storage.py": STORAGE})
+    task_file = tmp_path / "task.txt"
+    task_file.write_bytes(f"Storage.save fails{layout}at Storage.save".encode())
+    result = runner.invoke(main, ["gather", "--task-file", str(task_file), "--root", str(root),
+                                  "--format", "json"])
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert "\\x" not in document["task"]
+    assert parse_task(document["task"]).keywords == parse_task("Storage.save fails\nat Storage.save").keywords
+    text = runner.invoke(main, ["gather", "--task-file", str(task_file), "--root", str(root)])
+    assert text.stdout.splitlines()[0] == "# ctxopt context for: Storage.save fails at Storage.save"
+
+
+def test_other_control_characters_of_a_task_are_still_escaped(make_repo) -> None:
+    root = make_repo({"storage.py": STORAGE})
+    result = gather(root, "Storage.save \x1b[31mfails", GatherConfig(budget=2000))
+    assert result.task == "Storage.save \\x1b[31mfails"

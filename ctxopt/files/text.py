@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = ["Decoded", "decode_text", "decode_ignore_file", "split_lines", "normalize_newlines",
-           "looks_binary", "display_text", "SNIFF_BYTES"]
+           "looks_binary", "display_text", "display_lines", "SNIFF_BYTES"]
 
 # Bytes read to decide whether a file is binary (git reads 8000 too).
 SNIFF_BYTES = 8000
@@ -22,6 +22,8 @@ _MAX_CONTROL_SHARE = 0.1
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _UNPRINTABLE = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
+# Whitespace other than a line break: a tab of a pasted Java stack trace is a space in a task
+_INLINE_SPACE = re.compile("[\t\v\f]")
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
          (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"),
          (codecs.BOM_UTF16_BE, "utf-16"))
@@ -126,3 +128,15 @@ def display_text(text: str) -> str:
         return f"\\x{code:02x}"
 
     return _UNPRINTABLE.sub(escape, text)
+
+
+def display_lines(text: str) -> str:
+    """Text typed or pasted by a person (a task), made safe to print, its lines kept.
+
+    Line breaks (``\\r\\n``, ``\\r``, ``\\n``) become ``\\n`` and tabs, vertical tabs and
+    form feeds become spaces: they are layout, not content, so a task file saved with
+    Windows line endings or a stack trace indented with tabs reads as its words. Every other
+    character is as ``display_text`` leaves it.
+    """
+    lines = normalize_newlines(text).split("\n")
+    return "\n".join(display_text(_INLINE_SPACE.sub(" ", line)) for line in lines)
