@@ -12,6 +12,7 @@ frames (``at f (/srv/app/table.js:619:15)``).
 """
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -200,6 +201,26 @@ def _reference_path(written: str) -> str:
     return path.lstrip("/").removeprefix("./")
 
 
+class _Spans:
+    """Disjoint half-open spans ``[start, end)`` of a text, kept sorted, so that a task of
+    thousands of stack frames is searched in O(n log n), not O(n^2)."""
+
+    def __init__(self) -> None:
+        self._starts: list[int] = []
+        self._ends: list[int] = []
+
+    def overlaps(self, start: int, end: int) -> bool:
+        """True when ``[start, end)`` shares a position with a span added before."""
+        at = bisect.bisect_left(self._starts, end)  # spans starting before ``end``
+        return at > 0 and self._ends[at - 1] > start
+
+    def add(self, start: int, end: int) -> None:
+        """Add ``[start, end)``, which overlaps no span added before."""
+        at = bisect.bisect_left(self._starts, start)
+        self._starts.insert(at, start)
+        self._ends.insert(at, end)
+
+
 def find_references(text: str) -> list[Reference]:
     """The places in files ``text`` points at (see the module docstring), in order.
 
@@ -209,31 +230,42 @@ def find_references(text: str) -> list[Reference]:
     >>> find_references('File "/srv/app/routes.py", line 619, in <module>')
     [Reference(path='srv/app/routes.py', start_line=619, end_line=619)]
     """
-    found: list[tuple[int, Reference]] = []
-    taken: list[tuple[int, int]] = []
+    return [reference for reference, _ in _written_references(text)]
+
+
+def _written_references(text: str) -> list[tuple[Reference, str]]:
+    """``find_references(text)``, each with its path as written in ``text``."""
+    found: list[tuple[int, Reference, str]] = []
+    taken = _Spans()
     for pattern in _REFERENCES:
         for match in pattern.finditer(text):
-            if any(a < match.end() and match.start() < b for a, b in taken):
+            if taken.overlaps(match.start(), match.end()):
                 continue
             start = int(match.group("start"))
             end = int(match.group("end") or start) if "end" in pattern.groupindex else start
             path = _reference_path(match.group("path"))
             if path and start > 0:
-                taken.append(match.span())
-                found.append((match.start(), Reference(path, start, max(start, end))))
-    paths = [(m.start(), _reference_path(m.group(1))) for m in _PATH.finditer(text)]
+                taken.add(match.start(), match.end())
+                found.append((match.start(), Reference(path, start, max(start, end)),
+                              match.group("path")))
+    paths = [(m.start(), _reference_path(m.group(1)), m.group(1)) for m in _PATH.finditer(text)]
+    starts = [at for at, _, _ in paths]  # in text order, as finditer yields them
     for match in _LINES_WORDS.finditer(text):
-        if any(a <= match.start() < b for a, b in taken):
+        if taken.overlaps(match.start(), match.start() + 1):
             continue
-        before = [p for at, p in paths if at < match.start()]
-        after = [p for at, p in paths if at > match.start()]
-        near = before[-1] if before else after[0] if after else None
+        # the nearest path before the match, else the first one after it
+        before = bisect.bisect_left(starts, match.start())
+        after = bisect.bisect_right(starts, match.start())
+        near = (paths[before - 1] if before else paths[after] if after < len(paths) else None)
         start = int(match.group("start"))
-        if near and start > 0:
+        if near and near[1] and start > 0:
             end = max(start, int(match.group("end") or start))
-            found.append((match.start(), Reference(near, start, end)))
-    found.sort(key=lambda pair: pair[0])
-    return list(dict.fromkeys(reference for _, reference in found))
+            found.append((match.start(), Reference(near[1], start, end), near[2]))
+    found.sort(key=lambda item: item[0])
+    firsts: dict[Reference, str] = {}
+    for _, reference, written in found:
+        firsts.setdefault(reference, written)
+    return list(firsts.items())
 
 
 def parse_task(text: str) -> ParsedTask:
@@ -246,17 +278,26 @@ def parse_task(text: str) -> ParsedTask:
     >>> t.symbols, t.intent.value
     (('storage/db.go', 'Storage.get'), 'fix')
     """
-    symbols: list[str] = []
+    symbols: dict[str, None] = {}  # ordered, with O(1) membership: a pasted log is huge
 
     def add(symbol: str) -> None:
         symbol = symbol.strip().strip(".,;:!?'\"()")
-        if symbol and symbol not in symbols:
-            symbols.append(symbol)
+        if symbol:
+            symbols.setdefault(symbol)
 
-    references = find_references(text)
-    for reference in references:
-        if reference.path in text:  # an absolute path's repository part is a symbol too
-            add(reference.path)
+    written_references = _written_references(text)
+    references = [reference for reference, _ in written_references]
+    in_text: dict[str, bool] = {}
+    slashes = "/" in text
+    for reference, written in written_references:
+        # an absolute path's repository part is a symbol too, when the text holds it as
+        # such. Mostly it is part of the path as written; else its "\\" were made "/",
+        # and a text without "/" (a Windows stack trace) need not be searched for it
+        path = reference.path
+        if path not in in_text:
+            in_text[path] = path in written or (slashes and path in text)
+        if in_text[path]:
+            add(path)
     rest = _QUALIFIER.sub(".", text)
     for match in _BACKTICK.finditer(rest):
         inner = match.group(1).strip()
@@ -278,12 +319,11 @@ def parse_task(text: str) -> ParsedTask:
     for match in _WORD.finditer(rest):
         word = match.group(0)
         # "first" means first word of a sentence, where capitals carry no meaning
-        preceding = rest[: match.start()].rstrip()
-        first = not preceding or preceding[-1] in ".!?:\n"
+        first = _last_visible(rest, match.start()) in ".!?:\n"
         if _is_symbol_word(word, first):
             add(word)
 
-    keywords: list[str] = []
+    keywords: dict[str, None] = {}
     for word in _WORD.findall(text):
         for part in [word.lower()] + split_identifier(word):
             if part.isdigit():
@@ -292,9 +332,18 @@ def parse_task(text: str) -> ParsedTask:
                 continue
             if "_" in part:
                 continue
-            keywords.append(part)
+            keywords.setdefault(part)
     return ParsedTask(raw=text, symbols=tuple(symbols), keywords=tuple(keywords),
                       intent=_detect_intent(text), references=tuple(references))
+
+
+def _last_visible(text: str, end: int) -> str:
+    """The last character of ``text[:end]`` that is not white space (``str.isspace``), else
+    ``""``; a step back over the white space only, not a copy of the text before it."""
+    at = end - 1
+    while at >= 0 and text[at].isspace():
+        at -= 1
+    return text[at] if at >= 0 else ""
 
 
 def limit_task(parsed: ParsedTask, *, max_symbols: int = MAX_TASK_SYMBOLS,

@@ -101,3 +101,42 @@ def test_a_referenced_absolute_path_gives_its_relative_form_as_a_symbol() -> Non
     symbols = parse_task('File "/srv/app/routes.py", line 619, in <module>').symbols
     assert symbols[0] == "srv/app/routes.py"
     assert "File" not in symbols  # a traceback line starts with "File"
+
+
+def test_a_task_of_thousands_of_stack_frames_gives_every_frame_in_order() -> None:
+    # Python and JavaScript frames and "lines a-b" words, 3000 of each: each frame's own
+    # "line N" is inside it (no second reference), each "lines" word goes to the path before
+    frames = "\n".join(f'  File "/srv/app/mod_{i}.py", line {i}, in handler_{i}\n'
+                       f"    at f (webpack:///src/t_{i}.js:{i}:3) in src/t_{i}.js lines {i}-{i + 2}"
+                       for i in range(1, 3001))
+    parsed = parse_task(frames)
+    expected = []
+    for i in range(1, 3001):
+        expected += [(f"srv/app/mod_{i}.py", i, i), (f"src/t_{i}.js", i, i),
+                     (f"src/t_{i}.js", i, i + 2)]
+    assert [(r.path, r.start_line, r.end_line) for r in parsed.references] == expected
+    assert parsed.symbols[:4] == ("srv/app/mod_1.py", "src/t_1.js", "srv/app/mod_2.py",
+                                  "src/t_2.js")
+
+
+def test_a_windows_stack_trace_of_thousands_of_frames_gives_paths_it_holds_as_symbols() -> None:
+    frames = "\n".join(f"   at C:\\src\\app\\mod_{i}.py:{i}" for i in range(1, 3001))
+    parsed = parse_task(frames + "\nsee src/app/mod_7.py")
+    assert [(r.path, r.start_line) for r in parsed.references][:2] == [("src/app/mod_1.py", 1),
+                                                                      ("src/app/mod_2.py", 2)]
+    assert len(parsed.references) == 3000
+    # only the path the text holds with "/" is a symbol; the others are written with "\"
+    assert [s for s in parsed.symbols if s.startswith("src/")] == ["src/app/mod_7.py"]
+
+
+@given(st.lists(st.tuples(st.integers(0, 60), st.integers(1, 8)), max_size=30),
+       st.integers(0, 70), st.integers(1, 8))
+def test_spans_overlap_as_a_scan_of_every_span_says(spans, start, length) -> None:
+    from ctxopt.task import _Spans
+    taken, added = _Spans(), []
+    for a, n in spans:
+        if not any(x < a + n and a < y for x, y in added):
+            taken.add(a, a + n)
+            added.append((a, a + n))
+    assert taken.overlaps(start, start + length) == any(
+        x < start + length and start < y for x, y in added)
