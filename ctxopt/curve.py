@@ -23,8 +23,8 @@ from .store import IndexOptions
 from .tokens import TokenCounter
 
 __all__ = ["DEFAULT_BUDGETS", "MAX_BUDGETS", "Change", "Curve", "CurveRow", "budget_curve",
-           "budgets_between", "parse_budgets", "render_curve_json", "render_curve_text",
-           "render_curve_plot", "require_matplotlib"]
+           "budgets_between", "parse_budgets", "plot_description", "render_curve_json",
+           "render_curve_text", "render_curve_plot", "require_matplotlib"]
 
 DEFAULT_BUDGETS = (1000, 2000, 4000, 8000, 16000)
 MAX_BUDGETS = 64  # rows of one curve; each costs a fit
@@ -296,7 +296,8 @@ def render_curve_plot(curve: Curve, plot_format: str) -> bytes:
     the tokens used, one marker per budget, labelled with the budget.
 
     Drawn with matplotlib (the ``plot`` extra) on its Agg backend, no display needed;
-    the SVG's marker groups have the ids ``relevance`` and ``relevance-full``.
+    the SVG's marker groups have the ids ``relevance`` and ``relevance-full``, and both
+    formats carry the points as their description (``plot_description``).
 
     Raises
     ------
@@ -336,9 +337,20 @@ def render_curve_plot(curve: Curve, plot_format: str) -> bytes:
                 title_fontsize=7)
     figure.tight_layout()
     buffer = io.BytesIO()
-    metadata = {"Date": None} if plot_format == "svg" else {"Software": None}
+    metadata: dict[str, str | None] = {"Description": plot_description(rows)}
+    metadata["Date" if plot_format == "svg" else "Software"] = None  # the same bytes each run
     figure.savefig(buffer, format=plot_format, metadata=metadata)
     return buffer.getvalue()
+
+
+def plot_description(rows: list[CurveRow]) -> str:
+    """The points a plot draws, as its files' description (a PNG's ``tEXt`` chunk, an
+    SVG's ``dc:description``): ``"3 points (budget: tokens used, relevance, whole):
+    1000: 997, 962.0, 474.1; ..."``, one per fitted row, so the picture says what it
+    shows."""
+    points = "; ".join(f"{row.budget}: {row.used}, {row.relevance:.1f}, "
+                       f"{row.relevance_full:.1f}" for row in rows)
+    return f"{len(rows)} points (budget: tokens used, relevance, whole): {points}"
 
 
 def _title(task: str) -> str:

@@ -32,7 +32,8 @@ def _budgets(budgets: str | None, low: int | None, high: int | None,
     if not ranged:
         return DEFAULT_BUDGETS
     if low is None or high is None:
-        raise UsageError("--from and --to go together (and --steps, 8 by default)")
+        raise UsageError("--from and --to go together, and --steps needs both (8 steps by "
+                         "default)")
     return budgets_between(low, high, 8 if steps is None else steps)
 
 

@@ -1,11 +1,17 @@
 """``ctxopt curve``: the rows are gather's selections at the same budgets, they grow with
 the budget, and the table, JSON and plots say so (issue 17)."""
 import json
+import os
+import pty
 import struct
+import subprocess
 import sys
+import zlib
 from xml.etree import ElementTree
 from pathlib import Path
 
+import matplotlib.image
+import numpy
 import pytest
 
 from ctxopt.cli import main
@@ -65,9 +71,11 @@ def test_budget_lists_and_ranges() -> None:
 
 
 @pytest.mark.parametrize("arguments", [
-    ["--budgets", "0"], ["--budgets", "abc"], ["--from", "5000", "--to", "1000"],
+    ["--budgets", "0"], ["--budgets", "abc"], ["--budgets", "0,abc"], ["--budgets", ",,"],
+    ["--from", "5000", "--to", "1000"], ["--from", "0", "--to", "1000"],
     ["--budgets", "1000", "--from", "1000", "--to", "2000"], ["--from", "1000"],
-    ["--from", "1000", "--to", "4000", "--steps", "1"],
+    ["--steps", "0"], ["--steps", "4"], ["--from", "1000", "--to", "4000", "--steps", "0"],
+    ["--from", "1000", "--to", "4000", "--steps", "1"], ["--from", "abc", "--to", "4000"],
 ])
 def test_bad_budgets_are_one_error_line_and_exit_2(runner, storage, arguments) -> None:
     result = runner.invoke(main, ["curve", TASK, "--root", str(storage), *arguments])
@@ -99,9 +107,19 @@ def test_nothing_found_exits_1(runner, storage) -> None:
     assert result.exit_code == 1 and "nothing relevant found" in result.stderr
 
 
-def _png_size(data: bytes) -> tuple[int, int]:
-    assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
-    return struct.unpack(">II", data[16:24])
+def _png_chunks(data: bytes) -> list[tuple[bytes, bytes]]:
+    """The chunks of a PNG, each checked against its CRC; the file ends with IEND."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    chunks, at = [], 8
+    while at < len(data):
+        length, kind = struct.unpack(">I4s", data[at:at + 8])
+        body = data[at + 8:at + 8 + length]
+        (crc,) = struct.unpack(">I", data[at + 8 + length:at + 12 + length])
+        assert zlib.crc32(kind + body) == crc, kind
+        chunks.append((kind, body))
+        at += 12 + length
+    assert chunks[0][0] == b"IHDR" and chunks[-1] == (b"IEND", b"")
+    return chunks
 
 
 def test_png_and_svg_plots_have_a_point_per_fitted_budget(runner, storage, tmp_path) -> None:
@@ -111,12 +129,21 @@ def test_png_and_svg_plots_have_a_point_per_fitted_budget(runner, storage, tmp_p
                                       ",".join(map(str, BUDGETS)), "-o", str(path),
                                       "--format", path.suffix[1:]], catch_exceptions=False)
         assert result.exit_code == 0, result.stderr
-    assert _png_size(png.read_bytes()) == (700, 420) and png.stat().st_size > 5000
+    points = len(BUDGETS) - 1  # 60 tokens is too small: no point
+    chunks = dict(_png_chunks(png.read_bytes()))
+    assert struct.unpack(">II", chunks[b"IHDR"][:8]) == (700, 420)
+    pixels = matplotlib.image.imread(png)  # decodes every row
+    assert pixels.shape == (420, 700, 4) and len(numpy.unique(pixels.reshape(-1, 4), axis=0)) > 8
+    keyword, text = chunks[b"tEXt"].split(b"\0")
+    assert keyword == b"Description" and text.decode().startswith(f"{points} points (budget")
+    assert text.decode().count(";") == points - 1
     tree = ElementTree.parse(svg)
     groups = {g.get("id"): g for g in tree.iter("{http://www.w3.org/2000/svg}g")}
     for gid in ("relevance", "relevance-full"):
         markers = list(groups[gid].iter("{http://www.w3.org/2000/svg}use"))
-        assert len(markers) == len(BUDGETS) - 1  # 60 tokens is too small: no point
+        assert len(markers) == points
+    described = "".join(tree.getroot().itertext())
+    assert f"{points} points (budget" in described
 
 
 def test_o_replaces_a_file_as_gathers_o_does_and_a_png_is_not_for_a_terminal(
@@ -141,3 +168,46 @@ def test_a_plot_without_matplotlib_is_one_error_line(runner, storage, monkeypatc
     assert result.stderr.count("\n") == 1
     with pytest.raises(UsageError):
         render_curve_plot(budget_curve(storage, TASK, (1200,)), "svg")
+
+
+def test_a_png_is_not_written_to_a_terminal(storage) -> None:
+    leader, follower = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-m", "ctxopt", "curve", TASK, "--root",
+                               str(storage), "--format", "png"], stdout=follower,
+                              stderr=subprocess.PIPE, text=True, timeout=120, check=False)
+        os.set_blocking(leader, False)
+        try:
+            written = os.read(leader, 4096)
+        except BlockingIOError:
+            written = b""
+    finally:
+        os.close(leader)
+        os.close(follower)
+    assert done.returncode == 2 and written == b""
+    assert done.stderr == "Error: a PNG is not for a terminal: write it with -o FILE\n"
+
+
+@pytest.mark.parametrize("output_format", ["text", "png"])
+def test_o_onto_a_directory_is_one_error_line_and_leaves_it(
+        runner, storage, tmp_path, output_format) -> None:
+    target = tmp_path / "out"
+    target.mkdir()
+    (target / "kept.txt").write_text("kept\n")
+    result = runner.invoke(main, ["curve", TASK, "--root", str(storage), "-o", str(target),
+                                  "--format", output_format])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "is a directory" in result.stderr
+    assert [p.name for p in target.iterdir()] == ["kept.txt"]
+
+
+def test_a_plot_without_matplotlib_leaves_the_output_file(runner, storage, tmp_path,
+                                                          monkeypatch) -> None:
+    target = tmp_path / "curve.png"
+    target.write_bytes(b"old picture")
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    result = runner.invoke(main, ["curve", TASK, "--root", str(storage), "--format", "png",
+                                  "-o", str(target)])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert target.read_bytes() == b"old picture"
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".curve")] == []
