@@ -5,7 +5,7 @@ import contextlib
 import os
 import sys
 import time
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from pathlib import Path
 from typing import Any, cast
 
@@ -48,7 +48,9 @@ def _worker_init(parent: int) -> None:
     import signal
     import threading
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # also drops one held back since the fork
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})  # see _sigint_held
     if not _die_with_parent():
         threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
     if os.getppid() != parent:  # the parent died before the request took effect
@@ -118,9 +120,10 @@ def scan_files(root: Path, work: list[tuple[str, str | None, bool | None]], jobs
             here, there = context.Pipe()
             process = context.Process(target=_worker_main, daemon=True,
                                       args=(there, str(root), config, os.getpid(), cache))
-            process.start()
+            with _sigint_held():
+                process.start()
+                workers[here] = process
             there.close()
-            workers[here] = process
         busy = set()
         for conn in workers:
             chunk = next(chunks, None)
@@ -148,6 +151,28 @@ def scan_files(root: Path, work: list[tuple[str, str | None, bool | None]], jobs
         finished = True
     finally:
         _stop_workers(workers, finished)
+
+
+@contextlib.contextmanager
+def _sigint_held() -> Iterator[None]:
+    """SIGINT blocked in this thread inside the block, and delivered (as the usual
+    ``KeyboardInterrupt``) when it ends.
+
+    A worker is started under it: a Ctrl-C raised between the fork and the end of
+    ``Process.start`` would leave a forked worker that ``scan_files`` does not know and so
+    cannot end (it would wait on its pipe for as long as this process lives). The worker
+    inherits the blocked signal and drops it in ``_worker_init``. Where signals cannot be
+    blocked (no ``pthread_sigmask``) the block runs as it is."""
+    import signal
+
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _stop_workers(workers: dict[Any, Any], finished: bool) -> None:
