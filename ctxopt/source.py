@@ -18,7 +18,7 @@ from pathlib import Path
 
 from .files.notebook import as_source, cell_label, is_notebook
 from .files.text import decode_text, split_lines
-from .graph.view import IndexView as Index
+from .graph.view import IndexView
 from .model import Block, Fidelity, Item, Tier
 from .parsing.kinds import CONTAINER_KINDS
 from .parsing.languages import fence_tag
@@ -77,7 +77,7 @@ def outline(definitions: tuple) -> str:
                      if d.parent is None)
 
 
-def _signature(index: Index, path: str, start: int, end: int) -> str:
+def _signature(index: IndexView, path: str, start: int, end: int) -> str:
     """Signatures of the outermost definitions starting in ``start..end`` (classes with
     their members' signatures), else of the innermost definition around ``start``."""
     definitions = index.file_definitions(path)
@@ -92,7 +92,7 @@ def _signature(index: Index, path: str, start: int, end: int) -> str:
     return "\n".join(_skeleton(definitions, i) for i in outermost)
 
 
-def read_blocks(root: Path, items: list[Item], index: Index, counter: TokenCounter, *,
+def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenCounter, *,
                 context_lines: int = CONTEXT_LINES, merge_gap: int = MERGE_GAP) -> list[Block]:
     """Read the lines of every item and return merged, token-counted blocks.
 
@@ -128,7 +128,7 @@ def read_blocks(root: Path, items: list[Item], index: Index, counter: TokenCount
     return blocks
 
 
-def _block(index: Index, path: str, lines: list[str], items: list[Item], start: int, end: int,
+def _block(index: IndexView, path: str, lines: list[str], items: list[Item], start: int, end: int,
            counter: TokenCounter, context_lines: int) -> Block:
     members = [i for i in items if i.start_line - context_lines <= end and i.end_line >= start]
     members.sort(key=lambda i: (-i.score, i.ring, i.start_line))

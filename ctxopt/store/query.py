@@ -24,7 +24,7 @@ __all__ = ["StoredIndex"]
 
 
 class StoredIndex:
-    """The query surface of ``index.Index`` over the SQLite store (see ``ctxopt.store``).
+    """``graph.view.IndexView`` over the SQLite store (see ``ctxopt.store``).
 
     Attributes
     ----------
@@ -147,7 +147,7 @@ class StoredIndex:
                 "definitions": definitions, "references": references,
                 "edges": {"contains": definitions + receivers, "imports": imports}}
 
-    # the query surface of index.Index
+    # graph.view.IndexView
     def definition(self, node: str) -> Definition:
         """The ``Definition`` of a symbol node id (KeyError for an unknown node)."""
         found = self._definition_of.get(node)
