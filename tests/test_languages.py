@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from ctxopt.parsing.languages import LANGUAGES, language_for_file, language_for_path, load_query
+from ctxopt.errors import GrammarError
+from ctxopt.parsing.languages import (LANGUAGES, grammars_dir, language_for_file,
+                                       language_for_path, load_query)
 from ctxopt.parsing.treesitter import extract_tags
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -20,6 +22,32 @@ def test_query_compiles(language: str) -> None:
 
 def test_tsx_query_inherits_typescript() -> None:
     assert load_query("typescript") in load_query("tsx")
+
+
+def test_javascript_and_typescript_share_the_ecma_patterns_written_once() -> None:
+    shared = (grammars_dir() / "ecma.scm").read_text(encoding="utf-8")
+    for language in ("javascript", "typescript", "tsx"):
+        assert shared in load_query(language)
+    blocks = ["\n".join(line for line in block.splitlines() if not line.startswith(";"))
+              for block in shared.split("\n\n")[1:]]  # after the header comment
+    for own in ("javascript.scm", "typescript.scm"):
+        text = (grammars_dir() / own).read_text(encoding="utf-8")
+        assert not [block for block in blocks if block in text], own
+    # the shared patterns work in both: a prototype method, an object literal's method
+    source = b"Hash.prototype.get = function () {};\nconst api = { post: () => 1 };\n"
+    for language in ("javascript", "typescript"):
+        names = {d.qualified_name for d in extract_tags("x", language, source).definitions}
+        assert {"Hash.get", "api.post"} <= names, language
+
+
+def test_query_inheritance_in_a_cycle_is_a_grammar_error(tmp_path, monkeypatch) -> None:
+    from ctxopt.parsing import languages
+
+    (tmp_path / "a.scm").write_text("; inherits: b\n(identifier) @name.reference.call\n")
+    (tmp_path / "b.scm").write_text("; inherits: a\n")
+    monkeypatch.setattr(languages, "grammars_dir", lambda: tmp_path)
+    with pytest.raises(GrammarError, match="cycle: a.scm -> b.scm -> a.scm"):
+        languages._query_text("a.scm", ())
 
 
 @pytest.mark.parametrize(("path", "language"), [

@@ -140,15 +140,27 @@ def grammars_dir() -> Path:
 def load_query(language: str) -> str:
     """The tag query text for ``language``, with ``; inherits: other`` lines expanded.
 
+    ``other`` is a language, whose query is read the same way, or the stem of a query
+    file that holds patterns several languages share (``ecma.scm``: JavaScript and
+    TypeScript). The inherited text comes before the file's own patterns.
+
     Raises
     ------
     GrammarError
-        For an unknown language or a missing query file.
+        For an unknown language, a missing query file, or inheritance in a cycle.
     """
     lang = _BY_NAME.get(language)
     if lang is None:
         raise GrammarError(f"no tag query for language {language!r}")
-    path = grammars_dir() / lang.query_file
+    return _query_text(lang.query_file, ())
+
+
+def _query_text(file_name: str, chain: tuple[str, ...]) -> str:
+    """The text of the query file ``file_name`` after the files it inherits from
+    (``chain``: the files inheriting from it, to catch a cycle)."""
+    if file_name in chain:
+        raise GrammarError(f"tag queries inherit in a cycle: {' -> '.join(chain + (file_name,))}")
+    path = grammars_dir() / file_name
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -157,6 +169,8 @@ def load_query(language: str) -> str:
     for line in text.splitlines():
         if line.startswith("; inherits:"):
             for parent in line.split(":", 1)[1].split(","):
-                parts.append(load_query(parent.strip()))
+                name = parent.strip()
+                inherited = _BY_NAME[name].query_file if name in _BY_NAME else f"{name}.scm"
+                parts.append(_query_text(inherited, chain + (file_name,)))
     parts.append(text)
     return "\n".join(parts)
