@@ -88,6 +88,28 @@ def test_the_time_limit_applies_to_parse_file() -> None:
     assert parsed == Diagnostic("slow.py", "parse timeout", "parsing took longer than 5 s")
 
 
+def test_the_parse_time_limit_does_not_count_loading_the_language(monkeypatch) -> None:
+    """Compiling a tag query is done once per process and may take seconds on a loaded
+    machine (C++: about 1.5 s idle): it must not make the first file of a language a
+    ``parse timeout``."""
+    from ctxopt.parsing import treesitter
+
+    now, compiled = [0.0], set()
+    real = treesitter._query
+
+    def slow_first_compile(language: str):
+        if language not in compiled:
+            compiled.add(language)
+            now[0] += 60.0
+        return real(language)
+
+    monkeypatch.setattr(treesitter, "_query", slow_first_compile)
+    parsed = parse_file("a.cpp", b"int f(int x) {\n  return x + 1;\n}\n" * 200,
+                        HygieneConfig(parse_timeout=5), clock=lambda: now[0])
+    assert isinstance(parsed, ParsedFile), parsed
+    assert [d.name for d in parsed.tags.definitions][:1] == ["f"]
+
+
 def _index_records(root: Path, tmp_path: Path) -> list:
     index, _ = open_index(root, IndexOptions(path=tmp_path / "index.db", jobs=1))
     with index:

@@ -117,6 +117,9 @@ def parse_text(path: str, language: str, text: str, config: HygieneConfig = Hygi
     GrammarError
         When the language's tag query does not compile.
     """
+    from .treesitter import load_language
+
+    load_language(language)  # a one-time cost, not the parse's: outside its time limit
     deadline = clock() + config.parse_timeout
     options: dict[str, Any] = {"reference_tuples": True} if reference_tuples else {}
     try:

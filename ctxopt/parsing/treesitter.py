@@ -24,7 +24,7 @@ from .kinds import IMPORT_KINDS, REFERENCE_KINDS, TYPE_KINDS
 from .languages import load_query
 from ..model import Definition, FileTags, Reference
 
-__all__ = ["extract_tags", "signature_of", "ParseCancelled"]
+__all__ = ["extract_tags", "load_language", "signature_of", "ParseCancelled"]
 
 # When two reference captures hit the same name on the same line, keep the more telling one.
 _REFERENCE_PRIORITY = {kind: rank for rank, kind in enumerate(REFERENCE_KINDS)}
@@ -41,6 +41,12 @@ def _query(language: str) -> tuple[ts.Query, Any]:
         return ts.Query(lang, load_query(language)), get_parser(language)  # type: ignore[arg-type]
     except (ts.QueryError, LookupError, ValueError) as exc:
         raise GrammarError(f"tag query for {language} does not compile: {exc}") from exc
+
+
+def load_language(language: str) -> None:
+    """Load ``language``'s grammar and compile its tag query, once per process (the C++
+    query takes about 1.5 s). Raises ``GrammarError`` when the query does not compile."""
+    _query(language)
 
 
 def _strip_type_arguments(text: str) -> str:
