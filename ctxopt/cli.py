@@ -28,8 +28,8 @@ from .errors import BudgetError, CtxoptError, Interrupted, UsageError
 from .files.reasons import REASON_BINARY
 from .files.safety import DEFAULT_PARSE_TIMEOUT, HygieneConfig
 from .files.text import display_text
-from .commands import (COMMANDS, SECONDS, apply_config, index_options, note, quiet,
-                       version_text)
+from .commands import (COMMANDS, SECONDS, apply_config, config_from_root, index_options, note,
+                       quiet, version_text)
 from .contract import SCHEMAS, load_schema, render_index_json
 from .curve_cli import curve_command
 from .gitrepo import repository_root
@@ -192,8 +192,8 @@ def main(ctx: click.Context, quiet: bool) -> None:
     """ctxopt: the most relevant code for a task, fitted to a token budget.
 
     Settings come from the command line, then CTXOPT_* environment variables, then
-    .ctxopt.toml or [tool.ctxopt] in pyproject.toml (found from the working directory
-    upwards), then the defaults: see `ctxopt config`."""
+    .ctxopt.toml or [tool.ctxopt] in pyproject.toml (found from --root when it is given,
+    else from the working directory, upwards), then the defaults: see `ctxopt config`."""
     apply_config(ctx)  # a malformed file raises ConfigError: exit 2
 
 
@@ -238,11 +238,13 @@ class _ProgressBar:
             self.bar.close()
 
 
-def _root_or_repository(_context: click.Context, _parameter: click.Parameter,
+def _root_or_repository(context: click.Context, parameter: click.Parameter,
                         root: Path | None) -> Path:
-    """``--root`` as given, else the root of the repository around the current directory
-    (``gitrepo.repository_root``), so that running from a subdirectory sees the whole
-    repository and uses its one index."""
+    """``--root`` as given (with the configuration file found from it:
+    ``commands.config_from_root``), else the root of the repository around the current
+    directory (``gitrepo.repository_root``), so that running from a subdirectory sees the
+    whole repository and uses its one index."""
+    root = config_from_root(context, parameter, root)
     return root if root is not None else repository_root(Path.cwd())
 
 
@@ -270,9 +272,9 @@ def _open_index(root: Path, index_path: Path | None, jobs: int | None,
 @click.option("--task-file", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
               default=None, help="Read the task from this file (- is standard input).")
 @click.option("--root", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=None, callback=_root_or_repository,
-              help="Repository root.  [default: the repository around the current directory, "
-                   "found as git does]")
+              default=None, is_eager=True, callback=_root_or_repository,
+              help="Repository root; its configuration file is used.  [default: the "
+                   "repository around the current directory, found as git does]")
 @click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET, show_default=True,
               envvar="CTXOPT_BUDGET",
               help="Most tokens (cl100k_base) the text output may use, header included.")
@@ -555,9 +557,9 @@ def tags_command(paths: tuple[Path, ...], output_format: str) -> None:
 
 @main.command("index")
 @click.option("--root", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=None, callback=_root_or_repository,
-              help="Repository root.  [default: the repository around the current directory, "
-                   "found as git does]")
+              default=None, is_eager=True, callback=_root_or_repository,
+              help="Repository root; its configuration file is used.  [default: the "
+                   "repository around the current directory, found as git does]")
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]),
               default="text", show_default=True, help="Output format.")
 @_index_options

@@ -19,7 +19,7 @@ from . import __version__
 from .config import SETTINGS, ConfigFile, load_config
 from .files.text import display_text
 
-__all__ = ["apply_config", "quiet", "version_text", "use_colour", "exclude_option", "SECONDS",
+__all__ = ["apply_config", "config_from_root", "quiet", "version_text", "use_colour", "exclude_option", "SECONDS",
            "COMMANDS"]
 
 _CONFIG_KEY = "ctxopt.config"
@@ -50,6 +50,22 @@ def apply_config(ctx: click.Context) -> None:
     ctx.meta[_CONFIG_KEY] = found
     if found is not None:
         ctx.default_map = found.default_map()
+
+
+def config_from_root(ctx: click.Context, _param: click.Parameter | None,
+                     root: Path | None) -> Path | None:
+    """The callback of an eager ``--root``: when ``--root`` is given on the command line,
+    the command takes its settings from the configuration file found from that root (as
+    ``apply_config`` finds one from the working directory), so that ``ctxopt gather
+    --root ../other`` uses ``../other``'s settings. Returns ``root`` unchanged.
+
+    Raises ``errors.ConfigError`` (exit 2) for a malformed file."""
+    if root is None or ctx.get_parameter_source("root") is not ParameterSource.COMMANDLINE:
+        return root
+    found = load_config(root)
+    ctx.find_root().meta[_CONFIG_KEY] = found
+    ctx.default_map = found.default_map().get(ctx.info_name or "") if found else None
+    return root
 
 
 def quiet() -> bool:
@@ -175,8 +191,9 @@ def walk_options(function: Callable[..., Any]) -> Callable[..., Any]:
 
 @click.command("mcp")
 @click.option("--root", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=None, help="Repository root [default: the client's first root, else "
-                                 "the working directory].")
+              default=None, is_eager=True, callback=config_from_root,
+              help="Repository root [default: the client's first root, else the working "
+                   "directory]; its configuration file is used.")
 @walk_options
 def mcp_command(root: Path | None, budget: int, max_ring: int, tests: bool,
                 parse_timeout: float, index_path: Path | None, jobs: int | None,
@@ -210,7 +227,8 @@ _MANIFEST_MARK = "# ctxopt manifest "
               default=Path("ctxopt-snapshot"), show_default=True,
               help="Directory to write one manifest per task into.")
 @click.option("--root", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=".", show_default=True, help="Repository root.")
+              default=".", show_default=True, is_eager=True, callback=config_from_root,
+              help="Repository root; its configuration file is used.")
 @walk_options
 def snapshot_command(tasks_file: Path, output_dir: Path, root: Path, budget: int,
                      max_ring: int, tests: bool, parse_timeout: float,

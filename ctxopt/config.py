@@ -1,5 +1,6 @@
 """Settings from a configuration file: ``.ctxopt.toml`` or ``[tool.ctxopt]`` in
-``pyproject.toml``, found from the current directory upwards as git finds its root.
+``pyproject.toml``, found from ``--root`` when it is given, else from the current
+directory, upwards as git finds its root (``commands.apply_config``, ``config_from_root``).
 
 Precedence (click's own: command line, then ``envvar``, then ``default_map``, then the
 option's default): options given on the command line win, then the environment

@@ -87,6 +87,45 @@ def test_a_file_budget_reaches_gather_and_the_command_line_wins(runner, fixture_
     assert budget() == 1100
 
 
+def test_the_configuration_is_found_from_root_when_root_is_given(runner, fixture_repo, tmp_path,
+                                                                  monkeypatch) -> None:
+    root = fixture_repo("py_storage")
+    (root / ".git").mkdir()  # its own work tree: the search stops there
+    (root / ".ctxopt.toml").write_text("budget = 700\n")
+    here = tmp_path / "elsewhere"
+    here.mkdir()
+    (here / ".ctxopt.toml").write_text("budget = 900\n")
+    monkeypatch.chdir(here)
+    monkeypatch.delenv("CTXOPT_BUDGET", raising=False)
+
+    def budget(*args: str) -> int:
+        result = runner.invoke(main, [*args, "--format", "json"], catch_exceptions=False)
+        assert result.exit_code == 0, result.stderr
+        return json.loads(result.stdout)["budget"]
+
+    assert budget("gather", "fix Storage bug", "--root", str(root)) == 700
+    assert budget("gather", "--root", str(root), "fix Storage bug", "--budget", "800") == 800
+    (root / ".ctxopt.toml").unlink()  # none in the root's tree: the defaults, not the cwd's file
+    default = main.commands["gather"].params[[p.name for p in main.commands["gather"].params
+                                             ].index("budget")].default
+    assert budget("gather", "fix Storage bug", "--root", str(root)) == default
+    monkeypatch.chdir(root)  # without --root the working directory's file is used, as before
+    (root / ".ctxopt.toml").write_text("budget = 600\n")
+    assert budget("gather", "fix Storage bug") == 600
+
+
+def test_a_malformed_configuration_in_root_is_one_error_line(runner, fixture_repo, tmp_path,
+                                                             monkeypatch) -> None:
+    root = fixture_repo("py_storage")
+    (root / ".git").mkdir()
+    (root / ".ctxopt.toml").write_text("budget = 'many'\n")
+    monkeypatch.chdir(tmp_path)
+    for command in (["gather", "x"], ["index"]):
+        result = runner.invoke(main, [*command, "--root", str(root)])
+        assert result.exit_code == 2
+        assert result.stderr.count("\n") == 1 and ".ctxopt.toml:1" in result.stderr
+
+
 def test_config_command_prints_values_and_sources(runner, tmp_path, monkeypatch) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.ctxopt]\nbudget = 3000\nexclude = ["gen/"]\n')
     monkeypatch.chdir(tmp_path)
