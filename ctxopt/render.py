@@ -7,9 +7,11 @@ bounds; the JSON ``used`` field is that rendering's token count.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from dataclasses import replace
 
+from .files.text import display_text
 from .model import Block, Dropped, Fidelity, Result, Selection, Upcoming
 
 __all__ = [
@@ -30,6 +32,8 @@ _TOP_SYMBOLS = 5
 # The text and manifest headers show at most this many characters of the task (the JSON
 # keeps it whole): a long task would otherwise eat the budget.
 TASK_CHARS = 200
+# The start of a \xHH or \uXXXX escape left at the end of a cut line.
+_PARTIAL_ESCAPE = re.compile(r"\\(?:x[0-9a-f]?|u[0-9a-f]{0,3})?$")
 
 
 def _fence(content: str) -> str:
@@ -59,11 +63,14 @@ def top_symbols(result: Result) -> list[str]:
 
 
 def task_line(task: str) -> str:
-    """The task on one line, cut to about ``TASK_CHARS`` characters with ``…``."""
-    line = " ".join(task.split())
+    """The task on one line of at most ``TASK_CHARS`` characters: runs of white space as
+    one space, escaped as ``files.text.display_text`` does (control characters and bytes
+    that are not UTF-8 as ``\\xHH``, four characters each), then cut with ``…``, never
+    inside an escape. So a task of binary junk gives a line as short as any other."""
+    line = display_text(" ".join(task.split()))
     if len(line) <= TASK_CHARS:
         return line
-    return line[:TASK_CHARS - 1].rstrip() + "…"
+    return _PARTIAL_ESCAPE.sub("", line[:TASK_CHARS - 1]).rstrip() + "…"
 
 
 def render_header(result: Result, used: int) -> str:

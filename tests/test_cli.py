@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from ctxopt.cli import main
+from ctxopt.files.text import display_text
+from ctxopt.render import TASK_CHARS, task_line
 from ctxopt.tokens import count_tokens
 
 
@@ -138,6 +140,27 @@ def test_nothing_found_exits_1(runner, fixture_repo) -> None:
     assert result.exit_code == 1
     assert result.stdout == ""
     assert result.stderr.startswith("ctxopt: nothing relevant found for 'zzz qqq'")
+
+
+def test_a_task_of_binary_junk_gives_one_short_line(runner, fixture_repo, tmp_path) -> None:
+    # trial: 20 KB of random bytes as the task printed a 640-character line (the task was
+    # cut to 200 characters before each control character and byte became a 4-character \xHH)
+    junk = tmp_path / "junk.bin"
+    junk.write_bytes(bytes((i * 131 + 7) % 256 for i in range(20000)))
+    root = fixture_repo("py_storage")
+    result = gather(runner, "--task-file", str(junk), "--root", str(root))
+    assert result.exit_code == 1 and result.stdout == ""
+    line, = result.stderr.splitlines()
+    task = line.split("'", 1)[1].rsplit("' under ", 1)[0]
+    assert len(task) <= TASK_CHARS and task.endswith("…") and "\\x" in task
+
+
+@pytest.mark.parametrize("text", ["\x01" * 300, "a" * 198 + "\x01" * 5, "é\udcff" * 150])
+def test_the_task_line_is_cut_after_escaping_and_never_inside_an_escape(text: str) -> None:
+    line = task_line(text)
+    assert len(line) <= TASK_CHARS and line.endswith("…")
+    assert display_text(line) == line  # nothing left to escape
+    assert re.fullmatch(r"(?:[^\\]|\\x[0-9a-f]{2}|\\u[0-9a-f]{4})*…", line), line
 
 
 def test_nothing_indexed_says_why(runner, make_repo) -> None:
