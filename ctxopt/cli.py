@@ -548,11 +548,19 @@ def calibrate_command(model: str, estimated: int, actual: int) -> None:
               default="text", show_default=True, help="Output format.")
 def tags_command(paths: tuple[Path, ...], output_format: str) -> None:
     """Show the definitions and references the indexer finds in PATHS (files or
-    directories), like `ctags -x`. Files in unsupported languages are skipped."""
+    directories), like `ctags -x`. Files in unsupported languages are skipped, and so
+    are those the index skips (binary, secret, too large...): for a file named in PATHS
+    a line on stderr says why. Exit 1 when no tag is shown because of that."""
     from .tags import TAG_RENDERERS, collect_tags
 
-    records = collect_tags(list(paths), cwd=Path.cwd())
+    skipped: list[Diagnostic] = []
+    records = collect_tags(list(paths), cwd=Path.cwd(), skipped=skipped)
+    for diagnostic in skipped:
+        detail = f" ({diagnostic.detail})" if diagnostic.detail else ""
+        note(f"no tags for {diagnostic.path}: {diagnostic.reason}{detail}")
     click.echo(TAG_RENDERERS[output_format](records), nl=False)
+    if skipped and not records:
+        sys.exit(ExitStatus.NOTHING_FOUND)
 
 
 @main.command("index")

@@ -46,8 +46,8 @@ from .files.text import decode_ignore_file, looks_binary
 from .errors import UsageError
 from .model import Diagnostic
 
-__all__ = ["discover_sources", "list_candidates", "classify_content", "inspect_content", "Candidate",
-           "SKIPPED_DIRECTORIES", "VENDORED_DIRECTORIES", "MAX_FILE_BYTES", "SKIP_REASONS",
+__all__ = ["discover_sources", "list_candidates", "classify_content", "inspect_content",
+           "name_rule", "Candidate", "SKIPPED_DIRECTORIES", "VENDORED_DIRECTORIES", "MAX_FILE_BYTES", "SKIP_REASONS",
            "IGNORE_FILE"]
 
 # Walked trees only: version control and caches, skipped silently.
@@ -367,7 +367,7 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
         elif not stat.S_ISREG(info.st_mode):
             continue  # directories, sockets, fifos
         generated = _generated_verdict(attributes)
-        problem = _name_rule(rel, info.st_size, max_file_bytes, config, generated)
+        problem = name_rule(rel, info.st_size, max_file_bytes, config, generated)
         if problem is not None:
             diagnostics.append(problem)
             continue
@@ -399,9 +399,12 @@ def _generated_verdict(attributes: dict[str, bool]) -> bool | None:
     return None if not verdicts else any(verdicts)
 
 
-def _name_rule(rel: str, size: int, max_file_bytes: int, config: HygieneConfig,
+def name_rule(rel: str, size: int, max_file_bytes: int, config: HygieneConfig,
                generated: bool | None) -> Diagnostic | None:
-    """The rules that decide from a file's name and size alone."""
+    """Why the file at ``rel`` (repository-relative) is skipped from its name and its
+    ``size`` (bytes) alone: secret files, files over ``max_file_bytes``, lock files and
+    files named as minified; None when these rules keep it. ``generated``: its
+    ``.gitattributes`` verdict, as for ``inspect_content``."""
     if not config.allow_secrets and (kind := secret_file_kind(rel)) is not None:
         return Diagnostic(rel, REASON_SECRET, kind)
     if size > max_file_bytes * (NOTEBOOK_SIZE_FACTOR if is_notebook(rel) else 1):

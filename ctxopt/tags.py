@@ -15,14 +15,19 @@ import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .discover import discover_sources
+from .discover import MAX_FILE_BYTES, discover_sources, name_rule
 from .errors import UsageError
+from .files.reasons import REASON_UNREADABLE
+from .files.safety import HygieneConfig
 from .files.text import display_text
 from .model import Diagnostic, FileTags
-from .parsing.parse import parse_file
+from .parsing.parse import SILENT, parse_file
 
 __all__ = ["TagRecord", "collect_tags", "records_of", "render_tags_text", "render_tags_json",
-           "TAG_RENDERERS"]
+           "TAG_RENDERERS", "NO_LANGUAGE"]
+
+# The reason a file named to ``collect_tags`` gives no tags when no language claims it.
+NO_LANGUAGE = "not in a supported language"
 
 _ROLE_ORDER = {"definition": 0, "reference": 1}
 
@@ -73,7 +78,27 @@ def _files_of(path: Path) -> list[Path]:
     return [path]
 
 
-def collect_tags(paths: list[Path], *, cwd: Path) -> list[TagRecord]:
+def _tags_of(file: Path, display: str, *, named: bool) -> FileTags | Diagnostic:
+    """The tags of one file, or why it has none. A file ``named`` by the caller first
+    passes the rules the index applies to a name and size (``discover.name_rule``:
+    secrets, too large, lock files...), as ``discover_sources`` did to the files it found."""
+    try:
+        if named:
+            problem = name_rule(display, file.stat().st_size, MAX_FILE_BYTES, HygieneConfig(),
+                                None)
+            if problem is not None:
+                return problem
+        data = file.read_bytes()
+    except OSError as exc:
+        return Diagnostic(display, REASON_UNREADABLE, exc.strerror or str(exc))
+    parsed = parse_file(display, data)
+    if isinstance(parsed, Diagnostic):
+        return parsed
+    return parsed.tags if parsed.tags is not None else Diagnostic(display, NO_LANGUAGE)
+
+
+def collect_tags(paths: list[Path], *, cwd: Path,
+                 skipped: list[Diagnostic] | None = None) -> list[TagRecord]:
     """Parse every supported file named by ``paths`` (files or directories).
 
     Parameters
@@ -82,14 +107,18 @@ def collect_tags(paths: list[Path], *, cwd: Path) -> list[TagRecord]:
         Files and directories; directories are walked with ``discover_sources``.
     cwd : Path
         The directory the records' ``file`` paths are relative to.
+    skipped : list of Diagnostic, optional
+        Receives, for each file named in ``paths`` (not found in a directory) that gives
+        no tags, why: the reason the index skips it (``binary``, ``secret``, ``too
+        large``...), ``unreadable`` or ``NO_LANGUAGE``. Its path is relative to ``cwd``.
 
     Returns
     -------
     list of TagRecord
         Sorted by file, then line (definitions before references on one line). Files in
         unsupported languages, unreadable files and files the index skips (secrets,
-        binary, generated or minified content, over-long lines, a parse over the time
-        limit) are left out.
+        binary, too large, generated or minified content, over-long lines, a parse over
+        the time limit) are left out.
 
     Raises
     ------
@@ -104,20 +133,18 @@ def collect_tags(paths: list[Path], *, cwd: Path) -> list[TagRecord]:
     seen: set[Path] = set()
     records: list[TagRecord] = []
     for path in paths:
+        named = not path.is_dir()
         for file in _files_of(path):
             resolved = file.resolve()
             if resolved in seen:
                 continue
             seen.add(resolved)
             display = _display(file, cwd)
-            try:
-                data = file.read_bytes()
-            except OSError:
-                continue
-            parsed = parse_file(display, data)
-            if isinstance(parsed, Diagnostic) or parsed.tags is None:
-                continue
-            records += records_of(display_text(display), parsed.tags)
+            tags = _tags_of(file, display, named=named)
+            if isinstance(tags, FileTags):
+                records += records_of(display_text(display), tags)
+            elif named and skipped is not None and tags.reason != SILENT:
+                skipped.append(tags)
     return sorted(records, key=_sort_key)
 
 

@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from ctxopt.cli import main
 from ctxopt.tags import collect_tags, render_tags_text
 
@@ -86,3 +88,23 @@ def test_odd_file_names_are_escaped_like_gather(make_repo) -> None:
     assert "\\ud" not in out.stdout.decode("utf-8")
     assert [r["file"] for r in json.loads(out.stdout)] == [
         "bad\\xff.py", "new\\x0aline.py", "ok.py"]
+
+
+@pytest.mark.parametrize(("name", "content", "why"), [
+    ("logo.py", b"\x89PNG\r\n\x1a\n\x00\x00", "binary"),
+    (".env", b"TOKEN=abc\n", "secret (environment file)"),
+    ("big.py", b"x = 1\n" * 200_000, "too large (1200000 bytes)"),
+    ("notes.txt", b"def f(): pass\n", "not in a supported language"),
+])
+def test_a_named_file_without_tags_says_why_in_one_line(runner, make_repo, monkeypatch, name,
+                                                        content, why) -> None:
+    monkeypatch.chdir(make_repo({name: content, "ok.py": "def ok(): pass\n"}))
+    line = f"ctxopt: no tags for {name}: {why}\n"
+    alone = runner.invoke(main, ["tags", name])
+    assert (alone.exit_code, alone.stdout, alone.stderr) == (1, "", line)
+    with_another = runner.invoke(main, ["tags", name, "ok.py"])
+    assert (with_another.exit_code, with_another.stderr) == (0, line)
+    assert "ok.py" in with_another.stdout
+    walked = runner.invoke(main, ["tags", "."])  # found in a directory: left out silently
+    assert (walked.exit_code, walked.stderr) == (0, "")
+    assert runner.invoke(main, ["-q", "tags", name]).stderr == ""  # --quiet silences it
