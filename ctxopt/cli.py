@@ -249,6 +249,11 @@ def _root_or_repository(context: click.Context, parameter: click.Parameter,
 
 
 _note = note
+_root_option = click.option(
+    "--root", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+    is_eager=True, callback=_root_or_repository,
+    help="Repository root; its configuration file is used.  [default: the repository around "
+         "the current directory, found as git does]")
 
 
 def _open_index(root: Path, index_path: Path | None, jobs: int | None,
@@ -271,10 +276,7 @@ def _open_index(root: Path, index_path: Path | None, jobs: int | None,
 @click.argument("task", required=False)
 @click.option("--task-file", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
               default=None, help="Read the task from this file (- is standard input).")
-@click.option("--root", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=None, is_eager=True, callback=_root_or_repository,
-              help="Repository root; its configuration file is used.  [default: the "
-                   "repository around the current directory, found as git does]")
+@_root_option
 @click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET, show_default=True,
               envvar="CTXOPT_BUDGET",
               help="Most tokens (cl100k_base) the text output may use, header included.")
@@ -564,10 +566,7 @@ def tags_command(paths: tuple[Path, ...], output_format: str) -> None:
 
 
 @main.command("index")
-@click.option("--root", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=None, is_eager=True, callback=_root_or_repository,
-              help="Repository root; its configuration file is used.  [default: the "
-                   "repository around the current directory, found as git does]")
+@_root_option
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]),
               default="text", show_default=True, help="Output format.")
 @_index_options

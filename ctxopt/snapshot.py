@@ -166,13 +166,18 @@ def _parse_row(line: str, where: str) -> Row:
                int(tokens), reason)
 
 
-def read_manifest(path: Path) -> Manifest:
-    """``parse_manifest`` of a file. Raises ``UsageError`` when it cannot be read."""
+def _read_text(path: Path) -> str:
+    """The UTF-8 text of ``path``. Raises ``UsageError`` when it cannot be read."""
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read {str(path)!r}: {getattr(exc, 'strerror', None) or exc}"
                          ) from exc
+
+
+def read_manifest(path: Path) -> Manifest:
+    """``parse_manifest`` of a file. Raises ``UsageError`` when it cannot be read."""
+    text = _read_text(path)
     return parse_manifest(text, str(path))
 
 
@@ -197,11 +202,7 @@ def read_tasks(path: Path) -> list[Task]:
         Unreadable or malformed file, a task without text, a budget that is not a
         positive integer, no task at all, or two tasks with the same text.
     """
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {str(path)!r}: {getattr(exc, 'strerror', None) or exc}"
-                         ) from exc
+    text = _read_text(path)
     if path.suffix == ".toml":
         try:
             entries: list = tomllib.loads(text).get("task", [])

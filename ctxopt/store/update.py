@@ -167,20 +167,28 @@ def _remove(conn: sqlite3.Connection, removed: list[str]) -> None:
             delete_file(conn, path)
 
 
+# The tables holding what one file says (its rows, by ``file_id``).
+_FILE_ROWS = ("defs", "uses", "import_specs", "bindings", "postings")
+
+
+def _delete_what_it_says(conn: sqlite3.Connection, file_id: int) -> None:
+    """Drop the rows that come from the content of file ``file_id`` (its definitions,
+    uses, imports, bindings and postings), before it is rewritten or removed."""
+    for table in _FILE_ROWS:
+        conn.execute(f"DELETE FROM {table} WHERE file_id = ?", (file_id,))
+    conn.execute("DELETE FROM imports WHERE src = ?", (file_id,))
+
+
 def delete_file(conn: sqlite3.Connection, path: str) -> None:
-    """Drop every row of ``path``."""
+    """Drop every row of ``path``, and the links of other files to it."""
     row = conn.execute("SELECT id FROM files WHERE path = ?", (path_key(path),)).fetchone()
     if row is None:
         return
     file_id = row[0]
     before = resolved_uses.resolution_inputs(conn, file_id) if resolved_uses.cached(conn) else None
-    conn.execute("DELETE FROM defs WHERE file_id = ?", (file_id,))
-    conn.execute("DELETE FROM uses WHERE file_id = ?", (file_id,))
-    conn.execute("DELETE FROM import_specs WHERE file_id = ?", (file_id,))
-    conn.execute("DELETE FROM bindings WHERE file_id = ?", (file_id,))
+    _delete_what_it_says(conn, file_id)
     conn.execute("UPDATE bindings SET dst = NULL WHERE dst = ?", (file_id,))
-    conn.execute("DELETE FROM imports WHERE src = ? OR dst = ?", (file_id, file_id))
-    conn.execute("DELETE FROM postings WHERE file_id = ?", (file_id,))
+    conn.execute("DELETE FROM imports WHERE dst = ?", (file_id,))
     conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
     if before is not None:
         resolved_uses.forget_file(conn, file_id, before, None)
@@ -215,12 +223,7 @@ def write_file(conn: sqlite3.Connection, result: ScanResult) -> None:
         ).lastrowid
     else:
         file_id = row[0]
-        conn.execute("DELETE FROM defs WHERE file_id = ?", (file_id,))
-        conn.execute("DELETE FROM uses WHERE file_id = ?", (file_id,))
-        conn.execute("DELETE FROM import_specs WHERE file_id = ?", (file_id,))
-        conn.execute("DELETE FROM bindings WHERE file_id = ?", (file_id,))
-        conn.execute("DELETE FROM imports WHERE src = ?", (file_id,))
-        conn.execute("DELETE FROM postings WHERE file_id = ?", (file_id,))
+        _delete_what_it_says(conn, file_id)
         conn.execute(
             "UPDATE files SET size=?, mtime_ns=?, checked_ns=?, hash=?, language=?,"
             " line_count=?, skip=?, detail=?, notes=?, doc_count=?, doc_length=?,"

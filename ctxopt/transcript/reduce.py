@@ -20,6 +20,7 @@ from ..errors import GrammarError
 from ..parsing.languages import LANGUAGES, language_for_path
 from ..source import outline
 from ..parsing.treesitter import extract_tags
+from .shapes import nested_strings
 
 __all__ = ["cut_result", "detect_language", "language_hint", "reduce_code", "CUT_MARK"]
 
@@ -61,20 +62,7 @@ def _fence_language(tag: str) -> str | None:
 def language_hint(arguments: Any, text: str) -> str | None:
     """The language of a result from a file name in the call's ``arguments`` (any string
     value, nested) or on the result's first line; None when neither names one."""
-    strings: list[str] = []
-
-    def walk(value: Any) -> None:
-        if isinstance(value, str):
-            strings.append(value)
-        elif isinstance(value, dict):
-            for item in value.values():
-                walk(item)
-        elif isinstance(value, list):
-            for item in value:
-                walk(item)
-
-    walk(arguments)
-    strings.append(text.split("\n", 1)[0])
+    strings = nested_strings(arguments) + [text.split("\n", 1)[0]]
     for string in strings:
         for match in _PATH.finditer(string):
             language = language_for_path(match.group(0))

@@ -28,7 +28,7 @@ from ..errors import EmptyTranscriptError, NoObjectiveError, TranscriptError
 __all__ = ["OPENAI", "ANTHROPIC", "Transcript", "ToolCall", "Unit", "load_transcript",
            "detect_shape", "tool_calls", "result_ids", "is_system", "is_objective",
            "objective_index", "build_units", "result_slots", "result_text",
-           "with_result_text", "marker_message", "is_marker", "MARKER_PREFIX"]
+           "with_result_text", "marker_message", "is_marker", "nested_strings", "MARKER_PREFIX"]
 
 OPENAI = "openai"
 ANTHROPIC = "anthropic"
@@ -366,3 +366,16 @@ def is_marker(message: Message) -> bool:
     content = message.get("content")
     return (message.get("role") == "user" and isinstance(content, str)
             and content.startswith(MARKER_PREFIX))
+
+
+def nested_strings(value: Any, keys: frozenset[str] | None = None,
+                   key: str | None = None) -> list[str]:
+    """The strings in a nested value (a tool call's arguments: dicts, lists, strings), in
+    order; only those under one of ``keys`` when given (``key``: the key ``value`` is under)."""
+    if isinstance(value, str):
+        return [value] if keys is None or key in keys else []
+    if isinstance(value, dict):
+        return [s for k, v in value.items() for s in nested_strings(v, keys, k)]
+    if isinstance(value, list):
+        return [s for item in value for s in nested_strings(item, keys, key)]
+    return []

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from .shapes import MARKER_PREFIX, result_slots, result_text, tool_calls
+from .shapes import MARKER_PREFIX, nested_strings, result_slots, result_text, tool_calls
 
 __all__ = ["extractive_summary", "SummarizerCommand", "SummarizerFailed", "fit_summary",
            "SUMMARY_MAX_TOKENS", "LIST_ITEMS"]
@@ -58,17 +58,6 @@ def _texts(message: dict[str, Any]) -> list[str]:
     return found
 
 
-def _strings(value: Any, keys: frozenset[str] | None = None, key: str | None = None) -> list[str]:
-    """String values in nested arguments (only those under one of ``keys`` when given)."""
-    if isinstance(value, str):
-        return [value] if keys is None or key in keys else []
-    if isinstance(value, dict):
-        return [s for k, v in value.items() for s in _strings(v, keys, k)]
-    if isinstance(value, list):
-        return [s for item in value for s in _strings(item, keys, key)]
-    return []
-
-
 def _listed(items: Sequence[str]) -> str:
     shown = ", ".join(items[:LIST_ITEMS])
     return shown + (f" (+{len(items) - LIST_ITEMS} more)" if len(items) > LIST_ITEMS else "")
@@ -96,9 +85,9 @@ def extractive_summary(messages: Sequence[dict[str, Any]], shape: str,
     files: dict[str, None] = {}
     symbols: dict[str, None] = {}
     for call in calls:
-        for string in _strings(call.arguments):
+        for string in nested_strings(call.arguments):
             files.update((p, None) for p in _PATH.findall(string))
-        symbols.update((s, None) for s in _strings(call.arguments, _SYMBOL_KEYS)
+        symbols.update((s, None) for s in nested_strings(call.arguments, _SYMBOL_KEYS)
                        if 0 < len(s) <= 80 and "\n" not in s and not _PATH.fullmatch(s))
     for message in messages:
         if result_slots(message, shape):
