@@ -16,6 +16,7 @@ from ctxopt.transcript import Compaction, Estimator, Window, compact, load_trans
 from ctxopt.transcript.compact import MAX_RECENT_TAIL
 from ctxopt.transcript.reduce import CUT_MARK, cut_result, detect_language
 from ctxopt.transcript.shapes import MARKER_PREFIX
+from ctxopt.tokens import count_tokens
 from transcripts import Call, Step, render, words
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -126,21 +127,22 @@ def test_tool_results_share_the_room_fairly_with_every_cut_marked():
 
 
 def test_code_in_a_result_is_reduced_to_signatures_before_lines_are_cut():
-    # a frozen copy of budget.py (about 3800 tokens), so the test does not follow the code
+    # the fixture session's budget.py: 786 tokens, 259 as signatures; the session of one
+    # read is 815 tokens, over the trigger (40% of 2000); a result's ceiling is 512 tokens
+    # (CAP_FLOOR, above a third of the 600 of the target)
     source = (SESSIONS / "sources" / "ctxopt__budget.py").read_text()
     steps = [Step("user", "explain Window"),
              Step("assistant", "reading", (Call("read_file", {"path": "ctxopt/budget.py"}, source),))]
-    window = Window(100000, 0, Compaction(trigger_percent=3.5, target_tokens=3400))
+    window = Window(2000, 0, Compaction(trigger_percent=40, target_tokens=600))
     result = compact(render(steps, "anthropic"), window)
     text = result.messages[-1]["content"][0]["content"]
     assert "python code reduced to signatures" in text
     assert "class Window:" in text and "def distribute_budget(" in text
     assert "progressive filling" not in text  # bodies are gone
-    assert result.cuts[0].how == "signatures"
-    # with less room (a third of it is the ceiling), lines of the signatures are cut too
-    tight = compact(render(steps, "anthropic"), Window(200000, 0, Compaction(
-        trigger_percent=1, target_tokens=1500)))
-    assert tight.cuts[0].how == "signatures+lines" and tight.cuts[0].tokens_after <= 512
+    assert result.cuts[0].how == "signatures" and result.cuts[0].tokens_after <= 512
+    # with less room than the signatures take, lines of the signatures are cut too
+    cut, how = cut_result(source, 200, count_tokens, {"path": "ctxopt/budget.py"})
+    assert how == "signatures+lines" and count_tokens(cut) <= 200
 
 
 @pytest.mark.parametrize("text, arguments, language", [
@@ -206,10 +208,10 @@ def test_a_previous_marker_alone_is_not_summarised_again():
 
 def test_the_key_is_the_same_in_another_process():
     path = SESSIONS / "agent_session.openai.json"
-    window = Window(16000, 2000, Compaction(target_percent=40))
+    window = Window(3200, 200, Compaction(target_percent=50))
     here = compact(json.loads(path.read_text()), window).key
     script = ("import json, sys; from ctxopt.transcript import *; print(compact(json.load(open("
-              "sys.argv[1])), Window(16000, 2000, Compaction(target_percent=40))).key)")
+              "sys.argv[1])), Window(3200, 200, Compaction(target_percent=50))).key)")
     there = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True,
                            text=True, check=True).stdout.strip()
     assert here == there and here.startswith("ctxopt.transcript.compact/v1/")
@@ -218,7 +220,7 @@ def test_the_key_is_the_same_in_another_process():
 @pytest.mark.parametrize("shape", ["anthropic", "openai"])
 def test_the_fixture_session_compacts_in_its_shape(shape):
     document = json.loads((SESSIONS / f"agent_session.{shape}.json").read_text())
-    window = Window(16000, 2000, Compaction(target_percent=40))
+    window = Window(3200, 200, Compaction(target_percent=50))  # the session is about 3100 tokens
     result = compact(document, window)
     assert result.compacted and result.tokens_after <= window.target
     assert load_transcript(result.transcript.to_document()).shape == shape
