@@ -3,7 +3,8 @@
 Symbols are the identifiers and paths a developer would search for: PascalCase,
 camelCase, snake_case with an underscore, dotted names, backticked words and file paths.
 ``::`` and ``->`` separate qualifiers as ``.`` does (``sim::Loader::Apply`` is the symbol
-``sim.Loader.Apply``: one qualified name, not three names).
+``sim.Loader.Apply``: one qualified name, not three names), and so does the ``$`` of a JVM
+nested class before its capital (``CodeBlock$Builder.add`` is ``CodeBlock.Builder.add``).
 Keywords are the remaining content words in lower case, with compound identifiers split
 into their words. The intent comes from verbs and phrases. References are the places in
 files the task points at: ``path:line[:col]``, ``path:a-b``, ``path#La-Lb``, "lines a-b"
@@ -90,8 +91,9 @@ _PATH = re.compile(
 )
 _DOTTED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?:\(\))?(?![\w])")
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-# C++/Rust ``a::b`` and PHP/C ``a->b`` written without blanks, read as ``a.b``
-_QUALIFIER = re.compile(r"(?<=[A-Za-z0-9_])(?:::|->)(?=[A-Za-z_])")
+# C++/Rust ``a::b`` and PHP/C ``a->b`` written without blanks, read as ``a.b``; so is a
+# JVM nested class ``Outer$Inner`` (a stack frame's ``CodeBlock$Builder.add``)
+_QUALIFIER = re.compile(r"(?<=[A-Za-z0-9_])(?:(?:::|->)(?=[A-Za-z_])|\$(?=[A-Z]))")
 # kebab-case names (``used-before-assignment``): their words are keywords, no part is a symbol
 _KEBAB = re.compile(r"-{0,2}[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+")
 # Places in files. A path here may be absolute or carry a scheme (file://, webpack://).
@@ -272,7 +274,8 @@ def parse_task(text: str) -> ParsedTask:
     """Parse a task into symbols, keywords and intent.
 
     Never raises; an empty or blank task gives empty symbols and keywords. Symbols are
-    written as in the text, except that ``::`` and ``->`` between names become ``.``.
+    written as in the text, except that ``::`` and ``->`` between names, and ``$`` before
+    a nested class, become ``.``.
 
     >>> t = parse_task("Fix Storage.get crash in storage/db.go")
     >>> t.symbols, t.intent.value

@@ -172,6 +172,31 @@ def test_a_dotted_name_names_the_definition_of_that_module() -> None:
     assert not dotted_names("shop/http/responses.py", "Redirect.location", "other.Redirect.location")
 
 
+def test_a_jvm_or_rust_qualified_name_names_the_definition_of_that_package() -> None:
+    codec = "src/main/java/com/acme/Codec.java"
+    assert dotted_names(codec, "Codec.decode", "com.acme.Codec.decode")
+    assert dotted_names(codec, "Codec.Builder.add", "acme.Codec.Builder.add")
+    assert not dotted_names(codec, "Codec.decode", "com.other.Codec.decode")
+    assert not dotted_names("src/main/java/com/acme/Other.java", "Other.decode",
+                            "com.acme.Codec.decode")
+    assert dotted_names("shop/Redirect.py", "Redirect.location", "shop.Redirect.Redirect.location")
+    assert dotted_names("src/db.rs", "Db.set", "crate.db.Db.set")
+    assert not dotted_names("src/db.rs", "Db.set", "crate.cache.Db.set")
+
+
+def test_a_java_stack_frame_seeds_the_method_of_its_class_not_its_namesakes(make_repo,
+                                                                            build_index) -> None:
+    from ctxopt.seeds import find_seeds
+    from ctxopt.task import parse_task
+    files = {f"src/com/acme/{name}.java": f"package com.acme;\nclass {name} {{\n"
+             f"  static {name} of(String s) {{ return null; }}\n}}\n"
+             for name in ("Codec", "Token", "Frame")}
+    index = build_index(make_repo(files))
+    seeds = find_seeds(index, parse_task("at com.acme.Codec.of(Codec.java)"))
+    assert [index.path_of(s.node) for s in seeds if s.reason.startswith("definition of")] == [
+        "src/com/acme/Codec.java"]
+
+
 def test_a_task_naming_a_module_path_seeds_only_that_definition(build_index) -> None:
     from ctxopt.task import parse_task
     from ctxopt.seeds import find_seeds

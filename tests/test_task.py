@@ -43,8 +43,8 @@ def test_split_identifier() -> None:
 @given(st.text())
 def test_parse_task_never_raises_and_symbols_come_from_the_text(text: str) -> None:
     parsed = parse_task(text)
-    readings = (text, text.replace("::", ".").replace("->", "."))
-    for symbol in parsed.symbols:  # as written, or with "::"/"->" read as "."
+    readings = (text, text.replace("::", ".").replace("->", ".").replace("$", "."))
+    for symbol in parsed.symbols:  # as written, or with "::"/"->"/"$" read as "."
         assert any(symbol in reading for reading in readings)
     assert all(k == k.lower() for k in parsed.keywords)
 
@@ -64,6 +64,8 @@ def test_the_examples_in_the_docstrings_hold(module) -> None:
         ("sim::Loader::Apply is slow", ("sim.Loader.Apply",)),
         ("$cart->total() is off by one", ("cart.total",)),
         ("a -> b is not an arrow between names", ()),
+        ("at com.acme.Codec$Builder.add(Codec.java)", ("Codec.java", "com.acme.Codec.Builder.add")),
+        ("$scope and price$ stay words", ()),
     ],
 )
 def test_double_colons_and_arrows_separate_qualifiers(text: str, symbols: tuple[str, ...]) -> None:

@@ -23,7 +23,13 @@ def dotted_names(path: str, qualified_name: str, dotted: str) -> bool:
     or the whole of it preceded by a tail of its file's module path:
     ``shop.http.responses.Redirect.location``, ``responses.Redirect.location`` and
     ``Redirect.location`` name ``Redirect.location`` of ``shop/http/responses.py``;
-    ``shop.legacy.Redirect.location`` does not."""
+    ``shop.legacy.Redirect.location`` does not.
+
+    A file named after the type it holds (Java, Kotlin, C#: ``com/acme/Codec.java``) is no
+    module of its own: its directories are the package, so a JVM stack frame's
+    ``com.acme.Codec.decode`` names ``Codec.decode`` there. A Rust path's leading ``crate``
+    is the crate's root, whatever its directory (``crate.db.Db.set``, from ``crate::db::``).
+    """
     wanted = dotted.split(".")
     own = qualified_name.split(".")
     if len(wanted) <= len(own):
@@ -31,7 +37,13 @@ def dotted_names(path: str, qualified_name: str, dotted: str) -> bool:
     if wanted[len(wanted) - len(own):] != own:
         return False
     prefix = wanted[:len(wanted) - len(own)]
+    if prefix[:1] == ["crate"]:
+        prefix = prefix[1:]
     if not prefix:
         return True
     module = module_parts(path)
+    if module and module[-1] == own[0]:  # the file is named after its type
+        module = module[:-1]
+        if prefix[-1] == own[0]:  # the file's module written too (Python's shop.Redirect)
+            prefix = prefix[:-1]
     return len(prefix) <= len(module) and module[len(module) - len(prefix):] == prefix
