@@ -41,6 +41,8 @@ def user_config_dir() -> Path:
 # What platformdirs' answer depends on: the same values give the same directory, so it is
 # asked once per process (the memo asks for every text it looks up).
 _PLATFORM_ENV = ("XDG_CONFIG_HOME", "HOME", "APPDATA", "USERPROFILE")
+# Every variable the directory depends on (``memo.shared_memo`` keys on their values).
+DIRECTORY_ENV = (CONFIG_DIR_ENV, *_PLATFORM_ENV)
 
 
 @functools.lru_cache(maxsize=4)

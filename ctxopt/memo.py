@@ -12,6 +12,7 @@ for the process and the value is computed as if there were no memo.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import hashlib
 import marshal
 import os
@@ -42,6 +43,10 @@ class Memo:
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
                 connection = sqlite3.connect(self.path, timeout=2.0, isolation_level=None)
+                with contextlib.suppress(sqlite3.Error):
+                    # readers and the writer at exit of other processes do not wait for
+                    # each other, and a lookup takes no file lock (half its cost)
+                    connection.execute("PRAGMA journal_mode = WAL")
                 connection.execute(_SCHEMA)
                 self._connection = connection
             except (OSError, sqlite3.Error):
@@ -107,19 +112,25 @@ def _digest(text: str) -> bytes:
     return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
 
 
-_shared: dict[Path, Memo] = {}
+# The memo of each configuration directory, by the environment that names the directory
+# (``calibration.user_config_dir``): looked up for every text, so without a path's cost.
+_shared: dict[tuple[str | None, ...], Memo] = {}
 
 
 def shared_memo() -> Memo:
     """The process's memo in the user's configuration directory (as it is now: the
     directory may be changed by ``$CTXOPT_CONFIG_DIR``), flushed at exit."""
-    from .calibration import user_config_dir
+    from .calibration import DIRECTORY_ENV, user_config_dir
 
-    path = user_config_dir() / "memo.sqlite"
-    memo = _shared.get(path)
+    environ = os.environ
+    key = tuple(environ.get(name) for name in DIRECTORY_ENV)
+    memo = _shared.get(key)
     if memo is None:
-        memo = _shared[path] = Memo(path)
-        atexit.register(memo.flush)
+        path = user_config_dir() / "memo.sqlite"
+        memo = next((m for m in _shared.values() if m.path == path), None) or Memo(path)
+        if memo not in _shared.values():
+            atexit.register(memo.flush)
+        _shared[key] = memo
     return memo
 
 

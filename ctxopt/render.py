@@ -59,7 +59,9 @@ def top_symbols(result: Result) -> list[str]:
         for symbol in block.symbols:
             if symbol not in symbols:
                 symbols.append(symbol)
-    return symbols[:_TOP_SYMBOLS]
+                if len(symbols) == _TOP_SYMBOLS:
+                    return symbols
+    return symbols
 
 
 def task_line(task: str) -> str:
@@ -141,11 +143,16 @@ class Layout:
         self.count = count
         self.additive = additive
         self._costs: dict[str, int] = {}
+        # id(block) -> (block, its part costs): the fitter measures the same blocks for
+        # every step of its plan; rendering and hashing their text each time was most of it
+        self._parts: dict[int, tuple[Block, tuple[int, int]]] = {}
+        self._whole: dict[int, tuple[Block, int]] = {}
 
     def for_budget(self, budget: int) -> Layout:
         """This layout for a header that states ``budget`` (counts are shared)."""
         layout = Layout(replace(self.result, budget=budget), self.count, additive=self.additive)
         layout._costs = self._costs
+        layout._parts, layout._whole = self._parts, self._whole
         return layout
 
     def _counted(self, text: str) -> int:
@@ -157,7 +164,12 @@ class Layout:
     def block_cost(self, block: Block) -> int:
         """Tokens of ``render_block(block)`` on its own: at least what the block adds to
         the text (its leading blank line may merge with the line break before it)."""
-        return self._counted(render_block(block))
+        known = self._whole.get(id(block))
+        if known is not None and known[0] is block:
+            return known[1]
+        cost = self._counted(render_block(block))
+        self._whole[id(block)] = (block, cost)
+        return cost
 
     def header_tokens(self, selection: Selection, used: int) -> int:
         """Tokens of the header above ``selection`` when it states ``used``."""
@@ -166,15 +178,20 @@ class Layout:
     def part_costs(self, block: Block) -> tuple[int, int]:
         """Tokens of the block's part of the text: (when another block follows it, when
         it is the last)."""
+        known = self._parts.get(id(block))
+        if known is not None and known[0] is block:
+            return known[1]
         text = render_block(block)[1:]
-        return self._counted(text + "\n"), self._counted(text)
+        costs = self._counted(text + "\n"), self._counted(text)
+        self._parts[id(block)] = (block, costs)
+        return costs
 
     def text_tokens(self, selection: Selection, body: int) -> int:
         """The count of the text whose blocks' parts (``part_costs``) add up to ``body``
         tokens: the header, which states that count, plus ``body``."""
         result = replace(self.result, selection=selection, used=None)
         first = "\n" if selection.blocks else ""
-        return _fixed_point(lambda stated: self.count(render_header(result, stated) + first)
+        return _fixed_point(lambda stated: self._counted(render_header(result, stated) + first)
                             + body)
 
     def bound(self, selection: Selection) -> int:

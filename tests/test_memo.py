@@ -79,3 +79,19 @@ def test_a_scanned_text_is_not_scanned_again(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(secrets, "_scan", no_scan)
     assert secrets.find_secrets(text) == found
     assert secrets.redact_secrets(text)[0].startswith("x = 1\nkey = \"[REDACTED ")
+
+
+def test_a_reader_does_not_hold_up_a_writer(tmp_path) -> None:
+    """Another process reading the memo (a read transaction open) does not make this
+    one's writes wait and fail: the memo is in WAL mode."""
+    path = tmp_path / "memo.sqlite"
+    memo.Memo(path).get("n", "text")  # made
+    reader = sqlite3.connect(path, isolation_level=None)
+    reader.execute("BEGIN")
+    reader.execute("SELECT count(*) FROM memo").fetchone()
+    writer = memo.Memo(path)
+    writer.put("n", "text", 7)
+    writer.flush()
+    reader.execute("COMMIT")
+    reader.close()
+    assert memo.Memo(path).get("n", "text") == 7

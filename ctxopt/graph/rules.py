@@ -14,6 +14,7 @@ its file's tags). Edges are keyed by kind:
 """
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections import defaultdict
@@ -38,6 +39,7 @@ _TEST_PATH = re.compile(
 )
 
 
+@functools.lru_cache(maxsize=1 << 16)  # asked for the same few paths thousands of times a gather
 def is_test_path(path: str) -> bool:
     """True for files that hold tests by the common conventions of each language."""
     return bool(_TEST_PATH.search(path))

@@ -61,6 +61,7 @@ class EdgeReader:
         self._candidates: dict[tuple[str, str | None], list[tuple[str, str]]] = {}
         self._incoming: dict[str, dict[str, list[tuple[str, str, int, bool, str]]]] = {}
         self._edges_in: dict[str, list[Edge]] = {}
+        self._out: dict[str, dict[int | None, list[tuple[str, int, str, list[str]]]]] = {}
 
     # graph.resolve.ResolutionData
     def definitions_named(self, name: str) -> list[str]:
@@ -150,6 +151,20 @@ class EdgeReader:
             return []
         groups = EdgeGroups()
         test = is_test_path(path)
+        for kind, line, reason, targets in self._uses_in_file(path).get(idx, ()):
+            for target in targets:
+                if target != node:
+                    groups.add(target, kind, line, test and not is_test_path(target), reason)
+        return groups.edges()
+
+    def _uses_in_file(self, path: str) -> dict[int | None, list[tuple[str, int, str, list[str]]]]:
+        """Enclosing definition index -> (use kind, line, reason, target node ids) of the
+        uses in ``path`` that resolve to something, in the order of the ``uses`` rows; read
+        (or resolved) once per file, shared by the definitions of the file."""
+        found = self._out.get(path)
+        if found is not None:
+            return found
+        found = self._out[path] = {}
         file_id = self._ids[path]
         cached = self._cache.load_file(file_id)
         for name, packed in self._conn.execute(
@@ -158,12 +173,12 @@ class EdgeReader:
             for enclosing, kind, line, reason, targets in (
                     self._resolve_row(file_id, name, packed) if resolutions is None
                     else self._nodes(resolutions)):
-                if enclosing != idx:
-                    continue
-                for target in targets:
-                    if target != node:
-                        groups.add(target, kind, line, test and not is_test_path(target), reason)
-        return groups.edges()
+                uses = found.get(enclosing)
+                if uses is None:
+                    found[enclosing] = [(kind, line, reason, targets)]
+                else:
+                    uses.append((kind, line, reason, targets))
+        return found
 
     def _resolve_row(self, file_id: int, name: str, packed: str) -> list[_Resolved]:
         """The uses of the ``uses`` row (file, name) that resolve to something, resolved
