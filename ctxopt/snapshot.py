@@ -27,12 +27,13 @@ import hashlib
 import json
 import re
 import sys
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
 from . import jsontext
 from .errors import UsageError
-from .files.text import display_text
+from .files.text import decode_written, display_text, looks_binary
 from .model import Result
 from .render import task_line
 
@@ -48,6 +49,7 @@ MANIFEST_VERSION = 2
 COLUMNS = ("file", "symbol", "hash", "lines", "kind", "tokens", "reason")
 NO_SYMBOL = "-"
 _HASH_DIGITS = 12
+_SURROGATE = re.compile("[\ud800-\udfff]")  # a byte that is not UTF-8, kept as an escape
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +177,22 @@ def _read_text(path: Path) -> str:
                          ) from exc
 
 
+def _read_tasks_text(path: Path) -> str:
+    """The text of a tasks file: UTF-8, or UTF-16 or UTF-32 with a BOM (a file written on
+    Windows), a UTF-8 BOM dropped. Raises ``UsageError`` when it cannot be read, is binary
+    or is not text in those encodings."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise UsageError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from exc
+    if looks_binary(data):
+        raise UsageError(f"{path}: binary (NUL or control bytes), not a tasks file")
+    text = decode_written(data)
+    if _SURROGATE.search(text):
+        raise UsageError(f"{path}: not UTF-8 text (nor UTF-16 or UTF-32 with a BOM)")
+    return text
+
+
 def read_manifest(path: Path) -> Manifest:
     """``parse_manifest`` of a file. Raises ``UsageError`` when it cannot be read."""
     text = _read_text(path)
@@ -202,7 +220,7 @@ def read_tasks(path: Path) -> list[Task]:
         Unreadable or malformed file, a task without text, a budget that is not a
         positive integer, no task at all, or two tasks with the same text.
     """
-    text = _read_text(path)
+    text = _read_tasks_text(path)
     if path.suffix == ".toml":
         try:
             entries: list = tomllib.loads(text).get("task", [])
@@ -224,8 +242,7 @@ def read_tasks(path: Path) -> list[Task]:
     tasks = [_task(entry, path) for entry in entries]
     if not tasks:
         raise UsageError(f"{path}: no task in the file")
-    texts = [t.text for t in tasks]
-    repeated = sorted({t for t in texts if texts.count(t) > 1})
+    repeated = sorted(text for text, n in Counter(t.text for t in tasks).items() if n > 1)
     if repeated:
         raise UsageError(f"{path}: task given twice: {repeated[0]!r}")
     return tasks

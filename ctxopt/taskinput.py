@@ -14,6 +14,7 @@ from typing import BinaryIO
 import click
 
 from .errors import UsageError
+from .files.text import decode_written, looks_binary
 
 __all__ = ["TaskCommand", "read_task", "STDIN"]
 
@@ -48,14 +49,15 @@ class TaskCommand(click.Command):
 
 def read_task(task: str | None, task_file: Path | None, stdin: BinaryIO) -> str:
     """The task text: ``task``, or all of ``stdin`` (bytes) when ``task`` is ``-``, or the text of
-    ``task_file`` (``-``: standard input), without the blank lines around it. Bytes that
-    are not UTF-8 are kept as surrogate escapes (shown as ``\\xHH`` like names from the
-    command line).
+    ``task_file`` (``-``: standard input), without the blank lines around it. A BOM is
+    honoured (UTF-8, UTF-16, UTF-32); other bytes that are not UTF-8 are kept as surrogate
+    escapes (shown as ``\\xHH`` like names from the command line).
 
     Raises
     ------
     UsageError
-        Both or neither of ``task`` and ``task_file`` given, or the file cannot be read.
+        Both or neither of ``task`` and ``task_file`` given, the file cannot be read, or
+        the bytes read are binary (``looks_binary``), not text.
     """
     if task is not None and task_file is not None:
         raise UsageError("give the task once: as TASK or with --task-file, not both")
@@ -64,10 +66,19 @@ def read_task(task: str | None, task_file: Path | None, stdin: BinaryIO) -> str:
                          "or --task-file PATH")
     if task_file is not None and str(task_file) != STDIN:
         try:
-            return task_file.read_bytes().decode("utf-8", "surrogateescape").strip()
+            data = task_file.read_bytes()
         except OSError as exc:
             raise UsageError(f"cannot read the task file {str(task_file)!r}: "
                              f"{exc.strerror or exc}") from exc
+        return _task_text(data, f"the task file {str(task_file)!r}")
     if task is None or task == STDIN:
-        return stdin.read().decode("utf-8", "surrogateescape").strip()
+        return _task_text(stdin.read(), "the task on standard input")
     return task
+
+
+def _task_text(data: bytes, source: str) -> str:
+    """The text of a task given as bytes (``decode_written``: a UTF-16 file from Windows
+    PowerShell is text). Raises ``UsageError`` when the bytes are binary, not text."""
+    if looks_binary(data):
+        raise UsageError(f"{source} is binary (NUL or control bytes), not text")
+    return decode_written(data).strip()

@@ -145,10 +145,18 @@ def test_nothing_found_exits_1(runner, fixture_repo) -> None:
 def test_a_task_of_binary_junk_gives_one_short_line(runner, fixture_repo, tmp_path) -> None:
     # trial: 20 KB of random bytes as the task printed a 640-character line (the task was
     # cut to 200 characters before each control character and byte became a 4-character \xHH)
+    # A file of such bytes is binary, not a task (exit 2); on the command line, where no
+    # NUL can be, they are a task that matches nothing
+    data = bytes((i * 131 + 7) % 256 for i in range(20000))
     junk = tmp_path / "junk.bin"
-    junk.write_bytes(bytes((i * 131 + 7) % 256 for i in range(20000)))
+    junk.write_bytes(data)
     root = fixture_repo("py_storage")
     result = gather(runner, "--task-file", str(junk), "--root", str(root))
+    assert result.exit_code == 2 and result.stdout == ""
+    line, = result.stderr.splitlines()
+    assert len(line) < 200 and "is binary" in line
+    argument = data.replace(b"\0", b"").decode("utf-8", "surrogateescape")
+    result = gather(runner, argument, "--root", str(root))
     assert result.exit_code == 1 and result.stdout == ""
     line, = result.stderr.splitlines()
     task = line.split("'", 1)[1].rsplit("' under ", 1)[0]

@@ -221,6 +221,25 @@ def test_tasks_files(tmp_path: Path, name: str, text: str, expected) -> None:
     assert [(t.text, t.budget) for t in read_tasks(tmp_path / name)] == expected
 
 
+def test_a_tasks_file_saved_on_windows_reads_as_its_tasks(tmp_path: Path) -> None:
+    for encoding in ("utf-16", "utf-8-sig"):
+        (tmp_path / "tasks.txt").write_bytes("fix a\r\nfix b\r\n".encode(encoding))
+        assert [t.text for t in read_tasks(tmp_path / "tasks.txt")] == ["fix a", "fix b"]
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (b"fix a\x00\x01\n", "binary (NUL or control bytes), not a tasks file"),
+    (b"fix caf\xe9\n", "not UTF-8 text (nor UTF-16 or UTF-32 with a BOM)"),
+])
+def test_a_tasks_file_that_is_not_text_exits_2(runner, tmp_path: Path, data: bytes,
+                                               message: str) -> None:
+    (tmp_path / "tasks.txt").write_bytes(data)
+    result = runner.invoke(main, ["snapshot", "--tasks", str(tmp_path / "tasks.txt"), "--root",
+                                  str(tmp_path), "-o", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert result.stderr == f"Error: {tmp_path / 'tasks.txt'}: {message}\n"
+
+
 @pytest.mark.parametrize(("name", "text", "message"), [
     ("tasks.txt", "\n# only a comment\n", "no task in the file"),
     ("tasks.json", '{"task": "x"}', "expected a list of tasks"),

@@ -166,3 +166,35 @@ def test_other_control_characters_of_a_task_are_still_escaped(make_repo) -> None
     root = make_repo({"storage.py": STORAGE})
     result = gather(root, "Storage.save \x1b[31mfails", GatherConfig(budget=2000))
     assert result.task == "Storage.save \\x1b[31mfails"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-8-sig", "utf-32"])
+@pytest.mark.parametrize("source", ["file", "stdin"])
+def test_a_task_saved_with_a_bom_reads_as_its_text(make_repo, runner, tmp_path, encoding,
+                                                    source) -> None:
+    """Windows PowerShell's ``>`` writes UTF-16 with a BOM; Notepad may add a UTF-8 BOM."""
+    root = make_repo({"storage.py": STORAGE})
+    data = "Storage.save fails\r\n".encode(encoding)
+    args = ["gather", "--root", str(root), "--format", "json"]
+    if source == "file":
+        (tmp_path / "task.txt").write_bytes(data)
+        result = runner.invoke(main, [*args, "--task-file", str(tmp_path / "task.txt")])
+    else:
+        result = runner.invoke(main, [*args, "-"], input=data)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["task"] == "Storage.save fails"
+
+
+@pytest.mark.parametrize("source", ["file", "stdin"])
+def test_a_binary_task_exits_2_with_one_line(make_repo, runner, tmp_path, source) -> None:
+    root = make_repo({"storage.py": STORAGE})
+    data = b"Storage\x00\x01\x02save\x00" * 50
+    if source == "file":
+        (tmp_path / "task.bin").write_bytes(data)
+        result = runner.invoke(main, ["gather", "--root", str(root),
+                                      "--task-file", str(tmp_path / "task.bin")])
+    else:
+        result = runner.invoke(main, ["gather", "--root", str(root), "-"], input=data)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith("Error: the task ") and result.stderr.count("\n") == 1
+    assert "is binary" in result.stderr
