@@ -2,8 +2,11 @@
 
 The fitter first builds a *plan* from the blocks alone: the order in which a growing
 budget shows blocks and shows more of them. A budget shows the longest prefix of the plan
-that fits and, when the next step lengthens a ring-0 block, as many more of its lines as
-fit. So a larger budget never shows less: a block shown whole stays whole, a truncated
+that fits and, when the next step lengthens a ring-0 block or shows a block whole for the
+first time, as many more of its lines as fit (a new block: at least ``PARTIAL_LINES``), so
+that the budget left before a large step is not wasted. (No monotone fitter can spend it
+on later steps instead: the budget that just holds the next step would drop them.) So a
+larger budget never shows less: a block shown whole stays whole, a truncated
 block keeps its lines, a signature stays or becomes whole, and ``Result.upcoming`` can say
 which budget adds what. (The fitter before issue 17 chose per budget and was not
 monotone: two ring-3 blocks of 197 and 89 tokens, budget 150 showed the second whole,
@@ -48,6 +51,7 @@ from .model import Block, Dropped, Fidelity, Selection, Tier, Upcoming
 
 __all__ = [
     "CAP_FLOOR",
+    "PARTIAL_LINES",
     "SHARE_FLOOR",
     "Plan",
     "PlanStep",
@@ -69,6 +73,9 @@ SHARE_FLOOR = 128
 # A tier-WHOLE block of at most SHARE_FLOOR tokens goes before a step this many times its size.
 _SMALL_RATIO = 8
 _RUNG_GROWTH = 1.25  # rungs above CAP_FLOOR: each a quarter above the one before
+# A budget short of showing the plan's next block whole shows this many of its lines or
+# more when they fit (a ring-0 block: its next rung, from one line).
+PARTIAL_LINES = 10
 
 
 def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
@@ -271,6 +278,17 @@ class _Planner:
         return self._due(i) > self.total + self.cost(self.pending[i][0]) - self.shown[i]
 
 
+def _partial_floor(block: Block, current: Block | None, step: PlanStep) -> int | None:
+    """The fewest lines a budget short of ``step`` may show of ``block`` (shown now as
+    ``current``), or None when the step is not shown in part: a signature's upgrade, a
+    form the walker chose (a signature), a block too short to cut."""
+    if Tier.of(block.score) is Tier.TRUNCATE:
+        return 1 if current is None else _kept(current) + 1 if current is not block else None
+    if current is not None or step.form is not block or block.kind is not Fidelity.FULL:
+        return None
+    return PARTIAL_LINES if len(_file_lines(block)[0]) > PARTIAL_LINES else None
+
+
 def _rank(blocks: list[Block]) -> list[Block]:
     """Blocks by score (descending), then path, then start line."""
     return sorted(blocks, key=lambda b: (-b.score, b.path, b.start_line))
@@ -340,13 +358,15 @@ class Plan:
         return forms, k
 
     def _partial(self, forms: dict[int, Block], step: PlanStep, budget: int) -> Block | None:
-        """The longest truncation short of ``step`` that fits beside ``forms``."""
+        """The longest truncation short of ``step`` that fits beside ``forms``: a ring-0
+        block's next rung, or a whole block the plan shows next for the first time (at
+        least ``PARTIAL_LINES`` of its lines)."""
         block = self.ranked[step.index]
-        if Tier.of(block.score) is not Tier.TRUNCATE:
+        current = forms.get(step.index)
+        low = _partial_floor(block, current, step)
+        if low is None:
             return None
         total = len(_file_lines(block)[0])
-        current = forms.get(step.index)
-        low = 1 if current is None else _kept(current) + 1 if current is not block else total
         high = (total if step.form is block else _kept(step.form)) - 1
         best = None
         while low <= high:
@@ -487,8 +507,9 @@ class TextPlan:
         first = self.plan.steps[0]
         block = self.plan.ranked[first.index]
         smallest = first.form
-        if Tier.of(block.score) is Tier.TRUNCATE and len(_file_lines(block)[0]) > 1:
-            smallest = truncate_block(block, 1, self.layout.count)
+        floor = _partial_floor(block, None, first)
+        if floor is not None and floor < len(_file_lines(block)[0]):
+            smallest = truncate_block(block, floor, self.layout.count)
         return BudgetTooSmallForContent(
             budget, header, self._measure({first.index: smallest}) - header)
 

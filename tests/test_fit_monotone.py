@@ -4,11 +4,12 @@ For budgets b1 < b2 and every candidate block: a block shown whole at b1 is whol
 a block shown at all at b1 is shown at b2; a truncated block keeps at least the lines it
 showed (or is whole); a signature stays a signature or becomes whole.
 """
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ctxopt.errors import BudgetTooSmallForContent
-from ctxopt.fit import fit_budget, fit_text
+from ctxopt.fit import PARTIAL_LINES, fit_budget, fit_text
 from ctxopt.model import Block, Fidelity, Intent, Result, Selection
 from ctxopt.render import Layout, render_block
 from ctxopt.tokens import count_tokens
@@ -85,12 +86,75 @@ def test_a_larger_text_budget_never_shows_less(specs, budget, more) -> None:
 def test_a_small_block_shown_at_a_small_budget_is_not_dropped_for_a_larger_one() -> None:
     # The fitter before issue 17 filled rings 3-4 greedily: at 150 tokens it showed the
     # 89-token block whole (the 197-token one did not fit), at 250 the 197-token one and
-    # dropped the other. Now the better-ranked block comes first at every budget.
+    # dropped the other. Now the better-ranked block comes first at every budget (cut
+    # where it does not fit whole).
     big, small = _block(0, 45.0, 20, False, 0), _block(1, 20.0, 8, False, 0)
     assert (_cost(big), _cost(small)) == (197, 89)
     fits = [fit_budget([big, small], budget, cost=_cost, count=count_tokens)
             for budget in range(80, 300)]
     for smaller, larger in zip(fits, fits[1:]):
         assert_monotone(smaller, larger)
-    assert [[b.path for b in fit.blocks] for fit in fits[150 - 80::100]] == [[], ["f0.py"]]
+    assert [[(b.path, b.kind) for b in fit.blocks] for fit in fits[150 - 80::100]] == [
+        [("f0.py", Fidelity.TRUNCATED)], [("f0.py", Fidelity.FULL)]]
     assert [b.path for b in fits[-1].blocks] == ["f0.py", "f1.py"]
+
+
+def _text_fit(blocks: list[Block], budget: int) -> tuple[Selection, int]:
+    empty = Result(task="fix it", intent=Intent.FIX, budget=budget, selection=Selection(()))
+    return fit_text(blocks, budget, Layout(empty, count_tokens, additive=True))
+
+
+def test_the_budget_short_of_a_large_block_shows_its_lines_that_fit() -> None:
+    # A prefix-only plan left the tokens between one step and a large next one unused: a
+    # ring-3 block of 60 lines after a small one was shown at no budget below its whole
+    # cost. Now those budgets show as many of its lines as fit (at least PARTIAL_LINES).
+    small, large = _block(0, 45.0, 4, False, 0), _block(1, 40.0, 60, False, 0)
+    whole = _text_fit([small, large], 100_000)[1]
+    low, floor = _text_fit([small], 100_000)[1], whole  # the least budget that shows f1
+    while low + 1 < floor:
+        middle = (low + floor) // 2
+        shown = [b.path for b in _text_fit([small, large], middle)[0].blocks]
+        low, floor = (low, middle) if "f1.py" in shown else (middle, floor)
+    cut = {b.path: b for b in _text_fit([small, large], floor)[0].blocks}["f1.py"]
+    assert cut.end_line - cut.start_line + 1 == PARTIAL_LINES and floor < whole / 2
+    line = _cost(large) // 60 + 2  # tokens of one more line, at most
+    previous = None
+    for budget in range(floor, whole, 37):
+        selection, used = _text_fit([small, large], budget)
+        assert [(b.path, b.kind) for b in selection.blocks] == [
+            ("f0.py", Fidelity.FULL), ("f1.py", Fidelity.TRUNCATED)]
+        assert budget - line < used <= budget
+        if previous is not None:
+            assert_monotone(previous, selection)
+        previous = selection
+    selection, _ = _text_fit([small, large], floor - 1)
+    assert [b.path for b in selection.blocks] == ["f0.py"]
+
+
+def test_a_signature_waits_whole_for_its_upgrade_and_a_short_block_is_not_cut() -> None:
+    # ring 1: shown as its signature, then whole; no cut between (a cut would show fewer
+    # of its definitions than the signature did). A block of PARTIAL_LINES lines or fewer
+    # is never cut.
+    member = _block(0, 70.0, 60, True, 0)
+    short = _block(1, 40.0, PARTIAL_LINES, False, 3)
+    kinds = set()
+    whole = _text_fit([member, short], 100_000)[1]
+    for budget in [*range(70, whole, 23), whole]:
+        kinds |= {(b.path, b.kind) for b in _text_fit([member, short], budget)[0].blocks}
+    assert ("f0.py", Fidelity.TRUNCATED) not in kinds and ("f0.py", Fidelity.SIGNATURE) in kinds
+    assert ("f1.py", Fidelity.TRUNCATED) not in kinds and ("f1.py", Fidelity.FULL) in kinds
+
+
+def test_too_small_names_the_budget_that_shows_the_first_cut() -> None:
+    large = _block(0, 40.0, 60, False, 0)
+    try:
+        _text_fit([large], 60)
+    except BudgetTooSmallForContent as exc:
+        minimum = exc.minimum
+    else:
+        raise AssertionError("60 tokens hold no block")
+    assert 60 < minimum < _cost(large)
+    assert [b.kind for b in _text_fit([large], minimum)[0].blocks] == [Fidelity.TRUNCATED]
+    with pytest.raises(BudgetTooSmallForContent) as raised:
+        _text_fit([large], minimum - 1)
+    assert raised.value.minimum == minimum
