@@ -226,3 +226,15 @@ def test_worker_processes_read_and_write_the_cache(tmp_path: Path, jobs: int) ->
     assert (reports[1].cache_hits, reports[1].cache_misses) == (80, 0)
     assert _rows(tmp_path / "one.db") == _rows(tmp_path / "two.db")
     shutil.rmtree(tmp_path / "cache")
+
+
+def test_library_versions_are_the_installed_ones() -> None:
+    """The versions in the code fingerprint, read from the dist-info directories, are
+    those importlib.metadata reports."""
+    from importlib import metadata
+
+    from ctxopt.store.parsecache import _LIBRARIES, library_version
+
+    for name, module in _LIBRARIES:
+        assert library_version(name, module) == metadata.version(name)
+    assert library_version("no-such-library", "no_such_library") == "none"
