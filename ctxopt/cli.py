@@ -7,12 +7,8 @@ error boundary (``_Main.main``) turns every error into one line on stderr.
 """
 from __future__ import annotations
 
-import enum
 import json
-import os
-import stat
 import sys
-import tempfile
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
@@ -30,27 +26,18 @@ from .files.safety import DEFAULT_PARSE_TIMEOUT, HygieneConfig
 from .files.text import display_text
 from .commands import (COMMANDS, SECONDS, apply_config, config_from_root, index_options, note,
                        quiet, version_text)
+from .cli_output import (ExitStatus, emit, exit_nothing_found, indexing_progress,
+                         output_target)
 from .contract import SCHEMAS, load_schema, render_index_json
 from .curve_cli import curve_command
 from .gitrepo import repository_root
 from .model import Diagnostic
 from .pipeline import DEFAULT_BUDGET, GatherConfig, fit_prepared, prepare, why_nothing_found
-from .render import RENDERERS, task_line
+from .render import RENDERERS
 from .taskinput import TaskCommand, read_task
 from .store import IndexOptions, StoredIndex, UpdateReport, open_index
 from .store.parsecache import CACHE_ENV
 from .tokens import Cl100kCounter, TokenCounter
-
-
-class ExitStatus(enum.IntEnum):
-    """What ``ctxopt`` exits with."""
-
-    OK = 0
-    NOTHING_FOUND = 1
-    FAILURE = 1  # a runtime failure, such as a write that failed
-    USAGE = 2
-    INDEX_FAILURE = 3  # the index cannot be used (``IndexStoreError``)
-    INTERRUPTED = 130  # Ctrl-C (SIGINT), as a shell reports a process killed by it
 
 
 class _Main(click.Group):
@@ -91,89 +78,6 @@ def _fail(message: str, code: int, ctx: click.Context | None = None) -> None:
         text += f" (see '{ctx.command_path} --help')"
     click.echo(f"Error: {text}", err=True)
     sys.exit(code)
-
-
-def _output_target(output: str | None) -> Path | None:
-    """The file ``-o`` writes to, or None for standard output (no ``-o``, or ``-o -``).
-
-    A symbolic link is resolved, so the write goes to its target and the link stays.
-    A device or pipe (``/dev/null``) is returned as given: it is written in place.
-    Checked before any work is done: the directory must exist and be writable.
-
-    Raises
-    ------
-    UsageError
-        When the target is a directory, or its directory does not exist or cannot be
-        written.
-    """
-    if output is None or output == "-":
-        return None
-    path = Path(output)
-    try:
-        mode = path.stat().st_mode
-    except FileNotFoundError:
-        mode = None
-    except OSError as exc:
-        raise UsageError(f"cannot write {output!r}: {exc.strerror or exc}") from exc
-    if mode is not None and stat.S_ISDIR(mode):
-        raise UsageError(f"cannot write {output!r}: it is a directory")
-    if mode is not None and not stat.S_ISREG(mode):
-        return path
-    target = path.resolve()
-    if not target.parent.is_dir():
-        raise UsageError(f"cannot write {output!r}: directory {str(target.parent)!r} "
-                         "does not exist")
-    if not os.access(target.parent, os.W_OK | os.X_OK):
-        raise UsageError(f"cannot write {output!r}: directory {str(target.parent)!r} "
-                         "is not writable")
-    return target
-
-
-def _new_file_mode() -> int:
-    """The mode ``open()`` gives a new file: 0666 less the umask."""
-    umask = os.umask(0o022)
-    os.umask(umask)
-    return 0o666 & ~umask
-
-
-def _keep_owner(path: str, previous: os.stat_result) -> None:
-    """Give ``path`` the owner and group of the file it replaces, where allowed."""
-    if (previous.st_uid, previous.st_gid) == (os.getuid(), os.getgid()):
-        return
-    try:
-        os.chown(path, previous.st_uid, previous.st_gid)
-    except PermissionError:
-        pass  # only root may give a file away; the mode is kept anyway
-
-
-def _write_output(path: Path, text: str | bytes) -> None:
-    """Write ``text`` to ``path`` (from ``_output_target``), replacing a regular file
-    atomically through a temporary file, so a failure leaves the old file.
-
-    An existing file keeps its mode (and, where allowed, its owner); a new one gets the
-    mode ``open()`` would give it (0666 less the umask), not mkstemp's 0600. A device or
-    pipe is written in place.
-    """
-    try:
-        existing: os.stat_result | None = path.stat()
-    except FileNotFoundError:
-        existing = None
-    if existing is not None and not stat.S_ISREG(existing.st_mode):
-        with open(path, "wb") as raw:
-            raw.write(text if isinstance(text, bytes) else text.encode("utf-8"))
-        return
-    mode = _new_file_mode() if existing is None else stat.S_IMODE(existing.st_mode)
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as raw:
-            raw.write(text if isinstance(text, bytes) else text.encode("utf-8"))
-        os.chmod(temporary, mode)
-        if existing is not None:
-            _keep_owner(temporary, existing)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
@@ -219,25 +123,6 @@ def _index_options(function):
     return function
 
 
-class _ProgressBar:
-    """A tqdm bar on stderr, created on the first report of progress."""
-
-    def __init__(self) -> None:
-        self.bar: Any = None  # a tqdm bar once progress is reported
-
-    def __call__(self, done: int, total: int) -> None:
-        if self.bar is None:
-            from tqdm import tqdm
-
-            self.bar = tqdm(total=total, unit="file", desc="indexing", file=sys.stderr,
-                            leave=False, dynamic_ncols=True)
-        self.bar.update(done - self.bar.n)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-
-
 def _root_or_repository(context: click.Context, parameter: click.Parameter,
                         root: Path | None) -> Path:
     """``--root`` as given (with the configuration file found from it:
@@ -261,15 +146,11 @@ def _open_index(root: Path, index_path: Path | None, jobs: int | None,
                 ) -> tuple[StoredIndex, UpdateReport]:
     """Update and open the persistent index, with a progress bar when stderr is a terminal,
     and print the index's note (e.g. a read-only root) on stderr."""
-    progress = _ProgressBar() if sys.stderr.isatty() and not quiet() else None
-    try:
+    with indexing_progress() as progress:
         options = IndexOptions(path=index_path, jobs=jobs, max_file_bytes=max_file_size,
                                progress=progress, notify=_note, hygiene=hygiene,
                                parse_cache=parse_cache or True)
         return open_index(root, options)
-    finally:
-        if progress is not None:
-            progress.close()
 
 
 @main.command(cls=TaskCommand)
@@ -320,7 +201,7 @@ def gather_command(task: str | None, task_file: Path | None, root: Path, budget:
     space is the task, never an option; put any other one after -- (ctxopt gather -- -v).
     """
     task = read_task(task, task_file, sys.stdin.buffer)
-    target = _output_target(output)
+    target = output_target(output)
     budget = _gather_budget(budget, window, reserve, budget_from_policy)
     counter = _model_counter(Cl100kCounter(), model)
     config = GatherConfig(budget=budget, max_ring=max_ring, include_tests=tests,
@@ -328,24 +209,18 @@ def gather_command(task: str | None, task_file: Path | None, root: Path, budget:
                           and isinstance(counter, Calibrated) else None, hygiene=HygieneConfig(
                               allow_secrets=allow_secrets, submodules=submodules,
                               parse_timeout=parse_timeout, exclude=exclude))
-    progress = _ProgressBar() if sys.stderr.isatty() and not quiet() else None
-    try:
+    with indexing_progress() as progress:
         options = IndexOptions(path=index_path, jobs=jobs, max_file_bytes=max_file_size,
                                progress=progress, notify=_note, parse_cache=parse_cache or True)
         prepared = prepare(root, task, config, counter=counter, index_options=options)
-    finally:
-        if progress is not None:
-            progress.close()
     result = fit_prepared(prepared, config.budget, explain=explain)
     if not result.selection.blocks and not result.selection.excluded:
-        click.echo(display_text(f"ctxopt: nothing relevant found for '{task_line(task)}' "
-                                f"under {root} ({why_nothing_found(root, result)})"), err=True)
-        sys.exit(ExitStatus.NOTHING_FOUND)
+        exit_nothing_found(task, root, why_nothing_found(root, result))
     text = RENDERERS[output_format](result, counter.count)
     summary = _diagnostic_summary(result.diagnostics)
     if output_format == "text" and summary and not quiet():
         click.echo(summary, err=True)
-    _emit(text, target, output)
+    emit(text, target, output)
     if result.explained is not None and output_format != "json":
         from .explain import render_explain_text  # off the counted context: stderr
 
@@ -372,18 +247,6 @@ def _gather_budget(budget: int, window: int | None, reserve: int | None,
                               "of the window minus the reserve")
         budget = result_budget(budget)
     return budget
-
-
-def _emit(text: str, target: Path | None, output: str | None) -> None:
-    """Write ``text`` to standard output (``target`` None) or to ``target`` (the file of
-    ``-o output``). Raises ``CtxoptError`` when the write fails."""
-    if target is None:
-        click.echo(text, nl=False)
-        return
-    try:
-        _write_output(target, text)
-    except OSError as exc:
-        raise CtxoptError(f"cannot write {output!r}: {exc.strerror or exc}") from exc
 
 
 def _diagnostic_summary(diagnostics: tuple[Diagnostic, ...]) -> str | None:
@@ -501,7 +364,7 @@ def compact_command(transcript: str, output: str | None, window: int, reserve: i
     """Compact an agent TRANSCRIPT (OpenAI or Anthropic JSON) to fit the window."""
     from .transcript.command import compact_file, render_transcript, report_line
 
-    target = _output_target(output)
+    target = output_target(output)
     if target is not None and target.exists() and target.samefile(transcript):
         raise UsageError(f"-o {output!r} is the input transcript: write elsewhere")
     counter = _model_counter(EstimatingCounter() if estimate else Cl100kCounter(), model)
@@ -512,13 +375,7 @@ def compact_command(transcript: str, output: str | None, window: int, reserve: i
         summarizer_timeout=summarizer_timeout, counter=counter, model=model)
     text = (json.dumps(result.transcript.to_document(), indent=1, ensure_ascii=False) + "\n"
             if output_format == "json" else render_transcript(result.transcript))
-    if target is None:
-        click.echo(text, nl=False)
-    else:
-        try:
-            _write_output(target, text)
-        except OSError as exc:
-            raise CtxoptError(f"cannot write {output!r}: {exc.strerror or exc}") from exc
+    emit(text, target, output)
     click.echo(display_text(report_line(result)), err=True)
 
 

@@ -3,12 +3,12 @@ budgets -> curve -> renderer; ``cli`` registers it and owns the error boundary).
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import click
 
-from .commands import index_options, quiet
+from .cli_output import emit, exit_nothing_found, indexing_progress, output_target
+from .commands import index_options
 from .errors import UsageError
 from .taskinput import TaskCommand, read_task
 
@@ -70,7 +70,6 @@ def curve_command(task: str | None, task_file: Path | None, root: Path | None,
     """What each step of budget buys for TASK: for each budget, what gather would show
     (tokens, blocks, files, whole, cut and signature blocks, relevance) and what it adds
     over the budget before. One index read and one walk; the fitter runs per budget."""
-    from .cli import _ProgressBar, _output_target, _write_output
     from .curve import (budget_curve, render_curve_json, render_curve_plot,
                         render_curve_text, require_matplotlib)
     from .files.safety import HygieneConfig
@@ -80,7 +79,7 @@ def curve_command(task: str | None, task_file: Path | None, root: Path | None,
 
     chosen = _budgets(budgets, low, high, steps)
     task = read_task(task, task_file, sys.stdin.buffer)
-    target = _output_target(output)
+    target = output_target(output)
     if output_format == "png" and target is None and sys.stdout.isatty():
         raise UsageError("a PNG is not for a terminal: write it with -o FILE")
     if output_format in ("png", "svg"):
@@ -88,24 +87,14 @@ def curve_command(task: str | None, task_file: Path | None, root: Path | None,
     root = root if root is not None else repository_root(Path.cwd())
     config = GatherConfig(budget=max(chosen), max_ring=max_ring, include_tests=tests,
                           scope=scope, hygiene=HygieneConfig(exclude=exclude))
-    progress = _ProgressBar() if sys.stderr.isatty() and not quiet() else None
-    try:
+    with indexing_progress() as progress:
         options = IndexOptions(path=index_path, jobs=jobs, max_file_bytes=max_file_size,
                                progress=progress)
         curve = budget_curve(root, task, chosen, config, index_options=options)
-    finally:
-        if progress is not None:
-            progress.close()
     if not curve.rows:
-        from .cli import ExitStatus
-        from .files.text import display_text
         from .pipeline import why_nothing_found
-        from .render import task_line
 
-        click.echo(display_text(f"ctxopt: nothing relevant found for '{task_line(task)}' "
-                                f"under {root} ({why_nothing_found(root, curve.result)})"),
-                   err=True)
-        sys.exit(ExitStatus.NOTHING_FOUND)
+        exit_nothing_found(task, root, why_nothing_found(root, curve.result))
     data: str | bytes
     if output_format == "text":
         data = render_curve_text(curve)
@@ -113,22 +102,5 @@ def curve_command(task: str | None, task_file: Path | None, root: Path | None,
         data = render_curve_json(curve)
     else:
         data = render_curve_plot(curve, output_format)
-    _emit(data, target, output, _write_output)
+    emit(data, target, output)
 
-
-def _emit(data: str | bytes, target: Path | None, output: str | None,
-          write: Callable[[Path, str | bytes], None]) -> None:
-    """Write ``data`` to standard output or to ``target`` (atomically, as gather's -o)."""
-    from .errors import CtxoptError
-
-    if target is None:
-        if isinstance(data, bytes):
-            sys.stdout.buffer.write(data)
-            sys.stdout.buffer.flush()
-        else:
-            click.echo(data, nl=False)
-        return
-    try:
-        write(target, data)
-    except OSError as exc:
-        raise CtxoptError(f"cannot write {output!r}: {exc.strerror or exc}") from exc

@@ -1,0 +1,177 @@
+"""The command line's output (click only): where ``-o`` writes and how, the progress bar
+of an index update, the line of a task that found nothing, and the exit statuses.
+
+``gather``, ``curve`` and ``compact`` share these (``cli`` and ``curve_cli``); the library
+never writes to the terminal.
+"""
+from __future__ import annotations
+
+import contextlib
+import enum
+import os
+import stat
+import sys
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, NoReturn
+
+import click
+
+from .commands import quiet
+from .errors import CtxoptError, UsageError
+from .files.text import display_text
+
+__all__ = ["ExitStatus", "ProgressBar", "emit", "exit_nothing_found", "indexing_progress",
+           "output_target", "write_output"]
+
+
+class ExitStatus(enum.IntEnum):
+    """What ``ctxopt`` exits with."""
+
+    OK = 0
+    NOTHING_FOUND = 1
+    FAILURE = 1  # a runtime failure, such as a write that failed
+    USAGE = 2
+    INDEX_FAILURE = 3  # the index cannot be used (``IndexStoreError``)
+    INTERRUPTED = 130  # Ctrl-C (SIGINT), as a shell reports a process killed by it
+
+
+def output_target(output: str | None) -> Path | None:
+    """The file ``-o`` writes to, or None for standard output (no ``-o``, or ``-o -``).
+
+    A symbolic link is resolved, so the write goes to its target and the link stays.
+    A device or pipe (``/dev/null``) is returned as given: it is written in place.
+    Checked before any work is done: the directory must exist and be writable.
+
+    Raises
+    ------
+    UsageError
+        When the target is a directory, or its directory does not exist or cannot be
+        written.
+    """
+    if output is None or output == "-":
+        return None
+    path = Path(output)
+    try:
+        mode = path.stat().st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as exc:
+        raise UsageError(f"cannot write {output!r}: {exc.strerror or exc}") from exc
+    if mode is not None and stat.S_ISDIR(mode):
+        raise UsageError(f"cannot write {output!r}: it is a directory")
+    if mode is not None and not stat.S_ISREG(mode):
+        return path
+    target = path.resolve()
+    if not target.parent.is_dir():
+        raise UsageError(f"cannot write {output!r}: directory {str(target.parent)!r} "
+                         "does not exist")
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        raise UsageError(f"cannot write {output!r}: directory {str(target.parent)!r} "
+                         "is not writable")
+    return target
+
+
+def _new_file_mode() -> int:
+    """The mode ``open()`` gives a new file: 0666 less the umask."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o666 & ~umask
+
+
+def _keep_owner(path: str, previous: os.stat_result) -> None:
+    """Give ``path`` the owner and group of the file it replaces, where allowed."""
+    if (previous.st_uid, previous.st_gid) == (os.getuid(), os.getgid()):
+        return
+    try:
+        os.chown(path, previous.st_uid, previous.st_gid)
+    except PermissionError:
+        pass  # only root may give a file away; the mode is kept anyway
+
+
+def write_output(path: Path, text: str | bytes) -> None:
+    """Write ``text`` to ``path`` (from ``output_target``), replacing a regular file
+    atomically through a temporary file, so a failure leaves the old file.
+
+    An existing file keeps its mode (and, where allowed, its owner); a new one gets the
+    mode ``open()`` would give it (0666 less the umask), not mkstemp's 0600. A device or
+    pipe is written in place.
+    """
+    try:
+        existing: os.stat_result | None = path.stat()
+    except FileNotFoundError:
+        existing = None
+    if existing is not None and not stat.S_ISREG(existing.st_mode):
+        with open(path, "wb") as raw:
+            raw.write(text if isinstance(text, bytes) else text.encode("utf-8"))
+        return
+    mode = _new_file_mode() if existing is None else stat.S_IMODE(existing.st_mode)
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as raw:
+            raw.write(text if isinstance(text, bytes) else text.encode("utf-8"))
+        os.chmod(temporary, mode)
+        if existing is not None:
+            _keep_owner(temporary, existing)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+class ProgressBar:
+    """A tqdm bar on stderr, created on the first report of progress."""
+
+    def __init__(self) -> None:
+        self.bar: Any = None  # a tqdm bar once progress is reported
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            from tqdm import tqdm
+
+            self.bar = tqdm(total=total, unit="file", desc="indexing", file=sys.stderr,
+                            leave=False, dynamic_ncols=True)
+        self.bar.update(done - self.bar.n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+@contextlib.contextmanager
+def indexing_progress() -> Iterator[ProgressBar | None]:
+    """A progress bar for ``IndexOptions.progress`` when stderr is a terminal and
+    ``--quiet`` was not given (else None), closed when the block ends."""
+    progress = ProgressBar() if sys.stderr.isatty() and not quiet() else None
+    try:
+        yield progress
+    finally:
+        if progress is not None:
+            progress.close()
+
+
+def emit(data: str | bytes, target: Path | None, output: str | None) -> None:
+    """Write ``data`` to standard output (``target`` None) or to ``target`` (the file of
+    ``-o output``, from ``output_target``). Raises ``CtxoptError`` when the write fails."""
+    if target is None:
+        if isinstance(data, bytes):
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        else:
+            click.echo(data, nl=False)
+        return
+    try:
+        write_output(target, data)
+    except OSError as exc:
+        raise CtxoptError(f"cannot write {output!r}: {exc.strerror or exc}") from exc
+
+
+def exit_nothing_found(task: str, root: Path, why: str) -> NoReturn:
+    """Say on stderr that ``task`` found nothing under ``root`` and why (one line), and
+    exit ``ExitStatus.NOTHING_FOUND``."""
+    from .render import task_line
+
+    click.echo(display_text(f"ctxopt: nothing relevant found for '{task_line(task)}' "
+                            f"under {root} ({why})"), err=True)
+    sys.exit(ExitStatus.NOTHING_FOUND)
