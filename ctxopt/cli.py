@@ -21,7 +21,7 @@ from click.core import ParameterSource
 from .budget import Calibrated, EstimatingCounter, choose_budget
 from .calibration import CalibrationStore, user_config_dir
 from .errors import BudgetError, CtxoptError, Interrupted, UsageError
-from .files.reasons import REASON_BINARY
+from .files.reasons import REASON_BINARY, REASON_GENERATED
 from .files.safety import DEFAULT_PARSE_TIMEOUT, HygieneConfig
 from .files.text import display_text
 from .commands import (COMMANDS, SECONDS, apply_config, config_from_root, index_options, note,
@@ -32,7 +32,8 @@ from .contract import SCHEMAS, load_schema, render_index_json
 from .curve_cli import curve_command
 from .gitrepo import repository_root
 from .model import Diagnostic
-from .pipeline import DEFAULT_BUDGET, GatherConfig, fit_prepared, prepare, why_nothing_found
+from .pipeline import (DEFAULT_BUDGET, GatherConfig, fit_prepared, named_files_left_out, prepare,
+                       why_nothing_found)
 from .render import RENDERERS
 from .taskinput import TaskCommand, read_task
 from .store import IndexOptions, StoredIndex, UpdateReport, open_index
@@ -220,6 +221,10 @@ def gather_command(task: str | None, task_file: Path | None, root: Path, budget:
     summary = _diagnostic_summary(result.diagnostics)
     if output_format == "text" and summary and not quiet():
         click.echo(summary, err=True)
+    left_out = named_files_left_out(root, result)
+    if output_format == "text" and left_out and not quiet():
+        click.echo(display_text("ctxopt: the task names a file that is not shown: "
+                                + "; ".join(left_out)), err=True)
     emit(text, target, output)
     if result.explained is not None and output_format != "json":
         from .explain import render_explain_text  # off the counted context: stderr
@@ -252,16 +257,23 @@ def _gather_budget(budget: int, window: int | None, reserve: int | None,
 def _diagnostic_summary(diagnostics: tuple[Diagnostic, ...]) -> str | None:
     """The stderr line counting skipped or degraded files by reason, or None.
 
-    Binary files (images, archives) are skipped on every run of most repositories, so
-    alone they say nothing worth a line; next to other reasons they get a short clause.
+    Binary files (images, archives) and lock files (``Cargo.lock``, ``yarn.lock``) are
+    skipped on every run of most repositories, so alone they say nothing worth a line;
+    next to other reasons they get a short clause.
     """
-    reasons = Counter(d.reason for d in diagnostics)
-    binary = reasons.pop(REASON_BINARY, 0)
+    reasons = Counter(d.reason for d in diagnostics if not _is_lock_file(d))
+    routine = [f"{n} {what}" for n, what in (
+        (reasons.pop(REASON_BINARY, 0), "binary"),
+        (sum(1 for d in diagnostics if _is_lock_file(d)), "lock file")) if n]
     if not reasons:
         return None
     summary = ", ".join(f"{n} {reason}" for reason, n in sorted(reasons.items()))
-    also = f" (and {binary} binary)" if binary else ""
+    also = f" (and {', '.join(routine)})" if routine else ""
     return f"ctxopt: skipped or degraded files: {summary}{also}"
+
+
+def _is_lock_file(diagnostic: Diagnostic) -> bool:
+    return diagnostic.reason == REASON_GENERATED and diagnostic.detail == "lock file"
 
 
 def _calibration_store() -> CalibrationStore:

@@ -24,7 +24,7 @@ from .tokens import Cl100kCounter, TokenCounter
 from .walk import WalkConfig, walk_rings
 
 __all__ = ["DEFAULT_BUDGET", "GatherConfig", "Prepared", "fit_prepared", "gather", "prepare",
-           "resolve_scope", "why_nothing_found"]
+           "resolve_scope", "why_nothing_found", "named_files_left_out"]
 
 DEFAULT_BUDGET = 12000
 # Most rounds of counting the header at the budget it asks for (a fixed point in a few).
@@ -244,16 +244,7 @@ def why_nothing_found(root: Path, result: Result) -> str:
     skipped directory or submodule with that directory's), empty ones as empty; then
     "no source files indexed" with the skip counts, or that nothing matched.
     """
-    notes = []
-    for symbol in parse_task(result.task).symbols:
-        if "/" not in symbol and "." not in symbol:
-            continue
-        skip = _skip_of(symbol, result.diagnostics)
-        if skip is not None:
-            notes.append(f"{skip.path} {_SKIPPED_AS.get(skip.reason, f'was skipped ({skip.reason})')}"
-                         + (f" ({skip.detail})" if skip.detail and skip.reason in _SKIPPED_AS else ""))
-        elif _is_empty_file(root, symbol):
-            notes.append(f"{symbol} is empty")
+    notes = named_files_left_out(root, result)
     if notes:
         return "; ".join(notes)
     if result.indexed_files == 0:
@@ -261,6 +252,26 @@ def why_nothing_found(root: Path, result: Result) -> str:
         return "no source files indexed" + (": " + ", ".join(
             f"{n} {reason}" for reason, n in sorted(skipped.items())) if skipped else "")
     return "no definition, file or keyword matched"
+
+
+def named_files_left_out(root: Path, result: Result) -> list[str]:
+    """What became of each file the task names that the index skipped or that is empty,
+    one note each (``src/db.rs is unreadable (Permission denied)``, ``a.py is empty``),
+    in the task's order; ``[]`` when every file it names was indexed with content."""
+    notes = []
+    shown = {block.path for block in result.selection.blocks}  # (a degraded one is shown)
+    for symbol in parse_task(result.task).symbols:
+        if "/" not in symbol and "." not in symbol:
+            continue
+        skip = _skip_of(symbol, result.diagnostics)
+        if skip is not None and skip.path in shown:
+            continue
+        if skip is not None:
+            notes.append(f"{skip.path} {_SKIPPED_AS.get(skip.reason, f'was skipped ({skip.reason})')}"
+                         + (f" ({skip.detail})" if skip.detail and skip.reason in _SKIPPED_AS else ""))
+        elif _is_empty_file(root, symbol):
+            notes.append(f"{symbol} is empty")
+    return list(dict.fromkeys(notes))
 
 
 def _skip_of(named: str, diagnostics: tuple[Diagnostic, ...]) -> Diagnostic | None:

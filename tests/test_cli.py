@@ -384,6 +384,31 @@ def test_binary_files_are_a_short_clause_next_to_other_reasons_issue_8(runner, m
                            "(and 1 binary)\n")
 
 
+def test_a_lock_file_alone_is_no_line_and_a_short_clause_next_to_other_reasons(runner,
+                                                                              make_repo) -> None:
+    # trial: every gather in a Rust repository said "skipped or degraded files: 1 generated"
+    root = make_repo({"db.py": "class Storage:\n    pass\n", "Cargo.lock": "# lock\n"})
+    text = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root)])
+    assert text.exit_code == 0 and text.stderr == ""
+    (root / "latin.py").write_bytes(b"# caf\xe9\n")
+    text = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root)])
+    assert text.stderr == ("ctxopt: skipped or degraded files: 1 decoded with replacement "
+                           "(and 1 lock file)\n")
+
+
+def test_a_file_the_task_names_that_was_skipped_is_said_beside_the_context(runner,
+                                                                           make_repo) -> None:
+    # trial: "fix src/db.rs" with src/db.rs unreadable showed 11k tokens of word matches
+    # and no word about the file the task names
+    root = make_repo({"src/db.py": "class Storage:\n    pass\n" + "# pad\n" * 200,
+                      "src/cache.py": "def db_cache():\n    return 1\n"})
+    result = runner.invoke(main, ["gather", "fix src/db.py cache", "--root", str(root),
+                                  "--max-file-size", "1000"])
+    assert result.exit_code == 0 and "def db_cache" in result.stdout
+    assert result.stderr.splitlines()[-1] == ("ctxopt: the task names a file that is not shown: "
+                                              "src/db.py is too large (1224 bytes)")
+
+
 def _git_init(root: Path) -> None:
     subprocess.run(["git", "init", "-q", str(root)], check=True, capture_output=True)
 
