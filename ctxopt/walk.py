@@ -27,6 +27,7 @@ from collections.abc import Iterable
 from .graph.rules import is_test_path
 from .graph.view import IndexView
 from .model import RING_BANDS, Definition, Fidelity, Item
+from .parsing.kinds import CALLABLE_KINDS
 from .seeds import Seed, best_first, find_seeds, most_relevant, node_order, relevance_scores
 from .task import ParsedTask
 from .walk_config import RingWeights, WalkConfig
@@ -247,7 +248,7 @@ def member_ring(walk: _Walk, node: str, ring0: list[str], large: bool) -> list[s
         # a large class is shown by its header and the members the task points at
         children = walk.byrelevance_scores(children, config.max_members_of_large)
     for child in children:
-        callable_ = index.definition(child).kind in ("method", "function")
+        callable_ = index.definition(child).kind in CALLABLE_KINDS
         base = w.callable_member if callable_ else w.other_member
         walk.add(child, 1, base + w.member_relevance * walk.rel(child), f"member of {label}")
     for parent, _, _ in _in_edges(index, node, ("contains",)):

@@ -16,7 +16,7 @@ import re
 from typing import TYPE_CHECKING
 
 from .graph.view import IndexView
-from .parsing.kinds import TYPE_KINDS
+from .parsing.kinds import CALLABLE_KINDS, TYPE_KINDS
 from .seeds import node_order
 from .task import ParsedTask
 from .walk_inherit import constructor_of
@@ -29,7 +29,6 @@ __all__ = ["flow_ring", "parameter_names", "task_parameters"]
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # `name=value` in a task: a keyword argument as written in a call (not `==`)
 _KEYWORD_ARGUMENT = re.compile(r"(?<![\w.])([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)")
-_CALLABLE_KINDS = ("function", "method")
 # Words that are parameter names in every other signature and so say nothing on their own.
 _RECEIVERS = frozenset({"self", "cls", "this", "args", "kwargs", "kw", "kwds", "options",
                         "opts", "ctx", "context"})
@@ -92,7 +91,7 @@ def task_parameters(task: ParsedTask) -> tuple[set[str], set[str]]:
 def _callable_of(index: IndexView, node: str) -> str | None:
     """The node when it is callable; a type's constructor (its own member named like one)."""
     kind = index.definition(node).kind
-    if kind in _CALLABLE_KINDS:
+    if kind in CALLABLE_KINDS:
         return node
     if kind in TYPE_KINDS:
         return constructor_of(index, node)
@@ -104,7 +103,7 @@ def _parameters(index: IndexView, node: str, cache: dict[str, set[str]]) -> set[
     if known is None:
         d = index.definition(node)
         known = cache[node] = (parameter_names(d.signature, d.name)
-                               if d.kind in _CALLABLE_KINDS else set())
+                               if d.kind in CALLABLE_KINDS else set())
     return known
 
 

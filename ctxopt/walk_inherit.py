@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .graph.view import IndexView
-from .parsing.kinds import TYPE_KINDS
+from .parsing.kinds import CALLABLE_KINDS, TYPE_KINDS
 from .seeds import node_order
 
 if TYPE_CHECKING:
@@ -39,7 +39,7 @@ def constructor_of(index: IndexView, cls: str, depth: int = 3) -> str | None:
     base's (up to ``depth`` levels up); None when none is defined in the repository."""
     for owner in [cls] + [base for base, _ in _ancestors(index, cls, depth)]:
         for member in _members(index, owner):
-            if (index.definition(member).kind in ("method", "function")
+            if (index.definition(member).kind in CALLABLE_KINDS
                     and _is_constructor(index, member, owner)):
                 return member
     return None
@@ -99,7 +99,7 @@ def inheritance_ring(walk: _Walk, node: str, ring0: list[str]) -> None:
     kind = index.definition(node).kind
     if kind in TYPE_KINDS:
         _inherited_members(walk, node, ring0)
-    elif kind in ("method", "function"):
+    elif kind in CALLABLE_KINDS:
         owner = type_of(index, node)
         if owner is not None:
             _overrides(walk, node, owner, ring0)
@@ -117,7 +117,7 @@ def _inherited_members(walk: _Walk, cls: str, ring0: list[str]) -> None:
             name = index.definition(member).name
             if name in defined or member in ring0:
                 continue
-            if index.definition(member).kind not in ("method", "function"):
+            if index.definition(member).kind not in CALLABLE_KINDS:
                 continue
             (constructors if _is_constructor(index, member, base) else others).append(member)
         defined |= {index.definition(m).name for m in members}  # nearer bases shadow farther

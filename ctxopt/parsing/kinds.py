@@ -7,7 +7,7 @@ the JSON output, so they are part of the output format.
 from __future__ import annotations
 
 __all__ = ["DEFINITION_KINDS", "TYPE_KINDS", "MODULE_KINDS", "CONTAINER_KINDS",
-           "REFERENCE_KINDS", "IMPORT_KINDS"]
+           "CALLABLE_KINDS", "REFERENCE_KINDS", "IMPORT_KINDS"]
 
 DEFINITION_KINDS = ("class", "interface", "struct", "enum", "trait", "type", "function",
                     "method", "macro", "constant", "variable", "module", "namespace", "field")
@@ -18,6 +18,8 @@ TYPE_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type"}
 MODULE_KINDS = frozenset({"namespace", "module"})
 # Definitions that hold members (a skeleton lists them).
 CONTAINER_KINDS = TYPE_KINDS | MODULE_KINDS
+# Definitions that can be called: they take parameters and run code.
+CALLABLE_KINDS = frozenset({"function", "method"})
 # Uses, most telling first: when two captures hit one name on one line, the first is kept.
 REFERENCE_KINDS = ("inherit", "import", "import_member", "call", "type", "reference")
 # ``import``: the module specifier as written; ``import_member``: a name it binds.
