@@ -57,10 +57,11 @@ __all__ = [
     "PlanStep",
     "TextFit",
     "TextLayout",
+    "TextPlan",
+    "UPCOMING",
     "fit_budget",
     "fit_text",
     "plan_steps",
-    "plan_text",
     "truncate_block",
 ]
 
@@ -463,6 +464,8 @@ class TextFit:
     upcoming: tuple[Upcoming, ...]
 
 
+# Most blocks a fit lists as upcoming (the JSON's ``next``, README "JSON output"): set by
+# hand when ``next`` came in (issue 17), not measured.
 UPCOMING = 10
 
 
@@ -520,11 +523,6 @@ def plan_steps(blocks: list[Block], layout: TextLayout) -> tuple[PlanStep, ...]:
     return tuple(_Planner(_rank(blocks), layout.block_cost, layout.count).steps())
 
 
-def plan_text(blocks: list[Block], layout: TextLayout) -> TextPlan:
-    """The plan of ``blocks``' text rendering (see ``TextPlan``); ``blocks`` not empty."""
-    return TextPlan(blocks, layout)
-
-
 def fit_text(blocks: list[Block], budget: int, layout: TextLayout) -> tuple[Selection, int]:
     """The selection whose whole text rendering, header included, is at most ``budget``
     tokens, and those tokens (``layout.tokens``, the figure the header states).
@@ -540,5 +538,5 @@ def fit_text(blocks: list[Block], budget: int, layout: TextLayout) -> tuple[Sele
         Not even the smallest form of the plan's first block fits beside the header:
         every budget from its ``minimum`` up shows at least one block.
     """
-    fitted = plan_text(blocks, layout).fit(budget)
+    fitted = TextPlan(blocks, layout).fit(budget)
     return fitted.selection, fitted.used
