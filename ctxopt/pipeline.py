@@ -46,10 +46,15 @@ class GatherConfig:
     calibrated_for: str | None = None
 
     def __post_init__(self) -> None:
-        if isinstance(self.budget, bool) or not isinstance(self.budget, int) or self.budget <= 0:
-            raise UsageError(f"budget must be a positive integer, got {self.budget!r}")
+        _check_budget(self.budget)
         if not 0 <= self.max_ring <= 4:
             raise UsageError(f"max_ring must be between 0 and 4, got {self.max_ring}")
+
+
+def _check_budget(budget: object) -> None:
+    """Raise ``UsageError`` unless ``budget`` is a positive whole number (not a bool)."""
+    if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
+        raise UsageError(f"budget must be a positive integer, got {budget!r}")
 
 
 def resolve_scope(root: Path, scope: str) -> str:
@@ -181,8 +186,7 @@ def fit_prepared(prepared: Prepared, budget: int, *, explain: bool = False) -> R
         As ``gather``: the header does not fit, or (``BudgetTooSmallForContent``) no block
         does beside it.
     """
-    if isinstance(budget, bool) or not isinstance(budget, int) or budget <= 0:
-        raise UsageError(f"budget must be a positive integer, got {budget!r}")
+    _check_budget(budget)
     empty = replace(prepared.empty, budget=budget)
     layout = prepared.layout.for_budget(budget)
     if layout.header_tokens(empty.selection, budget) > budget:

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from ctxopt import pipeline
-from ctxopt.errors import BudgetTooSmallForContent
+from ctxopt.errors import BudgetTooSmallForContent, UsageError
 from ctxopt.model import Fidelity
 from ctxopt.render import render_text
 from ctxopt.tokens import count_tokens
@@ -52,3 +52,13 @@ def test_header_is_reserved_exactly_so_no_more_line_would_fit_issue_5(budget) ->
     grown = replace(result, used=None, selection=replace(  # the renderer measures it again
         result.selection, blocks=(longer, *result.selection.blocks[1:])))
     assert count_tokens(render_text(grown, count_tokens)) > budget
+
+
+@pytest.mark.parametrize("budget", [0, -5, True, 12.5, "800"])
+def test_a_budget_that_is_not_a_positive_integer_is_a_usage_error(budget) -> None:
+    # GatherConfig and fit_prepared (what curve calls per budget) check it the same way
+    with pytest.raises(UsageError, match="budget must be a positive integer"):
+        pipeline.GatherConfig(budget=budget)
+    prepared = pipeline.prepare(ROOT, "fix Storage bug")
+    with pytest.raises(UsageError, match="budget must be a positive integer"):
+        pipeline.fit_prepared(prepared, budget)
