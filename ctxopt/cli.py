@@ -8,6 +8,7 @@ error boundary (``_Main.main``) turns every error into one line on stderr.
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -62,13 +63,28 @@ class _Main(click.Group):
         try:
             status = run(args, prog_name, complete_var, standalone_mode=False, **extra)
         except click.ClickException as exc:  # click.UsageError and its subclasses
-            _fail(exc.format_message(), exc.exit_code, getattr(exc, "ctx", None))
+            _fail(exc.format_message() + _from_environment(exc), exc.exit_code,
+                  getattr(exc, "ctx", None))
         except CtxoptError as exc:
             _fail(str(exc), exc.exit_code)
         except (Interrupted, click.Abort):
             click.echo("ctxopt: interrupted", err=True)
             sys.exit(ExitStatus.INTERRUPTED)
         sys.exit(status if isinstance(status, int) else ExitStatus.OK)
+
+
+def _from_environment(exc: click.ClickException) -> str:
+    """`` (from CTXOPT_BUDGET)`` when ``exc`` is a bad value that came from an environment
+    variable, not from the command line the message names it by; else ``""``."""
+    param, ctx = getattr(exc, "param", None), getattr(exc, "ctx", None)
+    if not isinstance(exc, click.BadParameter) or param is None or ctx is None \
+            or param.name is None:
+        return ""
+    if ctx.get_parameter_source(param.name) is not ParameterSource.ENVIRONMENT:
+        return ""
+    names = [param.envvar] if isinstance(param.envvar, str) else list(param.envvar or ())
+    set_names = [name for name in names if name in os.environ]
+    return f" (from {set_names[0]})" if set_names else " (from the environment)"
 
 
 def _fail(message: str, code: int, ctx: click.Context | None = None) -> None:

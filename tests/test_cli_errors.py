@@ -76,3 +76,22 @@ def test_no_command_copies_the_error_handling() -> None:
 
     source = Path(ctxopt.cli.__file__).read_text(encoding="utf-8")
     assert source.count("except CtxoptError") == 1
+
+
+@pytest.mark.parametrize(("variable", "value", "option"), [
+    ("CTXOPT_BUDGET", "abc", "--budget"), ("CTXOPT_MAX_RING", "7", "--max-ring"),
+    ("CTXOPT_TESTS", "maybe", "--tests"), ("CTXOPT_JOBS", "0", "--jobs"),
+])
+def test_a_bad_value_from_the_environment_names_its_variable(runner, tmp_path, monkeypatch,
+                                                              variable, value, option) -> None:
+    # trial: CTXOPT_BUDGET=abc said "Invalid value for '--budget'" to a user who gave none
+    monkeypatch.setenv("CTXOPT_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv(variable, value)
+    result = runner.invoke(main, ["gather", "x", "--root", str(tmp_path)])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert f"'{option}'" in result.stderr and f"(from {variable})" in result.stderr
+    monkeypatch.delenv(variable)
+    result = runner.invoke(main, ["gather", "x", "--root", str(tmp_path), option, value]
+                           if option != "--tests" else ["gather", "x", "--tests=maybe"])
+    assert result.exit_code == 2 and "(from " not in result.stderr
