@@ -95,3 +95,18 @@ def test_a_reader_does_not_hold_up_a_writer(tmp_path) -> None:
     reader.execute("COMMIT")
     reader.close()
     assert memo.Memo(path).get("n", "text") == 7
+
+
+def test_a_new_text_without_secrets_needs_no_detector(tmp_path, monkeypatch) -> None:
+    """After one scan, the detectors' patterns are in the memo: a new text none of them
+    matches (a file just edited) is scanned without loading detect-secrets."""
+    monkeypatch.setenv("CTXOPT_CONFIG_DIR", str(tmp_path))
+    secrets._denylist.cache_clear()
+    assert secrets.find_secrets("x = 1\n" + AWS_LINE)
+    memo.shared_memo().flush()
+    memo._shared.clear()  # as a new process would
+    secrets._denylist.cache_clear()
+    monkeypatch.setattr(secrets, "_detectors", lambda: (_ for _ in ()).throw(
+        AssertionError("detect-secrets was loaded")))
+    assert secrets.find_secrets("def edited(x):\n    return x + 41  # a new line\n") == []
+    secrets._denylist.cache_clear()

@@ -136,12 +136,26 @@ def _memo_namespace() -> str:
 def _scan(text: str) -> list[Finding]:
     findings: list[Finding] = []
     offset = 0
+    candidates = _denylist()
     for line in text.splitlines(keepends=True):
-        if len(line) > 1 and any(ch.isalnum() for ch in line):
+        if len(line) > 1 and any(ch.isalnum() for ch in line) \
+                and any(pattern.search(line) for pattern in candidates):
             for detector in _detectors():
                 findings.extend(_line_findings(detector, text, offset, line))
         offset += len(line)
     return sorted(set(findings), key=lambda f: (f.start, -f.end, f.kind))
+
+
+@lru_cache(maxsize=1)
+def _denylist() -> tuple[re.Pattern[str], ...]:
+    """Every pattern of every detector's ``denylist``: a line none of them matches has no
+    finding (``_line_findings`` reports only matches of these patterns), so its detectors
+    need not run. Kept in the shared memo, so that scanning a new text (a file just
+    edited) imports detect-secrets (a tenth of a second) only for a line that may hold a
+    secret."""
+    kept = memoized(_memo_namespace() + "-denylist", "denylist", lambda _: [
+        (pattern.pattern, pattern.flags) for detector in _detectors() for pattern in detector.denylist])
+    return tuple(re.compile(pattern, flags) for pattern, flags in kept)
 
 
 def _line_findings(detector: Any, text: str, offset: int, line: str) -> list[Finding]:
