@@ -25,13 +25,12 @@ from .errors import BudgetError, CtxoptError, Interrupted, UsageError
 from .files.reasons import REASON_BINARY, REASON_GENERATED
 from .files.safety import DEFAULT_PARSE_TIMEOUT, HygieneConfig
 from .files.text import display_text
-from .commands import (COMMANDS, SECONDS, apply_config, config_from_root, index_options, note,
-                       quiet, version_text)
+from .commands import (COMMANDS, MAX_RING_OPTION, ROOT_OPTION, SCOPE_OPTION, SECONDS,
+                       TESTS_OPTION, apply_config, index_options, note, quiet, version_text)
 from .cli_output import (ExitStatus, emit, exit_nothing_found, indexing_progress,
                          output_target)
 from .contract import SCHEMAS, load_schema, render_index_json
 from .curve_cli import curve_command
-from .gitrepo import repository_root
 from .model import Diagnostic
 from .pipeline import (DEFAULT_BUDGET, GatherConfig, fit_prepared, named_files_left_out, prepare,
                        why_nothing_found)
@@ -140,24 +139,6 @@ def _index_options(function):
     return function
 
 
-def _root_or_repository(context: click.Context, parameter: click.Parameter,
-                        root: Path | None) -> Path:
-    """``--root`` as given (with the configuration file found from it:
-    ``commands.config_from_root``), else the root of the repository around the current
-    directory (``gitrepo.repository_root``), so that running from a subdirectory sees the
-    whole repository and uses its one index."""
-    root = config_from_root(context, parameter, root)
-    return root if root is not None else repository_root(Path.cwd())
-
-
-_note = note
-_root_option = click.option(
-    "--root", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
-    is_eager=True, callback=_root_or_repository,
-    help="Repository root; its configuration file is used.  [default: the repository around "
-         "the current directory, found as git does]")
-
-
 def _open_index(root: Path, index_path: Path | None, jobs: int | None,
                 max_file_size: int, hygiene: HygieneConfig, parse_cache: str | None
                 ) -> tuple[StoredIndex, UpdateReport]:
@@ -165,7 +146,7 @@ def _open_index(root: Path, index_path: Path | None, jobs: int | None,
     and print the index's note (e.g. a read-only root) on stderr."""
     with indexing_progress() as progress:
         options = IndexOptions(path=index_path, jobs=jobs, max_file_bytes=max_file_size,
-                               progress=progress, notify=_note, hygiene=hygiene,
+                               progress=progress, notify=note, hygiene=hygiene,
                                parse_cache=parse_cache or True)
         return open_index(root, options)
 
@@ -174,18 +155,15 @@ def _open_index(root: Path, index_path: Path | None, jobs: int | None,
 @click.argument("task", required=False)
 @click.option("--task-file", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
               default=None, help="Read the task from this file (- is standard input).")
-@_root_option
+@ROOT_OPTION
 @click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET, show_default=True,
               envvar="CTXOPT_BUDGET",
               help="Most tokens (cl100k_base) the text output may use, header included.")
 @click.option("--format", "output_format", type=click.Choice(sorted(RENDERERS)),
               default="text", show_default=True, help="Output format.")
-@click.option("--max-ring", type=click.IntRange(0, 4), default=3, show_default=True,
-              envvar="CTXOPT_MAX_RING", help="0: definitions only ... 4: callers of callers.")
-@click.option("--tests/--no-tests", default=True, show_default=True, envvar="CTXOPT_TESTS",
-              help="Include test files.")
-@click.option("--scope", type=str, default=None, envvar="CTXOPT_SCOPE",
-              help="Keep only code under this path (relative to the root).")
+@MAX_RING_OPTION
+@TESTS_OPTION
+@SCOPE_OPTION
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               default=None, help="Write to FILE instead of standard output (- is standard "
                                  "output; a link is written through).")
@@ -228,7 +206,7 @@ def gather_command(task: str | None, task_file: Path | None, root: Path, budget:
                               parse_timeout=parse_timeout, exclude=exclude))
     with indexing_progress() as progress:
         options = IndexOptions(path=index_path, jobs=jobs, max_file_bytes=max_file_size,
-                               progress=progress, notify=_note, parse_cache=parse_cache or True)
+                               progress=progress, notify=note, parse_cache=parse_cache or True)
         prepared = prepare(root, task, config, counter=counter, index_options=options)
     result = fit_prepared(prepared, config.budget, explain=explain)
     if not result.selection.blocks and not result.selection.excluded:
@@ -451,7 +429,7 @@ def tags_command(paths: tuple[Path, ...], output_format: str) -> None:
 
 
 @main.command("index")
-@_root_option
+@ROOT_OPTION
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]),
               default="text", show_default=True, help="Output format.")
 @_index_options

@@ -19,8 +19,9 @@ from . import __version__
 from .config import SETTINGS, ConfigFile, load_config
 from .files.text import display_text
 
-__all__ = ["apply_config", "config_from_root", "quiet", "version_text", "use_colour", "exclude_option", "SECONDS",
-           "COMMANDS"]
+__all__ = ["apply_config", "config_from_root", "root_or_repository", "quiet", "version_text",
+           "use_colour", "exclude_option", "SECONDS", "COMMANDS", "ROOT_OPTION", "MAX_RING_OPTION",
+           "TESTS_OPTION", "SCOPE_OPTION"]
 
 _CONFIG_KEY = "ctxopt.config"
 
@@ -165,6 +166,33 @@ def index_options(function: Callable[..., Any]) -> Callable[..., Any]:
     return exclude_option(function)
 
 
+def root_or_repository(ctx: click.Context, param: click.Parameter | None,
+                       root: Path | None) -> Path:
+    """The callback of ``ROOT_OPTION``: ``--root`` as given (with the configuration file
+    found from it: ``config_from_root``), else the root of the repository around the
+    current directory (``gitrepo.repository_root``), so that running from a subdirectory
+    sees the whole repository and uses its one index."""
+    from .gitrepo import repository_root
+
+    root = config_from_root(ctx, param, root)
+    return root if root is not None else repository_root(Path.cwd())
+
+
+# The options gather, index and curve share, defined once.
+ROOT_OPTION = click.option(
+    "--root", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
+    is_eager=True, callback=root_or_repository,
+    help="Repository root; its configuration file is used.  [default: the repository around "
+         "the current directory, found as git does]")
+MAX_RING_OPTION = click.option(
+    "--max-ring", type=click.IntRange(0, 4), default=3, show_default=True,
+    envvar="CTXOPT_MAX_RING", help="0: definitions only ... 4: callers of callers.")
+TESTS_OPTION = click.option("--tests/--no-tests", default=True, show_default=True,
+                            envvar="CTXOPT_TESTS", help="Include test files.")
+SCOPE_OPTION = click.option("--scope", type=str, default=None, envvar="CTXOPT_SCOPE",
+                            help="Keep only code under this path (relative to the root).")
+
+
 def walk_options(function: Callable[..., Any]) -> Callable[..., Any]:
     """The options of a gather that ``mcp`` and ``snapshot`` share with ``gather``."""
     from .files.safety import DEFAULT_PARSE_TIMEOUT
@@ -174,10 +202,8 @@ def walk_options(function: Callable[..., Any]) -> Callable[..., Any]:
         click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET,
                      envvar="CTXOPT_BUDGET", show_default=True,
                      help="Most tokens (cl100k_base) of a gather's text output."),
-        click.option("--max-ring", type=click.IntRange(0, 4), default=3, show_default=True,
-                     envvar="CTXOPT_MAX_RING", help="0: definitions only ... 4: callers of callers."),
-        click.option("--tests/--no-tests", default=True, show_default=True,
-                     envvar="CTXOPT_TESTS", help="Include test files."),
+        MAX_RING_OPTION,
+        TESTS_OPTION,
         click.option("--parse-timeout", type=SECONDS,
                      default=DEFAULT_PARSE_TIMEOUT, show_default=True,
                      envvar="CTXOPT_PARSE_TIMEOUT",

@@ -80,15 +80,17 @@ def _patterns(value: Any) -> tuple[str, ...]:
     return tuple(value)
 
 
-_GATHER = ("gather", "mcp")
-_INDEXING = ("gather", "index", "mcp")
+# The commands each setting reaches (snapshot gathers, curve walks and fits as gather does).
+_GATHER = ("gather", "snapshot", "mcp")
+_WALK = ("gather", "snapshot", "mcp", "curve")
+_INDEXING = ("gather", "index", "snapshot", "mcp", "curve")
 SETTINGS: tuple[Setting, ...] = (
     Setting("budget", "budget", _GATHER, "CTXOPT_BUDGET", _integer(1),
             "token budget of the output"),
-    Setting("max_ring", "max_ring", _GATHER, "CTXOPT_MAX_RING", _integer(0, 4),
+    Setting("max_ring", "max_ring", _WALK, "CTXOPT_MAX_RING", _integer(0, 4),
             "how far the walk goes (0-4)"),
-    Setting("tests", "tests", _GATHER, "CTXOPT_TESTS", _boolean, "include test files"),
-    Setting("scope", "scope", ("gather",), "CTXOPT_SCOPE", _text,
+    Setting("tests", "tests", _WALK, "CTXOPT_TESTS", _boolean, "include test files"),
+    Setting("scope", "scope", ("gather", "curve"), "CTXOPT_SCOPE", _text,
             "keep only code under this path"),
     Setting("model", "model", ("gather", "tokens"), "CTXOPT_MODEL", _text,
             "calibrated model for token counts"),
@@ -96,7 +98,7 @@ SETTINGS: tuple[Setting, ...] = (
             "gitignore-style patterns of files never indexed"),
     Setting("max_file_size", "max_file_size", _INDEXING, "CTXOPT_MAX_FILE_SIZE", _integer(1),
             "skip files larger than this many bytes"),
-    Setting("parse_timeout", "parse_timeout", _INDEXING, "CTXOPT_PARSE_TIMEOUT",
+    Setting("parse_timeout", "parse_timeout", ("gather", "index", "snapshot", "mcp"), "CTXOPT_PARSE_TIMEOUT",
             _positive_number, "seconds one file may take to parse"),
     Setting("index", "index_path", _INDEXING, "CTXOPT_INDEX", _text,
             "the index database (relative paths: to the config file's directory)"),

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from .cli_output import emit, exit_nothing_found, indexing_progress, output_target
-from .commands import index_options
+from .commands import MAX_RING_OPTION, ROOT_OPTION, SCOPE_OPTION, TESTS_OPTION, index_options
 from .errors import UsageError
 from .taskinput import TaskCommand, read_task
 
@@ -41,9 +41,7 @@ def _budgets(budgets: str | None, low: int | None, high: int | None,
 @click.argument("task", required=False)
 @click.option("--task-file", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
               default=None, help="Read the task from this file (- is standard input).")
-@click.option("--root", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              default=None, help="Repository root.  [default: the repository around the "
-                                 "current directory, found as git does]")
+@ROOT_OPTION
 @click.option("--budgets", type=str, default=None, metavar="N,N,...",
               help="Budgets to fit, comma-separated.  [default: 1000,2000,4000,8000,16000]")
 @click.option("--from", "low", type=int, default=None, help="Smallest budget (with --to).")
@@ -55,14 +53,11 @@ def _budgets(budgets: str | None, low: int | None, high: int | None,
                                       "the 'plot' extra).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
               default=None, help="Write to FILE instead of standard output (as gather's -o).")
-@click.option("--max-ring", type=click.IntRange(0, 4), default=3, show_default=True,
-              envvar="CTXOPT_MAX_RING", help="0: definitions only ... 4: callers of callers.")
-@click.option("--tests/--no-tests", default=True, show_default=True, envvar="CTXOPT_TESTS",
-              help="Include test files.")
-@click.option("--scope", type=str, default=None, envvar="CTXOPT_SCOPE",
-              help="Keep only code under this path (relative to the root).")
+@MAX_RING_OPTION
+@TESTS_OPTION
+@SCOPE_OPTION
 @index_options
-def curve_command(task: str | None, task_file: Path | None, root: Path | None,
+def curve_command(task: str | None, task_file: Path | None, root: Path,
                   budgets: str | None, low: int | None, high: int | None, steps: int | None,
                   output_format: str, output: str | None, max_ring: int, tests: bool,
                   scope: str | None, index_path: Path | None, jobs: int | None,
@@ -73,7 +68,6 @@ def curve_command(task: str | None, task_file: Path | None, root: Path | None,
     from .curve import (budget_curve, render_curve_json, render_curve_plot,
                         render_curve_text, require_matplotlib)
     from .files.safety import HygieneConfig
-    from .gitrepo import repository_root
     from .pipeline import GatherConfig
     from .store import IndexOptions
 
@@ -84,7 +78,6 @@ def curve_command(task: str | None, task_file: Path | None, root: Path | None,
         raise UsageError("a PNG is not for a terminal: write it with -o FILE")
     if output_format in ("png", "svg"):
         require_matplotlib(output_format)  # before the walk, not after
-    root = root if root is not None else repository_root(Path.cwd())
     config = GatherConfig(budget=max(chosen), max_ring=max_ring, include_tests=tests,
                           scope=scope, hygiene=HygieneConfig(exclude=exclude))
     with indexing_progress() as progress:

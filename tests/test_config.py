@@ -1,6 +1,7 @@
 """Configuration: .ctxopt.toml or [tool.ctxopt] in pyproject.toml, found upwards from the
 working directory; command line > environment > file > defaults, for every setting."""
 import json
+import re
 from pathlib import Path
 
 import click
@@ -114,13 +115,30 @@ def test_the_configuration_is_found_from_root_when_root_is_given(runner, fixture
     assert budget("gather", "fix Storage bug") == 600
 
 
+def test_curve_walks_with_the_configuration_gather_uses(runner, fixture_repo, tmp_path,
+                                                        monkeypatch) -> None:
+    """curve had a --root of its own, without the configuration, and no setting named it:
+    a scope (or ring, tests, exclude...) set in the file was gather's only."""
+    root = fixture_repo("py_storage")
+    (root / ".git").mkdir()
+    monkeypatch.chdir(tmp_path)
+    arguments = ["curve", "fix Storage bug", "--budgets", "2000", "--format", "json"]
+    assert runner.invoke(main, [*arguments, "--root", str(root)]).exit_code == 0
+    (root / ".ctxopt.toml").write_text('scope = "nowhere"\n')
+    for where in ([*arguments, "--root", str(root)], arguments):
+        if where is arguments:
+            monkeypatch.chdir(root)  # found from the working directory as well
+        result = runner.invoke(main, where)
+        assert result.exit_code == 2 and "scope 'nowhere' does not exist" in result.stderr
+
+
 def test_a_malformed_configuration_in_root_is_one_error_line(runner, fixture_repo, tmp_path,
                                                              monkeypatch) -> None:
     root = fixture_repo("py_storage")
     (root / ".git").mkdir()
     (root / ".ctxopt.toml").write_text("budget = 'many'\n")
     monkeypatch.chdir(tmp_path)
-    for command in (["gather", "x"], ["index"]):
+    for command in (["gather", "x"], ["index"], ["curve", "x"]):
         result = runner.invoke(main, [*command, "--root", str(root)])
         assert result.exit_code == 2
         assert result.stderr.count("\n") == 1 and ".ctxopt.toml:1" in result.stderr
@@ -179,3 +197,19 @@ def test_a_malformed_file_is_one_error_line_with_file_and_line(runner, tmp_path,
     assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
     assert result.stderr.startswith(f"Error: {path}:{line + offset}:")
     assert message in result.stderr
+
+
+def test_each_setting_reaches_every_command_with_its_option_and_the_readme_says_so() -> None:
+    """snapshot (and curve) took --budget, --max-ring... but no setting named them, so the
+    configuration file never reached them, while the README's table said it did."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    rows = {m.group(1): set(m.group(2).split(", "))
+            for m in re.finditer(r"^\| `(\w+)` \|[^\n]*\| ([a-z, ]+) \|$", readme, re.M)}
+    # calibrate --model names the model it calibrates; compact --model is the transcript's
+    not_a_default = {"model": {"calibrate", "compact"}}
+    for setting in SETTINGS:
+        having = {name for name, command in main.commands.items()
+                  if setting.param in {p.name for p in command.params}}
+        having -= not_a_default.get(setting.key, set())
+        assert set(setting.commands) == having, setting.key
+        assert rows[setting.key] == having, setting.key

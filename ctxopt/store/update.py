@@ -305,11 +305,6 @@ def name_table(conn: sqlite3.Connection) -> dict[str, list[str]]:
     rows.sort(key=lambda row: rank[row[0]])  # stable: by path, then position
     named: dict[str, list[str]] = {}
     for file_id, i, name in rows:
-        node = f"{paths[file_id]}#{i}"
-        found = named.get(name)
-        if found is None:
-            named[name] = [node]
-        else:
-            found.append(node)
+        named.setdefault(name, []).append(f"{paths[file_id]}#{i}")
     return named
 
