@@ -1,6 +1,7 @@
 """Every exception ctxopt defines: one hierarchy of errors that abort a run (the CLI maps
-each to an exit code through ``exit_code``), and two signals that are not errors:
-``ParseCancelled`` and ``Interrupted``.
+each to an exit code through ``exit_code``), two signals that are not errors:
+``ParseCancelled`` and ``Interrupted``, and the failures a caller turns into a fallback or
+a diagnostic (``IndexDamaged``, ``NotebookError``, ``SummarizerFailed``).
 
 Per-file problems (unreadable, binary, unparsable files) are not errors: they are
 ``Diagnostic`` records in the result.
@@ -153,6 +154,16 @@ class NotAnIndexError(IndexStoreError):
 class IndexDamaged(Exception):
     """The database at ctxopt's own index location is not an index or is corrupt: the
     store moves it aside and rebuilds (never raised out of ``store.open_index``)."""
+
+
+class NotebookError(ValueError):
+    """The bytes are not a notebook ctxopt can read (bad JSON, no cells): the notebook
+    becomes a diagnostic (``files.notebook``)."""
+
+
+class SummarizerFailed(Exception):
+    """A summarizer command failed, timed out or printed nothing: compaction falls back to
+    the offline summary (``transcript.summary.SummarizerCommand``)."""
 
 
 class ParseCancelled(Exception):

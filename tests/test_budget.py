@@ -1,5 +1,4 @@
 """Budget arithmetic: windows, fair shares (with an oracle), estimates, calibration."""
-import doctest
 import json
 from pathlib import Path
 
@@ -13,10 +12,6 @@ from ctxopt.budget import (MAX_FACTOR, MIN_FACTOR, Calibrated, Window, choose_bu
 from ctxopt.calibration import CalibrationStore, config_dir
 from ctxopt.errors import BudgetError, CalibrationError, UsageError
 from ctxopt.tokens import count_tokens
-
-
-def test_doctests() -> None:
-    assert doctest.testmod(budget_module).failed == 0
 
 
 # -- Window ---------------------------------------------------------------------------

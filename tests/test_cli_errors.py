@@ -27,6 +27,16 @@ from ctxopt.errors import CtxoptError, UsageError
     ["calibrate", "--model", " ", "--estimated", "10", "--actual", "5"],
     ["index", "--jobs", "0"],
     ["index", "--root", "{missing}"],
+    ["curve"],
+    ["curve", "x", "--budgets", "0"],
+    ["curve", "x", "--format", "gif"],
+    ["snapshot"],
+    ["snapshot", "--tasks", "{missing}"],
+    ["compact"],
+    ["diff", "{missing}", "{missing}"],
+    ["schema", "nope"],
+    ["mcp", "--budget", "0"],
+    ["config", "extra"],
 ])
 def test_bad_input_is_one_line_and_exit_2(runner, tmp_path, monkeypatch, args) -> None:
     monkeypatch.setenv("CTXOPT_CONFIG_DIR", str(tmp_path / "config"))
@@ -95,3 +105,27 @@ def test_a_bad_value_from_the_environment_names_its_variable(runner, tmp_path, m
     result = runner.invoke(main, ["gather", "x", "--root", str(tmp_path), option, value]
                            if option != "--tests" else ["gather", "x", "--tests=maybe"])
     assert result.exit_code == 2 and "(from " not in result.stderr
+
+
+def test_every_exception_is_defined_in_errors() -> None:
+    """All exceptions in errors.py (issue 10): NotebookError and SummarizerFailed were
+    defined beside their raisers."""
+    import ast
+    from pathlib import Path
+
+    import ctxopt
+    import ctxopt.errors
+
+    package = Path(ctxopt.__file__).parent
+    known = {name for name, value in vars(ctxopt.errors).items()
+             if isinstance(value, type) and issubclass(value, BaseException)}
+    elsewhere = []
+    for path in package.rglob("*.py"):
+        if path.name == "errors.py" and path.parent == package:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ClassDef) and any(
+                    isinstance(base, ast.Name) and (base.id in known or base.id.endswith(
+                        ("Error", "Exception"))) for base in node.bases):
+                elsewhere.append(f"{path.relative_to(package)}:{node.name}")
+    assert elsewhere == []

@@ -49,14 +49,6 @@ def test_parse_task_never_raises_and_symbols_come_from_the_text(text: str) -> No
     assert all(k == k.lower() for k in parsed.keywords)
 
 
-@pytest.mark.parametrize("module", ["ctxopt.task", "ctxopt.ranges"])
-def test_the_examples_in_the_docstrings_hold(module) -> None:
-    import doctest
-    import importlib
-    failed, attempted = doctest.testmod(importlib.import_module(module))
-    assert attempted > 0 and failed == 0
-
-
 @pytest.mark.parametrize(
     ("text", "symbols"),
     [

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from .. import jsontext
+from ..errors import NotebookError
 from ..model import Diagnostic
 from .reasons import REASON_NOTEBOOK_LANGUAGE, REASON_UNPARSABLE
 
@@ -26,10 +27,6 @@ NOTEBOOK_SIZE_FACTOR = 20
 # Kernel languages whose cells are Python (an R or Julia notebook is not indexed).
 _PYTHON_KERNELS = frozenset({"python", "python2", "python3", "ipython", "pyspark", ""})
 _MARKER = re.compile(r"^# %% \[cell (\d+)\]$")
-
-
-class NotebookError(ValueError):
-    """The bytes are not a notebook ctxopt can read (bad JSON, no cells)."""
 
 
 def is_notebook(path: str) -> bool:

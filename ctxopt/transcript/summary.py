@@ -19,6 +19,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ..errors import SummarizerFailed
 from .shapes import MARKER_PREFIX, nested_strings, result_slots, result_text, tool_calls
 
 __all__ = ["extractive_summary", "SummarizerCommand", "SummarizerFailed", "fit_summary",
@@ -126,10 +127,6 @@ def fit_summary(text: str, count: Callable[[str], int],
         else:
             high = middle - 1
     return text[:best] + "…"
-
-
-class SummarizerFailed(Exception):
-    """A summarizer command failed, timed out or printed nothing."""
 
 
 class SummarizerCommand:
