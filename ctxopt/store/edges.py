@@ -19,7 +19,7 @@ from ..graph.rules import OWNER_KINDS, EdgeGroups, choose_owners, is_test_path, 
 from ..model import Definition
 from .scan import unpack_uses
 from .resolved import Resolution, ResolvedCache
-from .schema import SQL_VARS
+from .schema import SQL_VARS, chunks, marks
 
 __all__ = ["EdgeReader"]
 
@@ -227,10 +227,9 @@ class EdgeReader:
         ``name`` reads its incoming edges from it."""
         names = sorted(self._names_bound_to(name))
         rows = []
-        for start in range(0, len(names), SQL_VARS):
-            chunk = names[start:start + SQL_VARS]
+        for chunk in chunks(names):
             rows += self._conn.execute(
-                f"SELECT file_id, name, packed FROM uses WHERE name IN ({','.join('?' * len(chunk))})",
+                f"SELECT file_id, name, packed FROM uses WHERE name IN ({marks(len(chunk))})",
                 chunk).fetchall()
         rows = [row for row in rows if self._languages.get(self._paths[row[0]])]
         cached = self._cache.load(names)
@@ -261,14 +260,13 @@ class EdgeReader:
         wanted = [f for f in file_ids if self._paths[f] not in self._imports]
         imports: dict[str, set[str]] = {self._paths[f]: set() for f in wanted}
         bindings: dict[str, list[tuple[str, str, str | None]]] = {self._paths[f]: [] for f in wanted}
-        for start in range(0, len(wanted), SQL_VARS):
-            chunk = wanted[start:start + SQL_VARS]
-            marks = ",".join("?" * len(chunk))
+        for chunk in chunks(wanted):
+            places = marks(len(chunk))
             for src, dst in self._conn.execute(
-                    f"SELECT src, dst FROM imports WHERE src IN ({marks})", chunk):
+                    f"SELECT src, dst FROM imports WHERE src IN ({places})", chunk):
                 imports[self._paths[src]].add(self._paths[dst])
             for file_id, local, name, dst in self._conn.execute(
-                    f"SELECT file_id, local, name, dst FROM bindings WHERE file_id IN ({marks})"
+                    f"SELECT file_id, local, name, dst FROM bindings WHERE file_id IN ({places})"
                     " ORDER BY file_id, seq", chunk):
                 bindings[self._paths[file_id]].append(
                     (local, name, self._paths.get(dst) if dst is not None else None))
@@ -282,9 +280,9 @@ class EdgeReader:
         names = {name}
         frontier = [name]
         for _ in range(MAX_REEXPORT_DEPTH):
-            marks = ",".join("?" * len(frontier))
             found = {local for (local,) in self._conn.execute(
-                f"SELECT DISTINCT local FROM bindings WHERE name IN ({marks})", frontier)}
+                f"SELECT DISTINCT local FROM bindings WHERE name IN ({marks(len(frontier))})",
+                frontier)}
             frontier = sorted(found - names - {"*"})
             if not frontier or len(frontier) > SQL_VARS:
                 break

@@ -17,7 +17,7 @@ from .lexical import StoredLexical, guarded
 from .location import is_corruption, move_aside
 from .resolved import ResolvedCache
 from .scan import unpack_uses
-from .schema import SQL_VARS, key_path
+from .schema import SQL_VARS, chunks, key_path, marks
 from .update import name_table
 
 __all__ = ["StoredIndex"]
@@ -317,11 +317,10 @@ class StoredIndex:
         """Read the definitions of many files (by file id) at once, one query per chunk."""
         wanted = [f for f in file_ids if self._path[f] not in self._definitions]
         found: dict[int, list[Definition]] = {f: [] for f in wanted}
-        for start in range(0, len(wanted), SQL_VARS):
-            chunk = wanted[start:start + SQL_VARS]
+        for chunk in chunks(wanted):
             for file_id, *row in self._conn.execute(
                     "SELECT file_id, name, kind, qualified_name, start_line, end_line, signature,"
-                    f" parent FROM defs WHERE file_id IN ({','.join('?' * len(chunk))})"
+                    f" parent FROM defs WHERE file_id IN ({marks(len(chunk))})"
                     " ORDER BY file_id, idx", chunk):
                 found[file_id].append(Definition(*row))
         for file_id, definitions in found.items():
@@ -337,9 +336,7 @@ class StoredIndex:
                 if path not in self._definitions and path in self._id:
                     wanted.append((self._id[path], int(idx)))
         paths = self._path
-        half = SQL_VARS // 2
-        for start in range(0, len(wanted), half):
-            chunk = wanted[start:start + half]
+        for chunk in chunks(wanted, SQL_VARS // 2):  # two parameters a definition
             self._start_lines.update(
                 (f"{paths[file_id]}#{idx}", line) for file_id, idx, line in self._conn.execute(
                     f"WITH wanted(file_id, idx) AS (VALUES {','.join(['(?, ?)'] * len(chunk))})"

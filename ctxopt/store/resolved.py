@@ -25,18 +25,13 @@ import marshal
 import sqlite3
 from collections.abc import Iterable
 
-from .schema import SQL_VARS
+from .schema import chunks, marks
 
 __all__ = ["ResolvedCache", "bound_names", "cached", "resolution_inputs", "forget_file",
            "forget_all"]
 
 # (enclosing, use kind, line, reason, targets as (file id, definition index))
 Resolution = tuple[int | None, str, int, str, tuple[tuple[int, int], ...]]
-
-
-def _chunks(values: list, size: int = SQL_VARS) -> Iterable[list]:
-    for start in range(0, len(values), size):
-        yield values[start:start + size]
 
 
 def bound_names(conn: sqlite3.Connection, names: Iterable[str]) -> set[str]:
@@ -46,9 +41,9 @@ def bound_names(conn: sqlite3.Connection, names: Iterable[str]) -> set[str]:
     frontier = sorted(found)
     while frontier:
         locals_: set[str] = set()
-        for chunk in _chunks(frontier):
+        for chunk in chunks(frontier):
             locals_.update(local for (local,) in conn.execute(
-                f"SELECT DISTINCT local FROM bindings WHERE name IN ({','.join('?' * len(chunk))})",
+                f"SELECT DISTINCT local FROM bindings WHERE name IN ({marks(len(chunk))})",
                 chunk))
         frontier = sorted(locals_ - found - {"*"})
         found.update(frontier)
@@ -86,8 +81,8 @@ def forget_file(conn: sqlite3.Connection, file_id: int,
             return
         names.update(part for local, name, _ in changed for part in (local, name))
     if names:
-        for chunk in _chunks(sorted(bound_names(conn, names))):
-            conn.execute(f"DELETE FROM resolved WHERE name IN ({','.join('?' * len(chunk))})",
+        for chunk in chunks(sorted(bound_names(conn, names))):
+            conn.execute(f"DELETE FROM resolved WHERE name IN ({marks(len(chunk))})",
                          chunk)
 
 
@@ -116,9 +111,9 @@ class ResolvedCache:
     def load(self, names: list[str]) -> dict[tuple[int, str], list[Resolution]]:
         """The stored rows of the uses of ``names``, keyed (file id, name)."""
         found = {}
-        for chunk in _chunks(names):
+        for chunk in chunks(names):
             for file_id, name, data in self._conn.execute(
-                    f"SELECT file_id, name, data FROM resolved WHERE name IN ({','.join('?' * len(chunk))})",
+                    f"SELECT file_id, name, data FROM resolved WHERE name IN ({marks(len(chunk))})",
                     chunk):
                 found[(file_id, name)] = marshal.loads(data)
         return found

@@ -9,6 +9,8 @@ import hashlib
 import sqlite3
 import sys
 import time
+from collections.abc import Iterator, Sequence
+from typing import TypeVar
 
 from .. import lexical
 from ..files.safety import HygieneConfig
@@ -16,7 +18,7 @@ from ..parsing.languages import LANGUAGES, grammars_dir
 from ..errors import CtxoptError, IndexStoreError
 
 __all__ = ["SCHEMA_VERSION", "APPLICATION_ID", "SQLITE_MAGIC", "INDEXES", "BUMP_GENERATION",
-           "SQL_VARS", "connect", "Transaction", "read_meta", "prepare_schema", "ensure_indexes",
+           "SQL_VARS", "chunks", "marks", "connect", "Transaction", "read_meta", "prepare_schema", "ensure_indexes",
            "drop_indexes", "fingerprint", "path_key", "key_path"]
 
 SCHEMA_VERSION = 6
@@ -25,6 +27,19 @@ APPLICATION_ID = 0x6374786F
 SQLITE_MAGIC = b"SQLite format 3\x00"
 _BUSY_TIMEOUT_S = 60.0
 SQL_VARS = 900  # host parameters per statement (SQLite's old limit is 999)
+_T = TypeVar("_T")
+
+
+def chunks(values: Sequence[_T], size: int = SQL_VARS) -> Iterator[Sequence[_T]]:
+    """``values`` in consecutive slices of at most ``size``: one statement's worth of
+    host parameters each."""
+    for start in range(0, len(values), size):
+        yield values[start:start + size]
+
+
+def marks(count: int) -> str:
+    """``?,?,...``: ``count`` host parameters, for an ``IN (...)`` list."""
+    return ",".join("?" * count)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
