@@ -157,6 +157,24 @@ def test_a_damaged_default_index_is_moved_aside_and_rebuilt(tmp_path, monkeypatc
     assert again.exit_code == 0 and "was damaged" not in again.stderr
 
 
+def test_a_damaged_index_at_a_path_the_user_gave_is_left_alone_and_says_what_to_do(
+        tmp_path, monkeypatch) -> None:
+    # trial: "Error: the index /tmp/trunc.db failed: database disk image is malformed"
+    monkeypatch.delenv("CTXOPT_INDEX", raising=False)
+    root = _tree(tmp_path / "repo", 60)
+    database = tmp_path / "given.db"
+    open_index(root, IndexOptions(path=database))[0].close()
+    with sqlite3.connect(database) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    data = database.read_bytes()
+    database.write_bytes(data[:len(data) // 2])
+    result = CliRunner().invoke(main, ["index", "--root", str(root), "--index", str(database)])
+    assert result.exit_code == 3 and result.stderr.count("\n") == 1
+    assert result.stderr.startswith(f"Error: the index {database} is damaged (")
+    assert "delete the file, or choose another --index" in result.stderr
+    assert database.read_bytes() == data[:len(data) // 2]
+
+
 def test_a_damaged_database_found_by_a_query_is_rebuilt_by_the_next_run(tmp_path, monkeypatch) -> None:
     monkeypatch.delenv("CTXOPT_INDEX", raising=False)
     root = _tree(tmp_path / "repo", 60)

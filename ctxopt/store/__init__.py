@@ -139,6 +139,16 @@ def open_index(root: Path | str, options: IndexOptions | None = None
     return index, report
 
 
+def _failure(location: str, exc: sqlite3.DatabaseError) -> IndexStoreError:
+    """The error for a database at ``location`` that failed: a damaged one at a path the
+    user gave (which ctxopt never moves or deletes) says what to do about it."""
+    if is_corruption(exc):
+        return IndexStoreError(f"the index {location} is damaged ({exc}); ctxopt leaves an "
+                               "index path you gave alone: delete the file, or choose "
+                               "another --index, and a new index is built")
+    return IndexStoreError(f"the index {location} failed: {exc}")
+
+
 def _open_at(root: Path, location: str, own: bool, options: IndexOptions, note: str
              ) -> tuple[StoredIndex, UpdateReport]:
     """Open (create) and update the database at ``location``, holding its update lock
@@ -157,7 +167,7 @@ def _open_at(root: Path, location: str, own: bool, options: IndexOptions, note: 
         except sqlite3.DatabaseError as exc:
             if own and is_corruption(exc):
                 raise IndexDamaged(str(exc)) from exc
-            raise IndexStoreError(f"the index {location} failed: {exc}") from exc
+            raise _failure(location, exc) from exc
         try:
             rebuilt = prepare_schema(conn, str(root), schema.fingerprint(options.hygiene))
             ensure_indexes(conn)
@@ -170,7 +180,7 @@ def _open_at(root: Path, location: str, own: bool, options: IndexOptions, note: 
             if isinstance(exc, sqlite3.DatabaseError):
                 if own and is_corruption(exc):
                     raise IndexDamaged(str(exc)) from exc
-                raise IndexStoreError(f"the index {location} failed: {exc}") from exc
+                raise _failure(location, exc) from exc
             raise
     return index, report
 
