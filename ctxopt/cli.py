@@ -23,10 +23,11 @@ from .budget import Calibrated, EstimatingCounter, choose_budget
 from .calibration import CalibrationStore, user_config_dir
 from .errors import BudgetError, CtxoptError, Interrupted, UsageError
 from .files.reasons import REASON_BINARY, REASON_GENERATED
-from .files.safety import DEFAULT_PARSE_TIMEOUT, HygieneConfig
+from .files.safety import HygieneConfig
 from .files.text import display_text
 from .commands import (COMMANDS, MAX_RING_OPTION, ROOT_OPTION, SCOPE_OPTION, SECONDS,
-                       TESTS_OPTION, apply_config, index_options, note, quiet, version_text)
+                       TESTS_OPTION, apply_config, file_rule_options, index_options, note,
+                       quiet, version_text)
 from .cli_output import (ExitStatus, emit, exit_nothing_found, indexing_progress,
                          output_target)
 from .contract import SCHEMAS, load_schema, render_index_json
@@ -128,10 +129,6 @@ def _index_options(function):
     function = click.option(
         "--submodules", is_flag=True, default=False,
         help="Index submodules and nested repositories too.")(function)
-    function = click.option(
-        "--parse-timeout", type=SECONDS,
-        default=DEFAULT_PARSE_TIMEOUT, show_default=True, envvar="CTXOPT_PARSE_TIMEOUT",
-        help="Seconds one file may take to parse before it is skipped.")(function)
     function = click.option(
         "--parse-cache", metavar="DIR|off", default=None, envvar=CACHE_ENV,
         help="Directory of the parse cache shared by checkouts (off: none).  "
@@ -411,7 +408,9 @@ def calibrate_command(model: str, estimated: int, actual: int) -> None:
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--format", "output_format", type=click.Choice(["text", "json"]),
               default="text", show_default=True, help="Output format.")
-def tags_command(paths: tuple[Path, ...], output_format: str) -> None:
+@file_rule_options
+def tags_command(paths: tuple[Path, ...], output_format: str, max_file_size: int,
+                 parse_timeout: float, exclude: tuple[str, ...]) -> None:
     """Show the definitions and references the indexer finds in PATHS (files or
     directories), like `ctags -x`. Files in unsupported languages are skipped, and so
     are those the index skips (binary, secret, too large...): for a file named in PATHS
@@ -419,7 +418,9 @@ def tags_command(paths: tuple[Path, ...], output_format: str) -> None:
     from .tags import TAG_RENDERERS, collect_tags
 
     skipped: list[Diagnostic] = []
-    records = collect_tags(list(paths), cwd=Path.cwd(), skipped=skipped)
+    records = collect_tags(list(paths), cwd=Path.cwd(), skipped=skipped,
+                           max_file_bytes=max_file_size,
+                           hygiene=HygieneConfig(parse_timeout=parse_timeout, exclude=exclude))
     for diagnostic in skipped:
         detail = f" ({diagnostic.detail})" if diagnostic.detail else ""
         note(f"no tags for {diagnostic.path}: {diagnostic.reason}{detail}")

@@ -20,7 +20,7 @@ from .config import SETTINGS, ConfigFile, load_config
 from .files.text import display_text
 
 __all__ = ["apply_config", "config_from_root", "root_or_repository", "quiet", "version_text",
-           "use_colour", "exclude_option", "SECONDS", "COMMANDS", "ROOT_OPTION", "MAX_RING_OPTION",
+           "use_colour", "exclude_option", "file_rule_options", "index_options", "SECONDS", "COMMANDS", "ROOT_OPTION", "MAX_RING_OPTION",
            "TESTS_OPTION", "SCOPE_OPTION"]
 
 _CONFIG_KEY = "ctxopt.config"
@@ -147,9 +147,27 @@ def config_command(ctx: click.Context) -> None:
 COMMANDS: list[click.Command] = [config_command]
 
 
-def index_options(function: Callable[..., Any]) -> Callable[..., Any]:
-    """The options that say where and how the persistent index is kept."""
+def file_rule_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The options that say which files are indexed and parsed: ``--max-file-size``,
+    ``--parse-timeout`` and ``--exclude`` (the index's commands, and ``tags``, which
+    reads files as the index does)."""
     from .discover import MAX_FILE_BYTES
+    from .files.safety import DEFAULT_PARSE_TIMEOUT
+
+    function = click.option(
+        "--max-file-size", type=click.IntRange(min=1), default=MAX_FILE_BYTES,
+        envvar="CTXOPT_MAX_FILE_SIZE", show_default=True,
+        help="Skip files larger than this many bytes.")(function)
+    function = click.option(
+        "--parse-timeout", type=SECONDS, default=DEFAULT_PARSE_TIMEOUT, show_default=True,
+        envvar="CTXOPT_PARSE_TIMEOUT",
+        help="Seconds one file may take to parse before it is skipped.")(function)
+    return exclude_option(function)
+
+
+def index_options(function: Callable[..., Any]) -> Callable[..., Any]:
+    """The options that say where and how the persistent index is kept, and which files
+    it holds (``file_rule_options``)."""
     from .store import INDEX_ENV
 
     function = click.option(
@@ -159,11 +177,7 @@ def index_options(function: Callable[..., Any]) -> Callable[..., Any]:
     function = click.option(
         "--jobs", type=click.IntRange(min=1), default=None, envvar="CTXOPT_JOBS",
         help="Worker processes for parsing [default: all cores].")(function)
-    function = click.option(
-        "--max-file-size", type=click.IntRange(min=1), default=MAX_FILE_BYTES,
-        envvar="CTXOPT_MAX_FILE_SIZE", show_default=True,
-        help="Skip files larger than this many bytes.")(function)
-    return exclude_option(function)
+    return file_rule_options(function)
 
 
 def root_or_repository(ctx: click.Context, param: click.Parameter | None,
@@ -195,7 +209,6 @@ SCOPE_OPTION = click.option("--scope", type=str, default=None, envvar="CTXOPT_SC
 
 def walk_options(function: Callable[..., Any]) -> Callable[..., Any]:
     """The options of a gather that ``mcp`` and ``snapshot`` share with ``gather``."""
-    from .files.safety import DEFAULT_PARSE_TIMEOUT
     from .pipeline import DEFAULT_BUDGET
 
     for option in reversed((
@@ -204,10 +217,6 @@ def walk_options(function: Callable[..., Any]) -> Callable[..., Any]:
                      help="Most tokens (cl100k_base) of a gather's text output."),
         MAX_RING_OPTION,
         TESTS_OPTION,
-        click.option("--parse-timeout", type=SECONDS,
-                     default=DEFAULT_PARSE_TIMEOUT, show_default=True,
-                     envvar="CTXOPT_PARSE_TIMEOUT",
-                     help="Seconds one file may take to parse before it is skipped."),
     )):
         function = option(function)
     return index_options(function)

@@ -84,6 +84,7 @@ def _patterns(value: Any) -> tuple[str, ...]:
 _GATHER = ("gather", "snapshot", "mcp")
 _WALK = ("gather", "snapshot", "mcp", "curve")
 _INDEXING = ("gather", "index", "snapshot", "mcp", "curve")
+_FILE_RULES = (*_INDEXING, "tags")  # tags reads files as the index does
 SETTINGS: tuple[Setting, ...] = (
     Setting("budget", "budget", _GATHER, "CTXOPT_BUDGET", _integer(1),
             "token budget of the output"),
@@ -94,11 +95,11 @@ SETTINGS: tuple[Setting, ...] = (
             "keep only code under this path"),
     Setting("model", "model", ("gather", "tokens"), "CTXOPT_MODEL", _text,
             "calibrated model for token counts"),
-    Setting("exclude", "exclude", _INDEXING, "CTXOPT_EXCLUDE", _patterns,
+    Setting("exclude", "exclude", _FILE_RULES, "CTXOPT_EXCLUDE", _patterns,
             "gitignore-style patterns of files never indexed"),
-    Setting("max_file_size", "max_file_size", _INDEXING, "CTXOPT_MAX_FILE_SIZE", _integer(1),
+    Setting("max_file_size", "max_file_size", _FILE_RULES, "CTXOPT_MAX_FILE_SIZE", _integer(1),
             "skip files larger than this many bytes"),
-    Setting("parse_timeout", "parse_timeout", ("gather", "index", "snapshot", "mcp"), "CTXOPT_PARSE_TIMEOUT",
+    Setting("parse_timeout", "parse_timeout", _FILE_RULES, "CTXOPT_PARSE_TIMEOUT",
             _positive_number, "seconds one file may take to parse"),
     Setting("index", "index_path", _INDEXING, "CTXOPT_INDEX", _text,
             "the index database (relative paths: to the config file's directory)"),

@@ -61,7 +61,7 @@ def curve_command(task: str | None, task_file: Path | None, root: Path,
                   budgets: str | None, low: int | None, high: int | None, steps: int | None,
                   output_format: str, output: str | None, max_ring: int, tests: bool,
                   scope: str | None, index_path: Path | None, jobs: int | None,
-                  max_file_size: int, exclude: tuple[str, ...]) -> None:
+                  max_file_size: int, parse_timeout: float, exclude: tuple[str, ...]) -> None:
     """What each step of budget buys for TASK: for each budget, what gather would show
     (tokens, blocks, files, whole, cut and signature blocks, relevance) and what it adds
     over the budget before. One index read and one walk; the fitter runs per budget."""
@@ -79,7 +79,8 @@ def curve_command(task: str | None, task_file: Path | None, root: Path,
     if output_format in ("png", "svg"):
         require_matplotlib(output_format)  # before the walk, not after
     config = GatherConfig(budget=max(chosen), max_ring=max_ring, include_tests=tests,
-                          scope=scope, hygiene=HygieneConfig(exclude=exclude))
+                          scope=scope, hygiene=HygieneConfig(parse_timeout=parse_timeout,
+                                                            exclude=exclude))
     with indexing_progress() as progress:
         options = IndexOptions(path=index_path, jobs=jobs, max_file_bytes=max_file_size,
                                progress=progress)

@@ -231,6 +231,7 @@ def _add_tags_tool(server: MCPServer, workspace: Workspace) -> None:
         paths: Annotated[list[str], Field(min_length=1, description=(
             "Files or directories, relative to the repository root."))],
     ) -> CallToolResult:
+        from .discover import MAX_FILE_BYTES
         from .tags import collect_tags, render_tags_text
 
         space = await workspace.for_context(context)
@@ -241,7 +242,10 @@ def _add_tags_tool(server: MCPServer, workspace: Workspace) -> None:
             outside = [p for p, t in zip(paths, targets) if not t.is_relative_to(root)]
             if outside:
                 raise UsageError(f"outside the repository root: {', '.join(outside)}")
-            records = await anyio.to_thread.run_sync(lambda: collect_tags(targets, cwd=root))
+            settings = space.settings  # the index's rules, as the index tool reads files
+            records = await anyio.to_thread.run_sync(lambda: collect_tags(
+                targets, cwd=root, max_file_bytes=settings.max_file_bytes or MAX_FILE_BYTES,
+                hygiene=settings.hygiene))
         except CtxoptError as exc:
             raise _tool_error(exc) from exc
         return _answer(render_tags_text(records), {"tags": [asdict(r) for r in records]})

@@ -71,34 +71,35 @@ def _display(path: Path, cwd: Path) -> str:
     return os.path.relpath(path, cwd).replace(os.sep, "/")
 
 
-def _files_of(path: Path) -> list[Path]:
+def _files_of(path: Path, max_file_bytes: int, hygiene: HygieneConfig) -> list[Path]:
     if path.is_dir():
-        files, _ = discover_sources(path)
+        files, _ = discover_sources(path, max_file_bytes=max_file_bytes, config=hygiene)
         return [path / relative for relative in files]
     return [path]
 
 
-def _tags_of(file: Path, display: str, *, named: bool) -> FileTags | Diagnostic:
+def _tags_of(file: Path, display: str, max_file_bytes: int, hygiene: HygieneConfig, *,
+             named: bool) -> FileTags | Diagnostic:
     """The tags of one file, or why it has none. A file ``named`` by the caller first
     passes the rules the index applies to a name and size (``discover.name_rule``:
     secrets, too large, lock files...), as ``discover_sources`` did to the files it found."""
     try:
         if named:
-            problem = name_rule(display, file.stat().st_size, MAX_FILE_BYTES, HygieneConfig(),
-                                None)
+            problem = name_rule(display, file.stat().st_size, max_file_bytes, hygiene, None)
             if problem is not None:
                 return problem
         data = file.read_bytes()
     except OSError as exc:
         return Diagnostic(display, REASON_UNREADABLE, exc.strerror or str(exc))
-    parsed = parse_file(display, data)
+    parsed = parse_file(display, data, hygiene)
     if isinstance(parsed, Diagnostic):
         return parsed
     return parsed.tags if parsed.tags is not None else Diagnostic(display, NO_LANGUAGE)
 
 
-def collect_tags(paths: list[Path], *, cwd: Path,
-                 skipped: list[Diagnostic] | None = None) -> list[TagRecord]:
+def collect_tags(paths: list[Path], *, cwd: Path, skipped: list[Diagnostic] | None = None,
+                 max_file_bytes: int = MAX_FILE_BYTES, hygiene: HygieneConfig = HygieneConfig()
+                 ) -> list[TagRecord]:
     """Parse every supported file named by ``paths`` (files or directories).
 
     Parameters
@@ -111,6 +112,10 @@ def collect_tags(paths: list[Path], *, cwd: Path,
         Receives, for each file named in ``paths`` (not found in a directory) that gives
         no tags, why: the reason the index skips it (``binary``, ``secret``, ``too
         large``...), ``unreadable`` or ``NO_LANGUAGE``. Its path is relative to ``cwd``.
+    max_file_bytes, hygiene : int, HygieneConfig
+        The index's rules (``IndexOptions.max_file_bytes`` and ``hygiene``: size limit in
+        bytes, parse time limit, exclusions, secrets), so that a file is read as the index
+        configured the same way reads it.
 
     Returns
     -------
@@ -134,13 +139,13 @@ def collect_tags(paths: list[Path], *, cwd: Path,
     records: list[TagRecord] = []
     for path in paths:
         named = not path.is_dir()
-        for file in _files_of(path):
+        for file in _files_of(path, max_file_bytes, hygiene):
             resolved = file.resolve()
             if resolved in seen:
                 continue
             seen.add(resolved)
             display = _display(file, cwd)
-            tags = _tags_of(file, display, named=named)
+            tags = _tags_of(file, display, max_file_bytes, hygiene, named=named)
             if isinstance(tags, FileTags):
                 records += records_of(display_text(display), tags)
             elif named and skipped is not None and tags.reason != SILENT:

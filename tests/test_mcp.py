@@ -6,20 +6,22 @@ import anyio
 from mcp import ClientSession, StdioServerParameters, stdio_client
 
 
-def _server(root: Path, tmp_path: Path) -> StdioServerParameters:
+def _server(root: Path, tmp_path: Path, *options: str) -> StdioServerParameters:
     return StdioServerParameters(
         command=sys.executable,
-        args=["-m", "ctxopt", "mcp", "--root", str(root), "--index", str(tmp_path / "index.db")],
+        args=["-m", "ctxopt", "mcp", "--root", str(root), "--index", str(tmp_path / "index.db"),
+              *options],
         cwd=str(tmp_path))
 
 
-def _session(root: Path, tmp_path: Path, scenario) -> None:
+def _session(root: Path, tmp_path: Path, scenario, *options: str) -> None:
     """Run ``scenario(session)`` against a fresh server; its stderr goes to a file."""
     errlog = tmp_path / "server-stderr.txt"
 
     async def run() -> None:
         with errlog.open("w") as stream:
-            async with stdio_client(_server(root, tmp_path), errlog=stream) as (read, write):
+            async with stdio_client(_server(root, tmp_path, *options),
+                                    errlog=stream) as (read, write):
                 async with ClientSession(read, write) as session:
                     await session.initialize()
                     await scenario(session)
@@ -176,3 +178,16 @@ def test_gather_explains_and_says_which_budget_adds_what(fixture_repo, tmp_path,
     assert len(seen["larger"].content) == 1
     assert any(b["file"] == entry["file"] and b["symbols"] == entry["symbols"]
                for b in larger["blocks"])
+
+
+def test_the_tags_tool_reads_files_by_the_servers_index_settings(make_repo, tmp_path) -> None:
+    """The tags tool used the default size limit and exclusions, not the server's."""
+    root = make_repo({"ok.py": "def ok(): pass\n", "big.py": "def big(): pass\n" + "x = 1\n" * 40,
+                      "gen/made.py": "def made(): pass\n"})
+    seen: dict = {}
+
+    async def scenario(session: ClientSession) -> None:
+        seen["tags"] = (await session.call_tool("tags", {"paths": ["."]})).structured_content
+
+    _session(root, tmp_path, scenario, "--max-file-size", "100", "--exclude", "gen/")
+    assert {record["file"] for record in seen["tags"]["tags"]} == {"ok.py"}

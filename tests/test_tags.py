@@ -108,3 +108,20 @@ def test_a_named_file_without_tags_says_why_in_one_line(runner, make_repo, monke
     walked = runner.invoke(main, ["tags", "."])  # found in a directory: left out silently
     assert (walked.exit_code, walked.stderr) == (0, "")
     assert runner.invoke(main, ["-q", "tags", name]).stderr == ""  # --quiet silences it
+
+
+def test_tags_reads_files_by_the_settings_the_index_uses(runner, make_repo, monkeypatch) -> None:
+    """tags used the default size limit, time limit and no exclusions whatever the
+    configuration said, so it showed files the index skips (and skipped files it holds)."""
+    root = make_repo({".git/HEAD": "", "ok.py": "def ok(): pass\n",
+                      "big.py": "def big(): pass\n" + "x = 1\n" * 40,
+                      "gen/made.py": "def made(): pass\n",
+                      ".ctxopt.toml": 'max_file_size = 100\nexclude = ["gen/"]\n'})
+    monkeypatch.chdir(root)
+    named = runner.invoke(main, ["tags", "big.py", "ok.py"])
+    assert named.exit_code == 0 and named.stderr.startswith("ctxopt: no tags for big.py: too large")
+    walked = runner.invoke(main, ["tags", "."])
+    assert [line.split()[-1] for line in walked.stdout.splitlines()] == ["ok.py"]
+    wider = runner.invoke(main, ["tags", ".", "--max-file-size", "1000", "--exclude", "nothing"])
+    assert sorted({line.split()[-1] for line in wider.stdout.splitlines()}) == [
+        "big.py", "gen/made.py", "ok.py"]
