@@ -11,6 +11,7 @@ calibrated counter is passed); relevance is the sum of the walker's scores (``mo
 """
 from __future__ import annotations
 
+import io
 import json
 import math
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ from pathlib import Path
 from .errors import BudgetTooSmall, UsageError
 from .model import Block, Fidelity, Result
 from .pipeline import GatherConfig, fit_prepared, prepare
+from .render import provenance, task_line
 from .store import IndexOptions
 from .tokens import TokenCounter
 
@@ -226,8 +228,6 @@ def _adds(row: CurveRow) -> str:
 
 def render_curve_text(curve: Curve) -> str:
     """The curve as a table: a row per budget, what it shows and what it adds."""
-    from .render import task_line
-
     columns = (("budget", 7), ("used", 7), ("blocks", 6), ("files", 5), ("full", 4),
                ("cut", 4), ("sig", 4), ("relevance", 9), ("whole", 7))
     lines = [f"# ctxopt curve for: {task_line(curve.result.task)}",
@@ -256,14 +256,8 @@ def _change_json(change: Change) -> dict[str, object]:
 
 def render_curve_json(curve: Curve) -> str:
     """The curve as JSON (``ctxopt/schema/curve.schema.json``), keys sorted."""
-    from . import __version__
-
-    origin = curve.result.origin
-    commit = None if origin is None or origin.commit is None else {
-        "id": origin.commit, "dirty": origin.dirty}
     document = {
-        "schema_version": CURVE_SCHEMA_VERSION, "ctxopt_version": __version__,
-        "root": None if origin is None else origin.root, "commit": commit,
+        "schema_version": CURVE_SCHEMA_VERSION, **provenance(curve.result),
         "task": curve.result.task, "intent": curve.result.intent.value,
         "rows": [{
             "budget": row.budget, "used": row.used, "minimum": row.minimum,
@@ -305,8 +299,6 @@ def render_curve_plot(curve: Curve, plot_format: str) -> bytes:
         matplotlib is not installed, or ``plot_format`` is not png or svg.
     """
     require_matplotlib(plot_format)
-    import io
-
     import matplotlib
 
     matplotlib.use("Agg")

@@ -17,12 +17,15 @@ from .model import Block, Dropped, Fidelity, Result, Selection, Upcoming
 __all__ = [
     "RENDERERS",
     "SCHEMA_VERSION",
+    "TASK_CHARS",
     "Layout",
+    "provenance",
     "render_block",
     "render_header",
     "render_json",
     "render_manifest",
     "render_text",
+    "task_line",
 ]
 
 # 2: root, ctxopt_version, commit, index and calibrated_for added (ctxopt/schema/);
@@ -235,17 +238,23 @@ def _upcoming(upcoming: Upcoming, budget: int) -> dict[str, object]:
             "tokens": upcoming.budget - budget, "full_budget": upcoming.full_budget}
 
 
-def _origin(result: Result) -> dict[str, object]:
-    """The contract's provenance fields: root, version, commit, index figures."""
+def provenance(result: Result) -> dict[str, object]:
+    """Where a JSON document comes from: ``root``, ``ctxopt_version`` and ``commit``
+    (``{"id", "dirty"}``, None outside git or for a result built by hand)."""
     from . import __version__
 
     origin = result.origin
-    if origin is None:  # a Result built by hand, not by ``pipeline.gather``
-        return {"root": None, "ctxopt_version": __version__, "commit": None, "index": None}
-    commit = None if origin.commit is None else {"id": origin.commit, "dirty": origin.dirty}
-    return {"root": origin.root, "ctxopt_version": __version__, "commit": commit,
-            "index": {"files": origin.files, "parsed": origin.parsed,
-                      "diagnosed": origin.diagnosed}}
+    commit = None if origin is None or origin.commit is None else {
+        "id": origin.commit, "dirty": origin.dirty}
+    return {"root": None if origin is None else origin.root, "ctxopt_version": __version__,
+            "commit": commit}
+
+
+def _origin(result: Result) -> dict[str, object]:
+    """The contract's provenance fields: root, version, commit, index figures."""
+    origin = result.origin  # None: a Result built by hand, not by ``pipeline.gather``
+    return {**provenance(result), "index": None if origin is None else {
+        "files": origin.files, "parsed": origin.parsed, "diagnosed": origin.diagnosed}}
 
 
 def render_json(result: Result, count: Callable[[str], int]) -> str:
