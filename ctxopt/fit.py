@@ -206,6 +206,8 @@ class _Planner:
         self.total = 0
 
     def steps(self) -> list[PlanStep]:
+        """The whole plan: every form of every block, in the order a growing budget
+        shows them (``_choose`` picks each step; see the module docstring)."""
         steps = []
         while self.pending:
             i = self._choose()
@@ -223,8 +225,8 @@ class _Planner:
         chosen = next((i for i in candidates if not self._waits(i)), None)
         if chosen is None:
             chosen = min(candidates, key=lambda i: (self._due(i), candidates.index(i)))
-        if self.tiers[chosen] is Tier.TRUNCATE or not self.shown[chosen] and \
-                self.tiers[chosen] is Tier.SIGNATURE:
+        if self.tiers[chosen] is Tier.TRUNCATE or (
+                self.tiers[chosen] is Tier.SIGNATURE and not self.shown[chosen]):
             return chosen
         # a small block is not held up behind a large one (the skip of a greedy fitter,
         # kept monotone by coming first in the plan)
