@@ -129,15 +129,18 @@ def _seed_references(found: _SeedSet, task: ParsedTask) -> None:
             around = [(d.end_line - d.start_line, i, d)
                       for i, d in enumerate(index.file_definitions(path) or ())
                       if d.start_line <= first <= d.end_line]
-            where = f"{path}:{first}" + (f"-{last}" if last != first else "")
+            # (the block's header names the file: the reason names the line only)
+            where = f"line {first}" if last == first else f"lines {first}-{last}"
             if not around:
                 found.seeds[path] = Seed(path, 1.0, f"the task points at {where}", window)
+                found.referenced.add(path)
                 continue
             span, i, definition = min(around, key=lambda a: (a[0], -a[1]))
             lines = None if span < config.caller_max_lines else (
                 max(definition.start_line, window[0]), min(definition.end_line, window[1]))
             found.seeds[f"{path}#{i}"] = Seed(f"{path}#{i}", 1.0,
                                               f"{definition.qualified_name} holds {where}", lines)
+            found.referenced.add(f"{path}#{i}")
 
 
 class _SeedSet:
@@ -146,6 +149,7 @@ class _SeedSet:
     def __init__(self, index: IndexView, config: WalkConfig, relevance_of: dict[str, float]) -> None:
         self.index, self.config, self.relevance_of = index, config, relevance_of
         self.seeds: dict[str, Seed] = {}
+        self.referenced: set[str] = set()  # seeded by a place in a file the task points at
 
     def offer(self, node: str, quality: float, reason: str) -> None:
         """Offer a definition the task names, with how well the name matches."""
@@ -212,9 +216,9 @@ def _seed_files(found: _SeedSet, paths: list[str]) -> None:
         if path in seeded_files:
             for node in [n for n in found.seeds if index.path_of(n) == path]:
                 seed = found.seeds[node]
-                found.seeds[node] = replace(  # (a reference's lines kept)
+                found.seeds[node] = replace(  # (a reference's lines kept; it says its file)
                     seed, quality=min(1.0, seed.quality + w.seed_in_named_file),
-                    reason=seed.reason + f" in {path}")
+                    reason=seed.reason if node in found.referenced else seed.reason + f" in {path}")
         else:
             found.seeds[path] = Seed(path, w.seed_file, f"file {path} named in the task")
 

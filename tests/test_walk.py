@@ -223,3 +223,14 @@ def test_a_place_the_task_points_at_seeds_the_definition_around_it(py_index, tas
 def test_a_line_outside_definitions_seeds_a_window_of_its_file(py_index) -> None:
     seeds = find_seeds(py_index, parse_task("storage/db.py:3 imports the wrong module"))
     assert seeds[0].node == "storage/db.py" and seeds[0].lines == (1, 33)
+    assert seeds[0].reason == "the task points at line 3"
+
+
+def test_the_reason_of_a_place_the_task_points_at_names_the_line_not_the_file_again(
+        py_index) -> None:
+    # trial: "CodeWriter.lookupName holds src/main/java/.../CodeWriter.java:380 in
+    # src/main/java/.../CodeWriter.java", under a header that already names the file
+    seeds = find_seeds(py_index, parse_task("KeyError at storage/db.py:30:9"))
+    assert seeds[0].reason == "Storage.get holds line 30"
+    seeds = find_seeds(py_index, parse_task("see storage/db.py#L29-L31"))
+    assert seeds[0].reason == "Storage.get holds lines 29-31"
