@@ -40,8 +40,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from bench_index import bench_aider, measure  # noqa: E402
-from gentree import generate  # noqa: E402
+from bench_index import bench_aider, measure
+from gentree import generate
 
 _DISCOVERY = ("import sys, time\nfrom pathlib import Path\nfrom ctxopt.discover import "
               "list_candidates\nroot = Path(sys.argv[1])\nbest = None\nfor _ in range(3):\n"
@@ -69,7 +69,8 @@ def _figures(run: dict) -> dict:
 
 
 def bench_tree(name: str, root: Path, task: str | None, ctxopt: list[str], python: str,
-               runs: int, aider_python: str | None, aider_timeout: int, budget: int) -> dict:
+               runs: int, aider_python: str | None, aider_timeout: int, budget: int,
+               profile: Path | None = None) -> dict:
     """The figures of one tree (see the module docstring); ``root`` is scratch."""
     cache = Path(tempfile.mkdtemp(prefix="ctxopt-scaling-cache-"))
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "CTXOPT_PARSE_CACHE": str(cache)}
@@ -94,7 +95,10 @@ def bench_tree(name: str, root: Path, task: str | None, ctxopt: list[str], pytho
                                      "hits": json.loads(again["stdout"])["parse_cache"]["hits"]}
         gather = [*ctxopt, "gather", task, "--root", str(root), "--budget", str(budget),
                   "--format", "json"]
-        measure(gather, env=env)  # page cache, token table cache
+        first = measure(gather, env=env)  # a new task on a warm index; page cache, memo
+        if first["code"] != 0:
+            raise SystemExit(f"{name}: ctxopt gather failed: {first['stderr'].decode()[-500:]}")
+        result["first"] = _figures(first)
         warm = [measure(gather, env=env) for _ in range(runs)]
         result["warm"] = {k: round(statistics.median(w[k] for w in warm), 3)
                           for k in ("wall_s", "cpu_s")} | {
@@ -102,15 +106,21 @@ def bench_tree(name: str, root: Path, task: str | None, ctxopt: list[str], pytho
         original = target.read_bytes()
         edits = []
         for i in range(runs):
-            target.write_bytes(original + f"\n\ndef _scaling_edit_{i}(x):\n    return x\n".encode())
+            added = (f"\n\ndef _scaling_edit_{i}(x):\n    return x\n" if target.suffix == ".py"
+                     else f"\n\nexport function scalingEdit{i}(x: number): number {{\n"
+                          "  return x;\n}\n")
+            target.write_bytes(original + added.encode())
             edits.append(measure(gather, env=env))
         target.write_bytes(original)
+        result["edited_file"] = str(target.relative_to(root))
         result["edit"] = {k: round(statistics.median(e[k] for e in edits), 3)
                           for k in ("wall_s", "cpu_s")} | {
                               "rss_mb": round(max(e["rss_mb"] for e in edits), 1)}
         walk = subprocess.run([python, "-c", _DISCOVERY, str(root)], capture_output=True,
-                              text=True, env=env, check=True).stdout.split()
+                              text=True, env=env, check=True, cwd=root.parent).stdout.split()
         result["discovery"] = {"candidates": int(walk[0]), "seconds": round(float(walk[1]), 3)}
+        if profile:
+            result["profile"] = profile_gather(gather, python, env, profile / f"{root.name}.prof")
         if aider_python and Path(aider_python).exists():
             shutil.rmtree(root / ".ctxopt", ignore_errors=True)
             result["aider"] = bench_aider_with_timeout(aider_python, root, task, budget,
@@ -118,6 +128,28 @@ def bench_tree(name: str, root: Path, task: str | None, ctxopt: list[str], pytho
     finally:
         shutil.rmtree(cache, ignore_errors=True)
     return result
+
+
+def profile_gather(gather: list[str], python: str, env: dict, out: Path) -> dict:
+    """One more warm gather under cProfile (``out`` keeps the raw profile); the 25
+    functions of most own time (``own``) and the 40 of ctxopt's of most cumulative time
+    (``cumulative``), each ``[function, calls, own seconds, cumulative seconds]``.
+    The profiler roughly doubles the time of small calls: read the shares, not the sums."""
+    script = Path(gather[0])
+    # run from the output directory: ``-m`` puts the working directory first on sys.path,
+    # and a checkout's ctxopt/ there would be profiled instead of the installed one
+    subprocess.run([python, "-m", "cProfile", "-o", str(out), str(script), *gather[1:]],
+                   env=env, check=True, capture_output=True, cwd=out.parent)
+    import pstats
+
+    stats = pstats.Stats(str(out))
+    rows = []
+    for (filename, line, function), (_, calls, own, cumulative, _) in stats.stats.items():  # type: ignore[attr-defined]
+        where = filename.split("site-packages/")[-1]
+        rows.append([f"{where}:{line}({function})", calls, round(own, 3), round(cumulative, 3)])
+    own = sorted(rows, key=lambda r: -r[2])[:25]
+    ours = sorted((r for r in rows if r[0].startswith("ctxopt/")), key=lambda r: -r[3])[:40]
+    return {"own": own, "cumulative": ours}
 
 
 def bench_aider_with_timeout(python: str, root: Path, task: str, budget: int,
@@ -137,12 +169,28 @@ def bench_aider_with_timeout(python: str, root: Path, task: str, budget: int,
         shutil.rmtree(wrapper.parent, ignore_errors=True)
 
 
+def machine() -> dict:
+    """What the figures were measured on: date, CPU model and count, memory, Python, and
+    the commit of this checkout (ctxopt is installed from it)."""
+    model = next((line.split(":", 1)[1].strip() for line in
+                  Path("/proc/cpuinfo").read_text().splitlines() if line.startswith("model name")),
+                 "unknown CPU") if Path("/proc/cpuinfo").exists() else "unknown CPU"
+    memory = next((int(line.split()[1]) // 1024 for line in
+                   Path("/proc/meminfo").read_text().splitlines() if line.startswith("MemTotal")),
+                  0) if Path("/proc/meminfo").exists() else 0
+    commit = subprocess.run(["git", "-C", str(HERE), "rev-parse", "--short", "HEAD"],
+                            check=False, capture_output=True, text=True).stdout.strip()
+    return {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "cpu": model,
+            "cores": os.cpu_count(), "memory_mb": memory,
+            "python": sys.version.split()[0], "commit": commit}
+
+
 def table(results: list[dict]) -> str:
     """The markdown table of ``results``."""
     head = ("| tree | files read | parsed | cold index: wall / CPU / peak | second checkout "
             "(cache hits) | warm gather: wall / CPU / peak | after one edit: wall / CPU | "
-            "discovery walk | Aider cold map: wall / CPU / peak |\n"
-            "|---|---:|---:|---|---|---|---|---|---|\n")
+            "discovery walk | Aider cold map: wall / CPU / peak | load average (start, end) |\n"
+            "|---|---:|---:|---|---|---|---|---|---|---|\n")
     rows = []
     for r in results:
         aider = r.get("aider")
@@ -161,7 +209,7 @@ def table(results: list[dict]) -> str:
             f"{c['cpu_s']:.1f} s / {c['rss_mb']:.0f} MB | {s['wall_s']:.1f} s / {s['cpu_s']:.1f} s "
             f"({s['hits']:,}) | {w['wall_s']:.2f} s / {w['cpu_s']:.2f} s / {w['rss_mb']:.0f} MB | "
             f"{e['wall_s']:.2f} s / {e['cpu_s']:.2f} s | {r['discovery']['seconds']:.2f} s | "
-            f"{aider_text} |")
+            f"{aider_text} | {', '.join(f'{v:.1f}' for v in r.get('load_average', []))} |")
     return head + "\n".join(rows) + "\n"
 
 
@@ -217,7 +265,11 @@ def main() -> None:
     parser.add_argument("--json", type=Path, default=None)
     parser.add_argument("--table", type=Path, default=None)
     parser.add_argument("--plot", type=Path, default=None)
+    parser.add_argument("--profile", type=Path, default=None,
+                        help="also profile one warm gather per tree (cProfile) into this directory")
     args = parser.parse_args()
+    if args.profile:
+        args.profile.mkdir(parents=True, exist_ok=True)
     work = args.work or Path(tempfile.mkdtemp(prefix="ctxopt-scaling-"))
     python = str(Path(args.ctxopt).with_name("python"))
     results = json.loads(args.json.read_text()) if args.json and args.json.exists() else []
@@ -235,9 +287,12 @@ def main() -> None:
         else:
             shutil.copytree(args.repo[[r.name for r in args.repo].index(name)], root,
                             symlinks=True, ignore=shutil.ignore_patterns(".ctxopt"))
+        load = os.getloadavg()[0]
         result = bench_tree(name, root, task, args.ctxopt.split(), python, args.runs,
-                            args.aider_python, args.aider_timeout, args.budget)
-        result["load_average"] = round(os.getloadavg()[0], 2)
+                            args.aider_python, args.aider_timeout, args.budget, args.profile)
+        result["load_average"] = [round(load, 2), round(os.getloadavg()[0], 2)]
+        result["machine"] = machine()
+        result["command"] = " ".join(["python", *sys.argv])
         results = [r for r in results if r["tree"] != name] + [result]
         print(json.dumps(result), flush=True)
         shutil.rmtree(root, ignore_errors=True)

@@ -96,8 +96,8 @@ def plan(n_files: int, seed: int) -> list[Module]:
 
 
 def _python(module: Module, same: list[Module], other: list[Module], rng: random.Random) -> str:
-    lines = [f'"""{module.stem.replace("_", " ").capitalize()}: '
-             f'{rng.choice(VERBS)} {rng.choice(WORDS)} records for the {module.package[-1]} package."""',
+    lines = [(f'"""{module.stem.replace("_", " ").capitalize()}: '
+              f'{rng.choice(VERBS)} {rng.choice(WORDS)} records for the {module.package[-1]} package."""'),
              "from __future__ import annotations", "", "import logging", "import os"]
     functions: list[str] = []  # imported functions, to call
     classes: list[tuple[str, list[str]]] = []  # imported classes and their methods
@@ -243,7 +243,7 @@ def unresolved(root: Path) -> list[str]:
         key = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
         tree = ast.parse(path.read_text(encoding="utf-8"))
         names[key] = {n.name for n in tree.body if isinstance(n, (ast.ClassDef, ast.FunctionDef))}
-    exported = re.compile(r"^export (?:class|function|interface|const) (\w+)", re.M)
+    exported = re.compile(r"^export (?:class|function|interface|const) (\w+)", re.MULTILINE)
     for path in root.rglob("*.ts"):
         names[path.relative_to(root).with_suffix("").as_posix()] = set(
             exported.findall(path.read_text(encoding="utf-8")))
@@ -261,7 +261,7 @@ def unresolved(root: Path) -> list[str]:
             for alias in node.names:
                 if alias.name not in names.get(target, ()) and f"{target}.{alias.name}" not in names:
                     missing.append(f"{path.relative_to(root)}: {alias.name} from {target}")
-    imports = re.compile(r'^import \{ (.*) \} from "(.*)";', re.M)
+    imports = re.compile(r'^import \{ (.*) \} from "(.*)";', re.MULTILINE)
     for path in root.rglob("*.ts"):
         for listed, source in imports.findall(path.read_text(encoding="utf-8")):
             target = os.path.normpath(os.path.join(path.parent.relative_to(root), source))

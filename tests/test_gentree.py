@@ -7,10 +7,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
-from gentree import generate, unresolved  # noqa: E402
+from gentree import generate, unresolved
 
-from ctxopt.task import parse_task  # noqa: E402
-from ctxopt.walk import walk_rings  # noqa: E402
+from ctxopt.task import parse_task
+from ctxopt.walk import walk_rings
 
 
 def test_every_imported_name_is_defined_in_both_languages(tmp_path: Path) -> None:
