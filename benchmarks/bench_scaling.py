@@ -50,6 +50,14 @@ _DISCOVERY = ("import sys, time\nfrom pathlib import Path\nfrom ctxopt.discover 
               "print(len(found), best)\n")
 
 
+# cProfile of a console script, timed in CPU seconds of the process (the default timer is
+# wall time, which on a shared machine follows the other processes' load)
+_PROFILE = ("import cProfile, runpy, sys, time\nout = sys.argv[1]\nsys.argv = sys.argv[2:]\n"
+            "profiler = cProfile.Profile(time.process_time)\ntry:\n"
+            "    profiler.runcall(runpy.run_path, sys.argv[0], run_name='__main__')\n"
+            "except SystemExit:\n    pass\nfinally:\n    profiler.dump_stats(out)\n")
+
+
 def _edit_target(root: Path) -> Path:
     files = sorted(p for p in root.rglob("*.py") if ".ctxopt" not in p.parts
                    and 3_000 < p.stat().st_size < 40_000)
@@ -105,13 +113,18 @@ def bench_tree(name: str, root: Path, task: str | None, ctxopt: list[str], pytho
                               "rss_mb": round(max(w["rss_mb"] for w in warm), 1)}
         original = target.read_bytes()
         edits = []
-        for i in range(runs):
+        for i in range(runs + bool(profile)):
             added = (f"\n\ndef _scaling_edit_{i}(x):\n    return x\n" if target.suffix == ".py"
                      else f"\n\nexport function scalingEdit{i}(x: number): number {{\n"
                           "  return x;\n}\n")
             target.write_bytes(original + added.encode())
-            edits.append(measure(gather, env=env))
+            if i < runs:
+                edits.append(measure(gather, env=env))
+            else:  # one more edit, profiled
+                result["profile_edit"] = profile_gather(
+                    gather, python, env, profile / f"{root.name}-edit.prof")  # type: ignore[operator]
         target.write_bytes(original)
+        measure(gather, env=env)  # the original content indexed again
         result["edited_file"] = str(target.relative_to(root))
         result["edit"] = {k: round(statistics.median(e[k] for e in edits), 3)
                           for k in ("wall_s", "cpu_s")} | {
@@ -131,15 +144,14 @@ def bench_tree(name: str, root: Path, task: str | None, ctxopt: list[str], pytho
 
 
 def profile_gather(gather: list[str], python: str, env: dict, out: Path) -> dict:
-    """One more warm gather under cProfile (``out`` keeps the raw profile); the 25
-    functions of most own time (``own``) and the 40 of ctxopt's of most cumulative time
-    (``cumulative``), each ``[function, calls, own seconds, cumulative seconds]``.
-    The profiler roughly doubles the time of small calls: read the shares, not the sums."""
-    script = Path(gather[0])
-    # run from the output directory: ``-m`` puts the working directory first on sys.path,
+    """One more gather under cProfile, timed in CPU seconds (``out`` keeps the raw
+    profile); the 25 functions of most own time (``own``) and the 40 of ctxopt's of most
+    cumulative time (``cumulative``), each ``[function, calls, own seconds, cumulative
+    seconds]``. The profiler inflates small calls: read the shares, not the sums."""
+    # run from the output directory: ``-c`` puts the working directory first on sys.path,
     # and a checkout's ctxopt/ there would be profiled instead of the installed one
-    subprocess.run([python, "-m", "cProfile", "-o", str(out), str(script), *gather[1:]],
-                   env=env, check=True, capture_output=True, cwd=out.parent)
+    subprocess.run([python, "-c", _PROFILE, str(out), *gather], env=env, check=True,
+                   capture_output=True, cwd=out.parent)
     import pstats
 
     stats = pstats.Stats(str(out))
@@ -266,7 +278,8 @@ def main() -> None:
     parser.add_argument("--table", type=Path, default=None)
     parser.add_argument("--plot", type=Path, default=None)
     parser.add_argument("--profile", type=Path, default=None,
-                        help="also profile one warm gather per tree (cProfile) into this directory")
+                        help="also profile one warm gather and one gather after an edit per tree "
+                        "(cProfile) into this directory")
     args = parser.parse_args()
     if args.profile:
         args.profile.mkdir(parents=True, exist_ok=True)
