@@ -286,8 +286,8 @@ def main() -> None:
     work = args.work or Path(tempfile.mkdtemp(prefix="ctxopt-scaling-"))
     python = str(Path(args.ctxopt).with_name("python"))
     results = json.loads(args.json.read_text()) if args.json and args.json.exists() else []
-    print(f"machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} at start",
-          flush=True)
+    started = machine()
+    print(f"machine: {started}; load average {os.getloadavg()[0]:.2f} at start", flush=True)
     trees: list[tuple[str, Path, str | None]] = []
     for count in args.generated:
         trees.append((f"generated {count:,}", work / f"gen{count}", None))
@@ -304,7 +304,7 @@ def main() -> None:
         result = bench_tree(name, root, task, args.ctxopt.split(), python, args.runs,
                             args.aider_python, args.aider_timeout, args.budget, args.profile)
         result["load_average"] = [round(load, 2), round(os.getloadavg()[0], 2)]
-        result["machine"] = machine()
+        result["machine"] = started
         result["command"] = " ".join(["python", *sys.argv])
         results = [r for r in results if r["tree"] != name] + [result]
         print(json.dumps(result), flush=True)
