@@ -181,6 +181,17 @@ def bench_aider_with_timeout(python: str, root: Path, task: str, budget: int,
         shutil.rmtree(wrapper.parent, ignore_errors=True)
 
 
+def commit_tree(root: Path) -> None:
+    """Make ``root`` a git repository with every file committed (fixed author and date)."""
+    env = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.invalid",
+           "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z", "GIT_COMMITTER_NAME": "bench",
+           "GIT_COMMITTER_EMAIL": "bench@example.invalid",
+           "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z"}
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "tree"]):
+        subprocess.run(["git", "-C", str(root), *command], env=env, check=True,
+                       capture_output=True)
+
+
 def machine() -> dict:
     """What the figures were measured on: date, CPU model and count, memory, Python, and
     the commit of this checkout (ctxopt is installed from it)."""
@@ -272,6 +283,10 @@ def main() -> None:
         "CTXOPT_BENCH_AIDER_PYTHON", "/tmp/aider-venv/bin/python"))
     parser.add_argument("--aider-timeout", type=int, default=600)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--no-git", action="store_true",
+                        help="measure the trees as plain directories (default: each is "
+                        "committed to a new git repository first, as a user's checkout is; "
+                        "ctxopt then lists files with git instead of walking them)")
     parser.add_argument("--budget", type=int, default=8000)
     parser.add_argument("--work", type=Path, default=None, help="scratch directory")
     parser.add_argument("--json", type=Path, default=None)
@@ -299,13 +314,16 @@ def main() -> None:
             generate(root, int(name.split()[1].replace(",", "")))
         else:
             shutil.copytree(args.repo[[r.name for r in args.repo].index(name)], root,
-                            symlinks=True, ignore=shutil.ignore_patterns(".ctxopt"))
+                            symlinks=True, ignore=shutil.ignore_patterns(".ctxopt", ".git"))
+        if not args.no_git:
+            commit_tree(root)
         load = os.getloadavg()[0]
         result = bench_tree(name, root, task, args.ctxopt.split(), python, args.runs,
                             args.aider_python, args.aider_timeout, args.budget, args.profile)
         result["load_average"] = [round(load, 2), round(os.getloadavg()[0], 2)]
         result["machine"] = started
         result["command"] = " ".join(["python", *sys.argv])
+        result["git"] = not args.no_git
         results = [r for r in results if r["tree"] != name] + [result]
         print(json.dumps(result), flush=True)
         shutil.rmtree(root, ignore_errors=True)
