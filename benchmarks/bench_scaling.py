@@ -29,6 +29,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -188,7 +189,8 @@ def commit_tree(root: Path) -> None:
            "GIT_COMMITTER_EMAIL": "bench@example.invalid",
            "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z"}
     for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "tree"]):
-        subprocess.run(["git", "-C", str(root), *command], env=env, check=True,
+        # no automatic gc: it would pack the new objects in the background while ctxopt runs
+        subprocess.run(["git", "-C", str(root), "-c", "gc.auto=0", *command], env=env, check=True,
                        capture_output=True)
 
 
@@ -210,9 +212,22 @@ def machine() -> dict:
 
 def table(results: list[dict]) -> str:
     """The markdown table of ``results``."""
-    head = ("| tree | files read | parsed | cold index: wall / CPU / peak | second checkout "
-            "(cache hits) | warm gather: wall / CPU / peak | after one edit: wall / CPU | "
-            "discovery walk | Aider cold map: wall / CPU / peak | load average (start, end) |\n"
+    runs: dict[str, list[str]] = {}
+    for r in results:
+        if "machine" in r:
+            runs.setdefault(r["command"], []).append(r["machine"]["date"])
+    notes = "".join(f"- {min(dates)}{' to ' + max(dates) if max(dates) != min(dates) else ''}: "
+                    f"`{command}`\n" for command, dates in sorted(runs.items(), key=lambda c: min(c[1])))
+    any_run = next((r for r in results if "machine" in r), None)
+    if any_run:
+        m = any_run["machine"]
+        notes = (f"Measured on {m['cpu']} ({m['cores']} cores, {m['memory_mb'] // 1024} GB), "
+                 f"Python {m['python']}, ctxopt installed from commit {m['commit']}; trees "
+                 f"{'committed to git' if any_run.get('git') else 'as plain directories'}. "
+                 f"Runs:\n\n{notes}\n")
+    head = notes + ("| tree | files read | parsed | cold index: wall / CPU / peak | second checkout "
+                    "(cache hits) | warm gather: wall / CPU / peak | after one edit: wall / CPU | "
+                    "discovery walk | Aider cold map: wall / CPU / peak | load average (start, end) |\n"
             "|---|---:|---:|---|---|---|---|---|---|---|\n")
     rows = []
     for r in results:
@@ -237,36 +252,64 @@ def table(results: list[dict]) -> str:
 
 
 def plot(results: list[dict], path: Path) -> None:
-    """A log-log plot of CPU seconds against files read, one line per measurement."""
+    """Two log-log panels of CPU seconds against files read: building the index (cold,
+    second checkout, Aider's cold map) and one gather (warm, after an edit, the discovery
+    walk alone). Generated trees are joined by lines, real trees are labelled points; a
+    dotted line of slope 1 (cost proportional to files) runs through the smallest
+    generated tree's figure for comparison."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     results = sorted(results, key=lambda r: r["files"])
-    files = [r["files"] for r in results]
-    figure, axes = plt.subplots(figsize=(8, 5), dpi=120)
-    series = [("cold index (empty cache)", lambda r: r["cold"]["cpu_s"]),
-              ("second checkout (parse cache)", lambda r: r["second_checkout"]["cpu_s"]),
-              ("warm gather", lambda r: r["warm"]["cpu_s"]),
-              ("gather after one edit", lambda r: r["edit"]["cpu_s"]),
-              ("discovery walk (in-process)", lambda r: r["discovery"]["seconds"])]
-    for label, value in series:
-        axes.plot(files, [value(r) for r in results], marker="o", label=label)
-    aider = [(r["files"], r["aider"]["cpu_s"]) for r in results
-             if "cpu_s" in r.get("aider", {})]
-    if aider:
-        axes.plot(*zip(*aider), marker="x", linestyle="--", label="Aider cold repo map")
-    for r in results:
-        axes.annotate(r["tree"], (r["files"], r["cold"]["cpu_s"]), fontsize=7,
-                      textcoords="offset points", xytext=(4, 4))
-    axes.set_xscale("log")
-    axes.set_yscale("log")
-    axes.set_xlabel("files read")
-    axes.set_ylabel("CPU seconds (user + system, workers included)")
-    axes.set_title("ctxopt: cost against repository size")
-    axes.grid(True, which="both", alpha=0.3)
-    axes.legend(fontsize=8)
+    generated = [r for r in results if r["tree"].startswith("generated")]
+    real = [r for r in results if not r["tree"].startswith("generated")]
+
+    def aider(r: dict) -> float | None:
+        found = r.get("aider", {})
+        return found.get("cpu_s") if "cpu_s" in found else None
+
+    panels = [("building the index", [
+        ("cold ctxopt index (empty parse cache)", lambda r: r["cold"]["cpu_s"], "o"),
+        ("second checkout (parse cache hits)", lambda r: r["second_checkout"]["cpu_s"], "s"),
+        ("Aider cold repo map", aider, "x")]),
+        ("one gather, index built", [
+        ("warm gather", lambda r: r["warm"]["cpu_s"], "o"),
+        ("gather after one edit", lambda r: r["edit"]["cpu_s"], "s"),
+        ("discovery walk alone (in-process)", lambda r: r["discovery"]["seconds"], "^")])]
+    figure, axes = plt.subplots(1, 2, figsize=(12, 5), dpi=110)
+    for ax, (title, series) in zip(axes, panels):
+        for i, (label, value, marker) in enumerate(series):
+            color = f"C{i}"
+            points = [(r["files"], value(r)) for r in generated if value(r) is not None]
+            if points:
+                ax.plot(*zip(*points), marker=marker, color=color, label=label)
+                x0, y0 = points[0]
+                if i == 0:
+                    top = max(r["files"] for r in generated)
+                    ax.plot([x0, top], [y0, y0 * top / x0], ":", color="grey",
+                            label="proportional to files (from the first point)")
+            for r in real:
+                if value(r) is not None:
+                    ax.scatter([r["files"]], [value(r)], marker=marker, color=color,
+                               facecolors="none", s=60)
+            for r in generated:
+                stopped = r.get("aider", {}).get("timeout")
+                if value is aider and stopped:
+                    ax.annotate(f"Aider stopped at {stopped} s wall", (r["files"], stopped / 2),
+                                fontsize=7, color=color, ha="right")
+        for r in real:
+            ax.annotate(r["tree"], (r["files"], series[0][1](r)), fontsize=7,
+                        textcoords="offset points", xytext=(5, -10))
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("files read (filled: generated trees; hollow: real ones)")
+        ax.set_ylabel("CPU seconds (user + system, workers included)")
+        ax.set_title(title)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7, loc="upper left")
+    figure.suptitle("ctxopt: cost against repository size", fontsize=11)
     figure.tight_layout()
     figure.savefig(path)
 
@@ -322,7 +365,7 @@ def main() -> None:
                             args.aider_python, args.aider_timeout, args.budget, args.profile)
         result["load_average"] = [round(load, 2), round(os.getloadavg()[0], 2)]
         result["machine"] = started
-        result["command"] = " ".join(["python", *sys.argv])
+        result["command"] = shlex.join(["python", *sys.argv])
         result["git"] = not args.no_git
         results = [r for r in results if r["tree"] != name] + [result]
         print(json.dumps(result), flush=True)
