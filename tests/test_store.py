@@ -514,3 +514,40 @@ def test_an_update_leaves_the_garbage_collector_as_it_found_it(fixture_repo, mon
         assert gc.isenabled() is enabled  # restored on failure too
     finally:
         gc.enable() if was else gc.disable()
+
+
+def _import_rows(database: Path) -> tuple[list, list]:
+    conn = sqlite3.connect(database)
+    try:
+        paths = dict(conn.execute("SELECT id, path FROM files"))
+        edges = sorted((paths[s], paths[d]) for s, d in conn.execute("SELECT src, dst FROM imports"))
+        bindings = sorted((paths[f], seq, module, name, local, paths.get(dst)) for f, seq, module, name, local, dst
+                          in conn.execute("SELECT file_id, seq, module, name, local, dst FROM bindings"))
+        return edges, bindings
+    finally:
+        conn.close()
+
+
+@pytest.mark.parametrize("edit", ["a body", "an import"])
+def test_an_edit_that_keeps_its_imports_keeps_its_import_edges(fixture_repo, tmp_path, monkeypatch,
+                                                                edit: str) -> None:
+    """A changed file that imports what it did keeps its import edges and its bindings'
+    files (no file's imports are resolved again: that walks every path); one whose
+    imports changed has them resolved again. Either way the rows are a fresh build's."""
+    root = fixture_repo("py_storage")
+    database = tmp_path / "index.db"
+    open_index(root, IndexOptions(path=database))[0].close()
+    assert _import_rows(database)[0]  # the fixture has import edges to keep
+    calls = []
+    real = update.update_imports
+    monkeypatch.setattr(update, "update_imports", lambda *a: (calls.append(a[2]), real(*a)))
+    if edit == "a body":
+        _edit(root, "app/cli.py", "\n", "\n# a comment\n")
+    else:
+        EDITS["import added"](root)
+    open_index(root, IndexOptions(path=database))[0].close()
+    assert calls == ([] if edit == "a body" else [{"app/cli.py"}])
+    open_index(root, IndexOptions(path=tmp_path / "fresh.db"))[0].close()
+    assert _import_rows(database) == _import_rows(tmp_path / "fresh.db")
+    meta = dict(sqlite3.connect(database).execute("SELECT key, value FROM meta"))
+    assert meta["imports_dirty"] == "0"

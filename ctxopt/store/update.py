@@ -83,6 +83,7 @@ def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
     selected_before = {p for p, row in stored.items() if row[4] is None}
     full_imports = read_meta(conn).get("imports_dirty") == "1" or bool(removed)
     changed: set[str] = set()
+    current: set[str] = set()  # changed files whose import edges were kept (write_file)
     jobs = options.jobs or os.cpu_count() or 1
     pending: list[ScanResult] = []
     cache = parse_cache(options) if work else None
@@ -107,8 +108,8 @@ def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
                 full_imports = True
             pending.append(result)
             if len(pending) >= COMMIT_EVERY:
-                _write_batch(conn, pending)
-    _write_batch(conn, pending)
+                current |= _write_batch(conn, pending)
+    current |= _write_batch(conn, pending)
     if cache is not None:
         cache.close()
     if bulk:
@@ -116,8 +117,11 @@ def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
     if removed:
         _remove(conn, removed)
         report.removed = len(removed)
-    if full_imports or changed:
-        update_imports(conn, root, None if full_imports else changed)
+    if full_imports or changed - current:
+        update_imports(conn, root, None if full_imports else changed - current)
+    elif changed:  # every changed file imports what it did: its edges were kept
+        with Transaction(conn):
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('imports_dirty', '0')")
     if {p: r for p, r in new_rules.items() if r} != old_rules:
         store_rules(conn, new_rules)
     with Transaction(conn):  # it may write statistics: inside the retried path like every write
@@ -139,10 +143,12 @@ def parse_cache(options: IndexOptions) -> ParseCache | None:
     return ParseCache(directory, prefix)
 
 
-def _write_batch(conn: sqlite3.Connection, pending: list[ScanResult]) -> None:
-    """Store the scanned files of ``pending`` in one transaction, then empty it."""
+def _write_batch(conn: sqlite3.Connection, pending: list[ScanResult]) -> set[str]:
+    """Store the scanned files of ``pending`` in one transaction, then empty it. Returns
+    the paths of the changed files whose import edges are still current (``write_file``)."""
+    current: set[str] = set()
     if not pending:
-        return
+        return current
     with Transaction(conn):
         conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('imports_dirty', '1')")
         conn.execute(BUMP_GENERATION)
@@ -153,9 +159,10 @@ def _write_batch(conn: sqlite3.Connection, pending: list[ScanResult]) -> None:
                               path_key(result.path)))
             elif result.status == "gone":
                 delete_file(conn, result.path)
-            else:
-                write_file(conn, result)
+            elif write_file(conn, result):
+                current.add(result.path)
     pending.clear()
+    return current
 
 
 def _remove(conn: sqlite3.Connection, removed: list[str]) -> None:
@@ -194,8 +201,11 @@ def delete_file(conn: sqlite3.Connection, path: str) -> None:
         resolved_uses.forget_file(conn, file_id, before, None)
 
 
-def write_file(conn: sqlite3.Connection, result: ScanResult) -> None:
-    """Store one new or changed file's rows (``result.status == "new"``)."""
+def write_file(conn: sqlite3.Connection, result: ScanResult) -> bool:
+    """Store one new or changed file's rows (``result.status == "new"``). Returns True
+    when the file was stored before with the same language, import specifiers and bound
+    modules: its import edges and its bindings' files were kept and are current (the
+    other files being the same: a file added or removed redoes every file's edges)."""
     path, size, mtime_ns, checked_ns, digest = (result.path, result.size, result.mtime_ns,
                                                 result.checked_ns, result.hash)
     language, line_count, skip, detail, notes = (result.language, result.line_count,
@@ -208,7 +218,7 @@ def write_file(conn: sqlite3.Connection, result: ScanResult) -> None:
         # may use them)
         conn.execute("UPDATE files SET size=?, mtime_ns=?, checked_ns=? WHERE id=?",
                      (size, mtime_ns, checked_ns, row[0]))
-        return
+        return False
     doc_count, doc_length, file_length, postings = lexical or (None, None, None, ())
     before = None
     if resolved_uses.cached(conn):
@@ -223,6 +233,7 @@ def write_file(conn: sqlite3.Connection, result: ScanResult) -> None:
         ).lastrowid
     else:
         file_id = row[0]
+        old_imports = _import_state(conn, file_id)
         _delete_what_it_says(conn, file_id)
         conn.execute(
             "UPDATE files SET size=?, mtime_ns=?, checked_ns=?, hash=?, language=?,"
@@ -246,6 +257,32 @@ def write_file(conn: sqlite3.Connection, result: ScanResult) -> None:
                          [(term, file_id, data) for term, data in postings])
     if before is not None and file_id is not None:
         resolved_uses.forget_file(conn, file_id, before, resolved_uses.resolution_inputs(conn, file_id))
+    if row is None or file_id is None:
+        return False
+    specifiers = tuple(import_specifiers((name, kind, line, None)
+                                         for _, name, kind, line, _ in imports))
+    if (language, specifiers, tuple(b[1] for b in result.bindings)) != old_imports[:3]:
+        return False
+    edges, targets = old_imports[3:]
+    conn.executemany("INSERT OR IGNORE INTO imports(src, dst) VALUES (?, ?)",
+                     [(file_id, dst) for dst in edges])
+    conn.executemany("UPDATE bindings SET dst = ? WHERE file_id = ? AND seq = ?",
+                     [(dst, file_id, seq) for seq, dst in targets if dst is not None])
+    return True
+
+
+def _import_state(conn: sqlite3.Connection, file_id: int) -> tuple:
+    """What a stored file's import edges depend on (language, import specifiers, bound
+    modules) and what they are (import edge targets, (binding seq, file) pairs)."""
+    language = conn.execute("SELECT language FROM files WHERE id = ?", (file_id,)).fetchone()[0]
+    specs = conn.execute("SELECT name, kind, line FROM import_specs WHERE file_id = ? ORDER BY seq",
+                         (file_id,)).fetchall()
+    bindings = conn.execute("SELECT seq, module, dst FROM bindings WHERE file_id = ? ORDER BY seq",
+                            (file_id,)).fetchall()
+    edges = [dst for (dst,) in conn.execute("SELECT dst FROM imports WHERE src = ?", (file_id,))]
+    return (language, tuple(import_specifiers((n, k, line, None) for n, k, line in specs)),
+            tuple(module for _, module, _ in bindings), edges,
+            [(seq, dst) for seq, _, dst in bindings])
 
 
 def update_imports(conn: sqlite3.Connection, root: Path, only: set[str] | None) -> None:
