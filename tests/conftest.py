@@ -135,3 +135,15 @@ def _parse_cache_in_tmp(monkeypatch: pytest.MonkeyPatch,
     directory = tmp_path_factory.mktemp("parse-cache")
     monkeypatch.setenv("CTXOPT_PARSE_CACHE", str(directory))
     return directory
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _config_dir_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The suite's ctxopt configuration directory (token table cache, memo, calibration:
+    ``calibration.user_config_dir``) is one directory of its own, never the user's: the
+    suite wrote hundreds of MB of memo there, shared with every other run on the machine.
+    A test that wants it elsewhere sets its own."""
+    directory = tmp_path_factory.mktemp("config")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("CTXOPT_CONFIG_DIR", str(directory))
+        yield directory

@@ -43,3 +43,9 @@ def test_unusable_cache_directory_still_counts(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("CTXOPT_CONFIG_DIR", str(blocker))
     assert tokens._cached_parameters() is None
     assert blocker.read_text() == "not a directory\n"
+
+
+def test_the_suite_never_writes_the_users_configuration_directory(tmp_path_factory) -> None:
+    from ctxopt.calibration import user_config_dir
+
+    assert tmp_path_factory.getbasetemp() in user_config_dir().parents
