@@ -21,7 +21,8 @@ The plan follows the tiers (``model.Tier``):
   blocks share a budget fairly (max-min fair shares, rising as the budget grows);
 - ``Tier.SIGNATURE`` (rings 1-2, score >= 60): first its signature (the tree-sitter header
   of each definition, body replaced by a placeholder) when that is cheaper, in rank order;
-  then whole, cheaper blocks first (the fair level rising), ties in rank order;
+  then whole, in rank order (equal scores cheaper first): cheaper first spent the budget
+  on the many weak callers and left the containing class of the named method a signature;
 - ``Tier.WHOLE`` (rings 3-4): whole, in rank order.
 
 Each step takes, in this order of precedence, the next ring-0 rung, the next signature,
@@ -30,10 +31,11 @@ a block cost more than ``CAP_FLOOR`` tokens waits until the plan's total is thre
 that cost: no block takes more than a third of the budget (at least ``CAP_FLOOR``) while
 others wait. Others are: for a ring-0 block, ring 1-2 blocks (the only ring-0 block is
 never capped); for a ring 1-2 block, the other ring 0-2 blocks; for a tier-WHOLE block,
-the other tier-WHOLE blocks. When every candidate waits, the one due first goes. A
-tier-WHOLE block of at most ``SHARE_FLOOR`` tokens goes before an upgrade to whole or a
-tier-WHOLE block ``_SMALL_RATIO`` (8) times its size or more: small blocks are not held
-up behind a large one (what a greedy fitter's skipping gave, kept monotone).
+the other tier-WHOLE blocks. A queue offers its best block that need not wait; when every
+candidate waits, the one due first goes. A tier-WHOLE block of at most ``SHARE_FLOOR``
+tokens goes before an upgrade to whole or a tier-WHOLE block ``_SMALL_RATIO`` (8) times
+its size or more: small blocks are not held up behind a large one (what a greedy fitter's
+skipping gave, kept monotone).
 
 Costs are what the renderer prints for a block (``cost``); ``fit_text`` measures the whole
 text, header included, with the parts the renderer exposes (``render.Layout``), and owns
@@ -190,6 +192,7 @@ class _Planner:
     def __init__(self, ranked: list[Block], cost: Callable[[Block], int],
                  count: Callable[[str], int]) -> None:
         self.cost = cost
+        self.ranked = ranked
         self.tiers = [Tier.of(b.score) for b in ranked]
         self.pending: dict[int, list[Block]] = {}
         for i, block in enumerate(ranked):
@@ -252,13 +255,18 @@ class _Planner:
         upgrades = [i for i in by_tier[Tier.SIGNATURE] if self.shown[i]]
         if entries:
             found.append(min(entries))
-        if upgrades:
-            found.append(min(upgrades, key=next_cost))
+        if upgrades:  # best first, as entries; equal scores cheapest first
+            found.append(self._first_free(sorted(upgrades, key=lambda i: (
+                -self.ranked[i].score, self._increment(i), i))))
         low = sorted(by_tier[Tier.WHOLE])
         if low:
-            free = [i for i in low if not self._waits(i)]
-            found.append(free[0] if free else min(low, key=lambda i: (self._due(i), i)))
+            found.append(self._first_free(low))
         return found
+
+    def _first_free(self, queue: list[int]) -> int:
+        """The first block of ``queue`` that need not wait, else the one due first."""
+        free = next((i for i in queue if not self._waits(i)), None)
+        return free if free is not None else min(queue, key=lambda i: (self._due(i), i))
 
     def _capped(self, i: int) -> bool:
         """Whether others wait behind block ``i`` (see the module docstring)."""

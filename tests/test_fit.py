@@ -1,4 +1,6 @@
 """The budget fitter: tiers, reasons and the hard guarantee."""
+from dataclasses import replace
+
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -224,3 +226,19 @@ def test_fair_fit_never_exceeds_the_budget(specs, budget) -> None:
     # output is in rank order
     assert [b.score for b in selection.blocks] == sorted((b.score for b in selection.blocks),
                                                          reverse=True)
+
+
+def test_ring2_signatures_become_whole_best_first() -> None:
+    # Upgrades went cheapest first: many weak ring-2 blocks were shown whole while the
+    # best one (the class around the named method) stayed a signature.
+    best = block("c.py", 80, 35)
+    weak = [block(f"u{i}.py", 70, 8) for i in range(4)]
+    assert cost(best) < 512  # not held back by the cap: its place is its rank alone
+    signature = cost(replace(best, content=best.signature, kind=Fidelity.SIGNATURE))
+    signatures = signature + sum(
+        cost(replace(b, content=b.signature, kind=Fidelity.SIGNATURE)) for b in weak)
+    selection = fit_budget([best, *weak], signatures + cost(best) - signature, cost=cost,
+                           count=count_tokens)
+    kinds = {b.path: b.kind for b in selection.blocks}
+    assert kinds["c.py"] is Fidelity.FULL
+    assert [kinds[b.path] for b in weak] == [Fidelity.SIGNATURE] * 4
