@@ -147,6 +147,9 @@ class Item:
     # The most detail worth showing: SIGNATURE for items that only name a relevant file
     # or definition ("detail by distance"); the fitter may still reduce FULL items.
     fidelity: Fidelity = Fidelity.FULL
+    # The first line a cut block of this item keeps (``Block.focus_line``), below its
+    # start when the task points at a line further down; None: from the item's start
+    focus_line: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

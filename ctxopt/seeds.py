@@ -33,6 +33,9 @@ class Seed:
     # lines to show instead of the whole definition or file (1-indexed inclusive), for a
     # place the task points at inside a long one
     lines: tuple[int, int] | None = None
+    # the first line a cut block of it keeps (``Item.focus_line``), so that the line the
+    # task points at stays in view; None: the definition's first line
+    focus: int | None = None
 
 
 _PATHLIKE_SUFFIXES = (".py", ".pyi", ".go", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".rs",
@@ -132,15 +135,29 @@ def _seed_references(found: _SeedSet, task: ParsedTask) -> None:
             # (the block's header names the file: the reason names the line only)
             where = f"line {first}" if last == first else f"lines {first}-{last}"
             if not around:
-                found.seeds[path] = Seed(path, 1.0, f"the task points at {where}", window)
+                found.seeds[path] = Seed(path, 1.0, f"the task points at {where}", window,
+                                         _focus(window[0], first))
                 found.referenced.add(path)
                 continue
             span, i, definition = min(around, key=lambda a: (a[0], -a[1]))
             lines = None if span < config.caller_max_lines else (
                 max(definition.start_line, window[0]), min(definition.end_line, window[1]))
             found.seeds[f"{path}#{i}"] = Seed(f"{path}#{i}", 1.0,
-                                              f"{definition.qualified_name} holds {where}", lines)
+                                              f"{definition.qualified_name} holds {where}", lines,
+                                              _focus((lines or (definition.start_line,))[0], first))
             found.referenced.add(f"{path}#{i}")
+
+
+# A cut block keeps at least PARTIAL_LINES (10) lines from its focus: the line the task
+# points at is kept with up to this many lines above it
+_FOCUS_ABOVE = 3
+
+
+def _focus(start: int, line: int) -> int | None:
+    """Where a cut block of lines from ``start`` begins so that ``line`` stays in view:
+    None (at ``start``, the definition's first line) when ``line`` is among the first
+    lines any cut block keeps, else a few lines above ``line``."""
+    return None if line - start <= _FOCUS_ABOVE * 2 else line - _FOCUS_ABOVE
 
 
 class _SeedSet:

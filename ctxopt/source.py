@@ -142,6 +142,8 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item], sta
     focus = max(start, best.start_line - context_lines)
     while focus < best.start_line and not lines[focus - 1].strip():
         focus += 1  # blank context lines are not worth keeping at the top of a cut block
+    if best.focus_line is not None:  # a line the task points at, further down
+        focus = min(max(start, best.focus_line), end)
     return Block(
         path=path, language=fence_tag(path), start_line=start, end_line=end, content=content,
         tokens=counter.count(content), score=best.score, ring=min(i.ring for i in members),

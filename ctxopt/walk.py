@@ -118,9 +118,11 @@ class _Walk:
         return None
 
     def add(self, node: str, ring: int, weight: float, reason: str,
-            lines: tuple[int, int] | None = None, fidelity: Fidelity = Fidelity.FULL) -> None:
+            lines: tuple[int, int] | None = None, fidelity: Fidelity = Fidelity.FULL,
+            focus: int | None = None) -> None:
         """Offer ``node`` (its ``lines``, else its whole definition or file) at ``ring``
-        with ``weight`` in [0, 1]; kept when in scope and better than what is known."""
+        with ``weight`` in [0, 1]; kept when in scope and better than what is known.
+        ``focus``: the first line a cut block of it keeps (``Item.focus_line``)."""
         path = self.index.path_of(node)
         if not self.config.admits(path) or ring > self.config.max_ring:
             return
@@ -134,7 +136,9 @@ class _Walk:
         symbol = None if self.index.is_file(node) else _label(self.index, node)
         item = Item(path=path, start_line=lines[0], end_line=lines[1],
                     score=RING_BANDS[ring].score(weight), ring=ring, reason=reason,
-                    symbol=symbol, fidelity=fidelity)
+                    symbol=symbol, fidelity=fidelity,
+                    focus_line=focus if focus is not None and lines[0] < focus <= lines[1]
+                    else None)
         key = (path, lines[0], lines[1])
         known = self.items.get(key)
         if known is None or (item.score, -item.ring) > (known.score, -known.ring):
@@ -234,7 +238,7 @@ def seed_ring(walk: _Walk, seeds: list[Seed]) -> set[str]:
                     and _children(index, seed.node)):
                 large.add(seed.node)
                 lines = _header_range(index, seed.node, d, config)
-        walk.add(seed.node, 0, seed.quality, seed.reason, lines)
+        walk.add(seed.node, 0, seed.quality, seed.reason, lines, focus=seed.focus)
     return large
 
 

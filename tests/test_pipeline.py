@@ -62,3 +62,16 @@ def test_a_budget_that_is_not_a_positive_integer_is_a_usage_error(budget) -> Non
     prepared = pipeline.prepare(ROOT, "fix Storage bug")
     with pytest.raises(UsageError, match="budget must be a positive integer"):
         pipeline.fit_prepared(prepared, budget)
+
+
+@pytest.mark.parametrize("budget", [120, 160, 200, 300])
+def test_a_cut_block_keeps_the_line_the_task_points_at(make_repo, budget) -> None:
+    # trial: "CodeWriter.java:380" at 1,500 tokens showed lookupName's javadoc and signature
+    # (lines 369-376) and "⋮ 38 lines below omitted": not line 380
+    body = "".join(f"    v{i} = compute({i})\n" for i in range(50))
+    root = make_repo({"calc.py": "def compute(x):\n    return x\n\n\ndef run():\n" + body})
+    (block,) = [b for b in pipeline.gather(root, "ValueError at calc.py:48",
+                                  pipeline.GatherConfig(budget=budget)).selection.blocks
+                if b.reason == "run holds line 48"]
+    assert block.kind is Fidelity.TRUNCATED and block.start_line <= 48 <= block.end_line
+    assert "    v42 = compute(42)" in block.content.splitlines()
