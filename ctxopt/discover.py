@@ -42,7 +42,7 @@ from .files.reasons import (REASON_BINARY, REASON_BUILD_OUTPUT, REASON_GENERATED
 from .files.safety import (HygieneConfig, check_link, drop_duplicate_links, inspect_file,
                            is_nested_repository, submodule_diagnostic)
 from .files.secrets import secret_file_kind
-from .files.text import decode_ignore_file, looks_binary
+from .files.text import decode_written, looks_binary
 from .errors import UsageError
 from .model import Diagnostic
 
@@ -105,7 +105,7 @@ class _Ignore:
 
 def _load_ignore(directory: Path, base: str, name: str = ".gitignore") -> _Ignore | None:
     try:
-        text = decode_ignore_file((directory / name).read_bytes())
+        text = decode_written((directory / name).read_bytes())
     except OSError:
         return None
     return _Ignore(base, pathspec.GitIgnoreSpec.from_lines(text.splitlines()))

@@ -6,7 +6,7 @@ import pytest
 
 from ctxopt.files.safety import HygieneConfig
 from ctxopt.files.secrets import find_secrets, redact_secrets, secret_file_kind
-from ctxopt.files.text import (decode_ignore_file, decode_text, display_text, looks_binary,
+from ctxopt.files.text import (decode_written, decode_text, display_text, looks_binary,
                                normalize_newlines, split_lines)
 from ctxopt.model import Diagnostic
 from ctxopt.parsing.parse import parse_text
@@ -42,9 +42,9 @@ def test_decode_text(data, text, encoding, replaced) -> None:
 
 
 def test_ignore_file_keeps_latin1_bytes_as_file_name_escapes() -> None:
-    assert decode_ignore_file(b"caf\xe9.py\n") == "caf\udce9.py\n"
-    assert decode_ignore_file(codecs.BOM_UTF8 + b"a.py\n") == "a.py\n"
-    assert decode_ignore_file("a.py\r\n".encode("utf-16")) == "a.py\r\n"
+    assert decode_written(b"caf\xe9.py\n") == "caf\udce9.py\n"
+    assert decode_written(codecs.BOM_UTF8 + b"a.py\n") == "a.py\n"
+    assert decode_written("a.py\r\n".encode("utf-16")) == "a.py\r\n"
 
 
 @pytest.mark.parametrize(("sample", "binary"), [

@@ -5,9 +5,9 @@ skip reasons (``reasons``)."""
 from __future__ import annotations
 
 from .safety import DEFAULT_PARSE_TIMEOUT, MAX_LINE_LENGTH, HygieneConfig, inspect_file
-from .text import (Decoded, decode_ignore_file, decode_text, display_text, looks_binary,
+from .text import (Decoded, decode_written, decode_text, display_text, looks_binary,
                    normalize_newlines, split_lines)
 
 __all__ = ["HygieneConfig", "DEFAULT_PARSE_TIMEOUT", "MAX_LINE_LENGTH", "inspect_file",
-           "Decoded", "decode_text", "decode_ignore_file", "display_text", "looks_binary",
+           "Decoded", "decode_text", "decode_written", "display_text", "looks_binary",
            "normalize_newlines", "split_lines"]

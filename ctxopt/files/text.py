@@ -11,7 +11,7 @@ import codecs
 import re
 from dataclasses import dataclass
 
-__all__ = ["Decoded", "decode_text", "decode_written", "decode_ignore_file", "split_lines", "normalize_newlines",
+__all__ = ["Decoded", "decode_text", "decode_written", "split_lines", "normalize_newlines",
            "looks_binary", "display_text", "display_lines", "SNIFF_BYTES"]
 
 # Bytes read to decide whether a file is binary (git reads 8000 too).
@@ -63,19 +63,13 @@ def decode_written(data: bytes) -> str:
     """Text a person wrote into a file or a pipe (a ``.gitignore``, a task): a BOM is
     honoured (UTF-8, UTF-16 as Windows PowerShell's ``>`` writes it, UTF-32), and other
     bytes that are not UTF-8 are kept as surrogate escapes, as Python spells them in file
-    names and command-line arguments (``display_text`` shows them as ``\\xHH``). Never
-    raises."""
+    names and command-line arguments (``display_text`` shows them as ``\\xHH``), so a
+    Latin-1 ``.gitignore`` pattern still matches the Latin-1 name it was written for (git
+    compares bytes). Never raises."""
     for bom, encoding in _BOMS:
         if data.startswith(bom):
             return data.decode(encoding, "replace")
     return data.decode("utf-8", "surrogateescape")
-
-
-def decode_ignore_file(data: bytes) -> str:
-    """The text of a ``.gitignore``-style file, for matching against path names
-    (``decode_written``): a Latin-1 pattern kept as surrogate escapes still matches the
-    Latin-1 name it was written for (git compares bytes)."""
-    return decode_written(data)
 
 
 def split_lines(text: str) -> list[str]:
