@@ -29,7 +29,7 @@ from itertools import chain, groupby
 import Stemmer  # type: ignore[import-not-found]  # PyStemmer ships no type stubs
 
 from .model import FileTags
-from .task import MAX_TASK_KEYWORDS, STOP_WORDS, ParsedTask, split_identifier
+from .task import MAX_TASK_KEYWORDS, STOP_WORDS, ParsedTask, is_path_symbol, split_identifier
 
 __all__ = ["LexicalIndex", "file_documents", "query_terms", "joined_words", "NAME_WEIGHT",
            "DOCUMENTS_VERSION"]
@@ -143,13 +143,22 @@ def query_terms(task: ParsedTask) -> Counter[str]:
     for symbol in task.symbols:
         # a plain capitalised word ("Accessing", "Pylint") is English more often than code
         weight = 2 if _looks_like_code(symbol) else 1
-        for part in re.split(r"[./\\]", symbol):
-            if not part:
-                continue
+        for part in _symbol_parts(symbol):
             for word in _words(part):
                 terms[word] = max(terms[word], weight)
             terms["=" + part.lower()] = max(terms["=" + part.lower()], weight)
     return terms
+
+
+def _symbol_parts(symbol: str) -> list[str]:
+    """The names a task's symbol holds: its dotted or path parts, without a path's file
+    extension (``js`` of ``square.js``) and, in a symbol of several parts, without
+    one-letter parts (``b`` of a file name ``b.dtd`` quoted in the task): those are
+    fragments of a literal, not names."""
+    parts = [p for p in re.split(r"[./\\]", symbol) if p]
+    if is_path_symbol(symbol) and len(parts) > 1:
+        parts.pop()
+    return parts if len(parts) == 1 else [p for p in parts if len(p) > 1]
 
 
 # Words of a task that can spell an identifier together: runs separated by blanks only.

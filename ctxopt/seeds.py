@@ -16,7 +16,7 @@ from .graph.names import dotted_names
 from .graph.rules import is_test_path
 from .graph.view import IndexView
 from .lexical import name_words, query_terms
-from .task import ParsedTask, split_identifier
+from .task import STOP_WORDS, ParsedTask, is_path_symbol, split_identifier
 from .walk_config import WalkConfig
 
 __all__ = ["Seed", "best_first", "find_seeds", "files_named", "most_relevant", "node_order", "relevance",
@@ -36,15 +36,6 @@ class Seed:
     # the first line a cut block of it keeps (``Item.focus_line``), so that the line the
     # task points at stays in view; None: the definition's first line
     focus: int | None = None
-
-
-_PATHLIKE_SUFFIXES = (".py", ".pyi", ".go", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".rs",
-                      ".java", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".kt",
-                      ".swift", ".scala", ".md", ".toml", ".yaml", ".yml", ".json", ".cfg")
-
-
-def _is_path(symbol: str) -> bool:
-    return "/" in symbol or symbol.lower().endswith(_PATHLIKE_SUFFIXES)
 
 
 def _specificity(matches: int) -> float:
@@ -97,11 +88,12 @@ def find_seeds(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
     _seed_references(found, task)
     path_seeds: list[str] = []
     for symbol in task.symbols:
-        if _is_path(symbol):
+        if is_path_symbol(symbol):
             path_seeds += files_named(index, symbol)
         else:
             _seed_symbol(found, symbol)
     _seed_files(found, sorted(set(path_seeds)))
+    _seed_plain_words(found, task)
     _seed_words(found, task)
     return sorted(found.seeds.values(), key=lambda s: (-s.quality, node_order(index, s.node)))
 
@@ -238,6 +230,25 @@ def _seed_files(found: _SeedSet, paths: list[str]) -> None:
                     reason=seed.reason if node in found.referenced else seed.reason + f" in {path}")
         else:
             found.seeds[path] = Seed(path, w.seed_file, f"file {path} named in the task")
+
+
+# A task this short ("fix get") is a verb and the name of what to work on.
+_SHORT_TASK_WORDS = 3
+
+
+def _seed_plain_words(found: _SeedSet, task: ParsedTask) -> None:
+    """A short word of the prose (``db``, ``b``) names the one definition outside tests
+    called exactly so; a stop word (``get``) does so only in a task of at most
+    ``_SHORT_TASK_WORDS`` words. A name defined in several places is no seed unless the
+    task writes it as code: written plainly, it is as likely a word of the sentence."""
+    short_task = len(task.raw.split()) <= _SHORT_TASK_WORDS
+    for word in task.plain_words:
+        if not short_task and (len(word) > 2 or word.lower() in STOP_WORDS):
+            continue
+        named = [n for n in found.index.definitions_named(word) if not found.index.is_test(n)]
+        if len(named) == 1 and named[0] not in found.seeds:
+            found.seeds[named[0]] = Seed(named[0], found.config.lexical_seed_quality,
+                                         f"the only definition named {word}")
 
 
 def _seed_words(found: _SeedSet, task: ParsedTask) -> None:

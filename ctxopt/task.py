@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from .model import Intent
 
 __all__ = ["ParsedTask", "Reference", "find_references", "parse_task", "limit_task",
-           "split_identifier", "STOP_WORDS", "MAX_TASK_SYMBOLS", "MAX_TASK_KEYWORDS"]
+           "is_path_symbol", "split_identifier", "STOP_WORDS", "MAX_TASK_SYMBOLS", "MAX_TASK_KEYWORDS"]
 
 # A short English stop list plus words that are frequent in tasks and say nothing about code.
 STOP_WORDS = frozenset(
@@ -138,6 +138,10 @@ class ParsedTask:
         The first intent found, by the priority fix > remove > add > modify > understand.
     references : tuple of Reference
         Places in files the task points at, in order of appearance, no duplicates.
+    plain_words : tuple of str
+        Words of the prose that are neither symbols nor keywords, as written (one- and
+        two-letter words and stop words: ``db`` in "fix db", ``get`` in "fix get"), no
+        duplicates; outside paths, dotted names and kebab-case compounds.
     """
 
     raw: str
@@ -145,6 +149,7 @@ class ParsedTask:
     keywords: tuple[str, ...]
     intent: Intent
     references: tuple[Reference, ...] = ()
+    plain_words: tuple[str, ...] = ()
 
 
 def split_identifier(identifier: str) -> list[str]:
@@ -157,6 +162,23 @@ def split_identifier(identifier: str) -> list[str]:
     for part in re.split(r"[^A-Za-z0-9]+", identifier):
         words.extend(w.lower() for w in _CAMEL_SPLIT.findall(part))
     return words
+
+
+def is_path_symbol(symbol: str) -> bool:
+    """True for a task's symbol that names a file: it holds ``/`` or ends with a known
+    source or configuration file extension (``db.py``, ``storage/db``, ``setup.cfg``).
+
+    >>> is_path_symbol("square.js"), is_path_symbol("np.array")
+    (True, False)
+    """
+    return "/" in symbol or symbol.lower().endswith(_PATHLIKE_SUFFIXES)
+
+
+# Extensions that make a dotted symbol a file name (a narrower list than _CODE_EXTENSIONS:
+# ``db.sql`` or ``node.text`` is an attribute as often).
+_PATHLIKE_SUFFIXES = (".py", ".pyi", ".go", ".js", ".jsx", ".ts", ".tsx", ".mjs", ".cjs", ".rs",
+                      ".java", ".c", ".h", ".cc", ".cpp", ".hpp", ".cs", ".rb", ".php", ".kt",
+                      ".swift", ".scala", ".md", ".toml", ".yaml", ".yml", ".json", ".cfg")
 
 
 def _is_symbol_word(word: str, first: bool) -> bool:
@@ -326,6 +348,8 @@ def parse_task(text: str) -> ParsedTask:
         if _is_symbol_word(word, first):
             add(word)
 
+    plain = [w for w in _WORD.findall(_KEBAB.sub(" ", rest))
+             if not w.isdigit() and w not in symbols and (len(w) < 3 or w.lower() in STOP_WORDS)]
     keywords: dict[str, None] = {}
     for word in _WORD.findall(text):
         for part in [word.lower()] + split_identifier(word):
@@ -337,7 +361,8 @@ def parse_task(text: str) -> ParsedTask:
                 continue
             keywords.setdefault(part)
     return ParsedTask(raw=text, symbols=tuple(symbols), keywords=tuple(keywords),
-                      intent=_detect_intent(text), references=tuple(references))
+                      intent=_detect_intent(text), references=tuple(references),
+                      plain_words=tuple(dict.fromkeys(plain))[:MAX_TASK_KEYWORDS])
 
 
 def _last_visible(text: str, end: int) -> str:
@@ -363,5 +388,6 @@ def limit_task(parsed: ParsedTask, *, max_symbols: int = MAX_TASK_SYMBOLS,
         return parsed, None
     limited = ParsedTask(raw=parsed.raw, symbols=parsed.symbols[:max_symbols],
                          keywords=parsed.keywords[:max_keywords], intent=parsed.intent,
-                         references=parsed.references[:max_symbols])
+                         references=parsed.references[:max_symbols],
+                         plain_words=parsed.plain_words)
     return limited, "task cut: searched " + " and ".join(cut)

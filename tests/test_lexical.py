@@ -64,3 +64,12 @@ def test_a_huge_task_gives_a_bounded_query() -> None:
     log = " ".join(f"word{i} value-v{i} other{i}" for i in range(3000))
     task, _ = limit_task(parse_task(log))  # as the pipeline cuts it
     assert len(query_terms(task)) <= 4 * (MAX_TASK_KEYWORDS + MAX_TASK_SYMBOLS)
+
+
+def test_a_path_extension_and_one_letter_fragments_are_no_query_names() -> None:
+    # `js` of square.js is the file's type and `b` of a"b.dtd a piece of a literal
+    terms = query_terms(parse_task('square.js shows a"b.dtd wrong'))
+    assert "=js" not in terms and "js" not in terms
+    assert "=b" not in terms
+    assert terms["=square"] and terms["=dtd"]
+    assert query_terms(parse_task("fix `b`"))["=b"] == 1  # a name written as code stays

@@ -234,3 +234,39 @@ def test_the_reason_of_a_place_the_task_points_at_names_the_line_not_the_file_ag
     assert seeds[0].reason == "Storage.get holds line 30"
     seeds = find_seeds(py_index, parse_task("see storage/db.py#L29-L31"))
     assert seeds[0].reason == "Storage.get holds lines 29-31"
+
+
+@pytest.fixture
+def short_names_index(make_repo, build_index):
+    return build_index(make_repo({
+        "db.py": "def db():\n    return 1\n\n\ndef b():\n    return 2\n\n\ndef js():\n    return 3\n",
+        "store.py": "class Store:\n    def get(self, key):\n        return key\n\n\ndef make():\n    pass\n",
+        "cache.py": "class Cache:\n    def get(self, key):\n        return None\n\n\ndef b():\n    return 4\n",
+        "tests/test_db.py": "def db():\n    pass\n",
+    }))
+
+
+def _seed_names(index, task):
+    return [index.definition(s.node).qualified_name for s in find_seeds(index, parse_task(task))
+            if not index.is_file(s.node)]
+
+
+def test_a_short_word_seeds_the_only_definition_of_that_name_outside_tests(short_names_index) -> None:
+    assert _seed_names(short_names_index, "fix db") == ["db"]
+    assert _seed_names(short_names_index, "the db is slow when many rows are written") == ["db"]
+
+
+def test_a_plain_name_defined_in_several_places_is_no_seed(short_names_index) -> None:
+    assert _seed_names(short_names_index, "fix b") == []
+    assert _seed_names(short_names_index, "fix get") == []
+    assert _seed_names(short_names_index, "fix `get`") == ["Cache.get", "Store.get"]
+
+
+def test_a_stop_word_names_a_definition_only_in_a_short_task(short_names_index) -> None:
+    assert _seed_names(short_names_index, "fix make") == ["make"]
+    assert _seed_names(short_names_index, "we make rows slowly") == []
+
+
+def test_fragments_of_a_path_or_literal_are_no_seeds(short_names_index) -> None:
+    assert _seed_names(short_names_index, "square.js renders wrong") == []
+    assert _seed_names(short_names_index, 'a system id a"b.dtd breaks') == []
