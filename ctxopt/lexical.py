@@ -146,7 +146,8 @@ def query_terms(task: ParsedTask) -> Counter[str]:
         for part in _symbol_parts(symbol):
             for word in _words(part):
                 terms[word] = max(terms[word], weight)
-            terms["=" + part.lower()] = max(terms["=" + part.lower()], weight)
+            if part.lower() not in _CODE_STOP_WORDS:  # "False positive" names no `FALSE`
+                terms["=" + part.lower()] = max(terms["=" + part.lower()], weight)
     return terms
 
 

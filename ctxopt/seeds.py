@@ -9,6 +9,7 @@ document frequency, as in BM25) and against file paths.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
@@ -209,12 +210,25 @@ def _seed_symbol(found: _SeedSet, symbol: str) -> None:
     if exact:
         found.offer_all(exact, w.seed_exact, f"definition of {name}")
         return
-    folded = index.definitions_named_any_case(name)
-    if not folded and len(name) > 3 and name.lower().endswith("s"):
-        folded = index.definitions_named_any_case(name.lower()[:-1])  # "Blueprints" names `Blueprint`
+    if _CAPITALISED.fullmatch(name):
+        # a capitalised word ("False", "Running") may open a sentence: its case is all that
+        # makes it a name, so only a definition spelled the same way is one ("Blueprints"
+        # names `Blueprint`), not `FALSE` or `running`
+        folded = index.definitions_named(name[:-1]) if _plural(name) else []
+    else:
+        folded = index.definitions_named_any_case(name)
+        if not folded and _plural(name):
+            folded = index.definitions_named_any_case(name.lower()[:-1])
     for node in folded:
         found.offer(node, w.seed_folded * _specificity(len(folded)),
                     f"definition of {index.definition(node).name} (matches {name})")
+
+
+_CAPITALISED = re.compile(r"[A-Z][a-z0-9]+")
+
+
+def _plural(name: str) -> bool:
+    return len(name) > 3 and name.lower().endswith("s")
 
 
 def _seed_files(found: _SeedSet, paths: list[str]) -> None:

@@ -270,3 +270,15 @@ def test_a_stop_word_names_a_definition_only_in_a_short_task(short_names_index) 
 def test_fragments_of_a_path_or_literal_are_no_seeds(short_names_index) -> None:
     assert _seed_names(short_names_index, "square.js renders wrong") == []
     assert _seed_names(short_names_index, 'a system id a"b.dtd breaks') == []
+
+
+def test_a_capitalised_word_names_only_a_definition_spelled_the_same_way(make_repo, build_index) -> None:
+    index = build_index(make_repo({
+        "consts.py": "FALSE = 0\n\n\ndef running():\n    pass\n\n\nclass Blueprint:\n    pass\n",
+    }))
+    assert _seed_names(index, "False positive on a loop") == []
+    # a word match, not a name the task spells
+    assert [s.reason for s in find_seeds(index, parse_task("Running twice hangs"))] == [
+        "running matches run"]
+    assert _seed_names(index, "Blueprints are slow") == ["Blueprint"]
+    assert _seed_names(index, "what is `false`") == ["FALSE"]  # written as code
