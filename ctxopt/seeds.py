@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from .graph.names import dotted_names
-from .graph.rules import is_test_path
 from .graph.view import IndexView
 from .lexical import name_words, query_terms
 from .task import STOP_WORDS, ParsedTask, is_path_symbol, split_identifier
@@ -67,7 +66,7 @@ def relevance_scores(index: IndexView, task: ParsedTask, config: WalkConfig
     for node, score in definition_scores.items():
         path = index.path_of(node)
         value = score * (1.0 + config.file_weight * file_scores.get(path, 0.0) / best_file)
-        if is_test_path(path):
+        if index.is_test(node):
             value *= config.test_discount
         combined[node] = value
     best = max(combined.values(), default=0.0)
@@ -165,7 +164,7 @@ class _SeedSet:
         """Offer a definition the task names, with how well the name matches."""
         w = self.config.weights
         # the scope filters what is shown, not where the walk starts
-        if not self.config.include_tests and is_test_path(self.index.path_of(node)):
+        if not self.config.include_tests and self.index.is_test(node):
             return
         if self.index.is_test(node):
             quality *= w.seed_test  # the code under test comes before its tests
@@ -273,7 +272,8 @@ def _seed_words(found: _SeedSet, task: ParsedTask) -> None:
                                     if r >= config.min_seed_relevance),
                             relevance_of, config.max_keyword_seeds)
     for node in lexical:
-        if node in found.seeds or not config.admits(index.path_of(node), scope=False):
+        if node in found.seeds or not config.admits(index.path_of(node), scope=False) or (
+                not config.include_tests and index.is_test(node)):
             continue
         words = _matching_words(index, node, terms)
         found.seeds[node] = Seed(node, round(config.lexical_seed_quality * relevance_of[node], 4),

@@ -124,7 +124,8 @@ class _Walk:
         with ``weight`` in [0, 1]; kept when in scope and better than what is known.
         ``focus``: the first line a cut block of it keeps (``Item.focus_line``)."""
         path = self.index.path_of(node)
-        if not self.config.admits(path) or ring > self.config.max_ring:
+        if not self.config.admits(path) or ring > self.config.max_ring or (
+                not self.config.include_tests and self.index.is_test(node)):
             return
         self.ring_of.setdefault(node, ring)
         if lines is None:

@@ -90,6 +90,9 @@ def test_oversized_file_is_reported(make_repo) -> None:
     ("tests/test_a.py", True), ("pkg/test_a.py", True), ("a_test.go", True),
     ("src/x.spec.ts", True), ("src/__tests__/x.js", True), ("conftest.py", True),
     ("src/testing_utils.py", False), ("src/contest.py", False), ("latest.py", False),
+    ("src/test/java/StoreTest.java", True), ("App.Tests/StoreTests.cs", True),
+    ("Tests/AppTests/Store.swift", True), ("lib/store_spec.rb", True),
+    ("src/Contest.java", False), ("src/Latest.kt", False), ("Sources/Store.swift", False),
 ])
 def test_is_test_path(path: str, expected: bool) -> None:
     assert is_test_path(path) is expected

@@ -282,3 +282,40 @@ def test_a_capitalised_word_names_only_a_definition_spelled_the_same_way(make_re
         "running matches run"]
     assert _seed_names(index, "Blueprints are slow") == ["Blueprint"]
     assert _seed_names(index, "what is `false`") == ["FALSE"]  # written as code
+
+
+_RUST_WITH_TESTS = """pub struct Store { n: u32 }
+
+impl Store {
+    pub fn get(&self) -> u32 { self.n }
+}
+
+#[test]
+fn loose_test() { assert_eq!(Store { n: 1 }.get(), 1); }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn helper() -> Store { Store { n: 1 } }
+
+    #[tokio::test]
+    async fn store_get_returns_n() {
+        assert_eq!(helper().get(), 1);
+    }
+}
+"""
+
+
+def test_tests_beside_the_code_are_tests(make_repo, build_index) -> None:
+    index = build_index(make_repo({"src/lib.rs": _RUST_WITH_TESTS,
+                                   "src/Store.java": "class Store {\n    @Test\n    void getWorks() {}\n"
+                                                     "    int get() { return 1; }\n}\n"}))
+    tests = {index.definition(f"{p}#{i}").qualified_name for p in index.files
+             for i in range(len(index.file_definitions(p) or ())) if index.is_test(f"{p}#{i}")}
+    assert tests == {"loose_test", "tests", "tests.helper", "tests.store_get_returns_n",
+                     "Store.getWorks"}
+    task = parse_task("store get returns the wrong n")
+    kept = {i.symbol for i in walk_rings(index, task, WalkConfig(include_tests=False))}
+    assert kept and not kept & tests
+    assert {i.symbol for i in walk_rings(index, task)} & tests  # shown when tests are wanted

@@ -24,7 +24,7 @@ from ..model import Definition
 from ..parsing.kinds import TYPE_KINDS
 
 __all__ = ["MAX_AMBIGUOUS_TARGETS", "MAX_ATTRIBUTE_TARGETS", "VIA_PRIORITY", "EdgeGroups",
-           "is_test_path", "symbol_id", "split_symbol", "OWNER_KINDS", "out_of_line_owner",
+           "is_test_path", "test_definitions", "TEST_ATTRIBUTE_LANGUAGES", "symbol_id", "split_symbol", "OWNER_KINDS", "out_of_line_owner",
            "choose_owners", "attribute_impl_uses"]
 
 MAX_AMBIGUOUS_TARGETS = 5
@@ -36,13 +36,47 @@ VIA_PRIORITY = {"inherit": 0, "call": 1, "type": 2, "import_member": 3, "referen
 _TEST_PATH = re.compile(
     r"(^|/)(tests?|__tests__|spec|testing)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$"
     r"|\.(test|spec)\.[jt]sx?$|(^|/)conftest\.py$"
+    # .NET and Swift test projects (Tests/, App.Tests/); JUnit, xUnit, XCTest and
+    # ScalaTest class files (StoreTest.java, StoreTests.cs); RSpec and Minitest files
+    r"|(^|/)([\w.-]+\.)?Tests?/|[a-z0-9](Tests?|Spec)\.(java|kt|cs|swift|scala)$"
+    r"|_(spec|test)\.rb$"
 )
+# Attributes and annotations that mark a definition as a test wherever it lies (its
+# signature's leading lines): Rust #[test], #[tokio::test] and #[cfg(test)] modules,
+# JUnit @Test, NUnit [Test], xUnit [Fact] / [Theory], MSTest [TestMethod].
+_TEST_ATTRIBUTE = re.compile(
+    r"^\s*(?:#\[(?:cfg\(test\)|(?:\w+::)*test)\]|@(?:\w+\.)*Test\b"
+    r"|\[(?:Test|Fact|Theory|TestMethod)\b)", re.MULTILINE)
+
+
+# Languages whose tests may live beside the code, marked by attributes.
+TEST_ATTRIBUTE_LANGUAGES = frozenset({"rust", "java", "kotlin", "scala", "csharp", "swift", "cpp"})
 
 
 @functools.lru_cache(maxsize=1 << 16)  # asked for the same few paths thousands of times a gather
 def is_test_path(path: str) -> bool:
     """True for files that hold tests by the common conventions of each language."""
     return bool(_TEST_PATH.search(path))
+
+
+def test_definitions(definitions: Sequence[Definition]) -> frozenset[int]:
+    """The indexes of the definitions of one file that are tests by their attributes
+    (``#[test]``, ``@Test``, ``[Fact]``: see ``_TEST_ATTRIBUTE``), with everything nested
+    in them (the members of a Rust ``#[cfg(test)] mod tests``). ``definitions`` are one
+    file's, each ``parent`` an index into them."""
+    found: set[int] = set()
+    for i, definition in enumerate(definitions):  # parents come before their members
+        if (definition.parent in found
+                or (definition.signature and _TEST_ATTRIBUTE.search(_attributes(definition.signature)))):
+            found.add(i)
+    return frozenset(found)
+
+
+def _attributes(signature: str) -> str:
+    """The lines of a signature before the definition's own first line."""
+    lines = signature.split("\n")
+    head = [line for line in lines[:-1] if line.lstrip().startswith(("#[", "@", "["))]
+    return "\n".join(head)
 
 
 def symbol_id(path: str, index: int) -> str:

@@ -57,7 +57,8 @@ class IndexView(Protocol):
         ...
 
     def is_test(self, node: str) -> bool:
-        """True when the node lies in a test file."""
+        """True when the node lies in a test file (``rules.is_test_path``) or is, or lies
+        in, a definition marked as a test (``rules.test_definitions``)."""
         ...
 
     def definitions_named(self, name: str) -> list[str]:

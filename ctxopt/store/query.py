@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from ..graph.rules import is_test_path, split_symbol
+from ..graph.rules import TEST_ATTRIBUTE_LANGUAGES, is_test_path, split_symbol, test_definitions
 from ..model import Definition, Diagnostic, FileTags, Reference
 from ..errors import IndexStoreError
 from .edges import EdgeReader
@@ -82,6 +82,7 @@ class StoredIndex:
         self._named: dict[str, list[str]] = {}
         self._all_named: dict[str, list[str]] | None = None
         self._test_paths: dict[str, bool] = {}
+        self._test_definitions: dict[str, frozenset[int]] = {}
         self._lexical: Any = None
         self._edges: dict[tuple[str, str, tuple[str, ...]], list[tuple[str, str, dict]]] = {}
         self._resolved = ResolvedCache(conn)
@@ -175,8 +176,17 @@ class StoredIndex:
         return node in self._file_set
 
     def is_test(self, node: str) -> bool:
-        """True when the node lies in a test file."""
-        return self._is_test_path(self.path_of(node))
+        """True when the node lies in a test file or is a test by its attributes, or lies
+        in one (``rules.test_definitions``: Rust ``#[test]``, JUnit ``@Test``...)."""
+        path = self.path_of(node)
+        if self._is_test_path(path):
+            return True
+        if path == node or self._language.get(path) not in TEST_ATTRIBUTE_LANGUAGES:
+            return False
+        tests = self._test_definitions.get(path)
+        if tests is None:
+            tests = self._test_definitions[path] = test_definitions(self.file_definitions(path) or ())
+        return int(node.rpartition("#")[2]) in tests
 
     def _is_test_path(self, path: str) -> bool:
         known = self._test_paths.get(path)
