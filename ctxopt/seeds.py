@@ -265,15 +265,17 @@ def _seed_plain_words(found: _SeedSet, task: ParsedTask) -> None:
 
 
 def _seed_words(found: _SeedSet, task: ParsedTask) -> None:
-    """The definitions whose words match the task best, as in a search engine."""
+    """The definitions whose words match the task best, as in a search engine; tests
+    only when the task speaks of tests (else they come as tests of the seeds)."""
     index, config, relevance_of = found.index, found.config, found.relevance_of
     terms = sorted(query_terms(task))
-    lexical = most_relevant(index, (n for n, r in relevance_of.items()
-                                    if r >= config.min_seed_relevance),
-                            relevance_of, config.max_keyword_seeds)
+    tests_wanted = any(k.startswith("test") for k in task.keywords)
+    candidates = (n for n, r in relevance_of.items() if r >= config.min_seed_relevance)
+    if not (config.include_tests and tests_wanted):
+        candidates = (n for n in candidates if not index.is_test(n))
+    lexical = most_relevant(index, candidates, relevance_of, config.max_keyword_seeds)
     for node in lexical:
-        if node in found.seeds or not config.admits(index.path_of(node), scope=False) or (
-                not config.include_tests and index.is_test(node)):
+        if node in found.seeds or not config.admits(index.path_of(node), scope=False):
             continue
         words = _matching_words(index, node, terms)
         found.seeds[node] = Seed(node, round(config.lexical_seed_quality * relevance_of[node], 4),

@@ -319,3 +319,15 @@ def test_tests_beside_the_code_are_tests(make_repo, build_index) -> None:
     kept = {i.symbol for i in walk_rings(index, task, WalkConfig(include_tests=False))}
     assert kept and not kept & tests
     assert {i.symbol for i in walk_rings(index, task)} & tests  # shown when tests are wanted
+
+
+def test_word_matches_seed_tests_only_when_the_task_speaks_of_tests(make_repo, build_index) -> None:
+    index = build_index(make_repo({
+        "crypto.py": "def encrypt(key, data):\n    return data\n",
+        "tests/test_crypto.py": "def test_encrypt_empty_key():\n    encrypt(b'', b'empty key')\n",
+    }))
+    def seeded(task):
+        return [index.definition(s.node).qualified_name for s in find_seeds(index, parse_task(task))]
+    assert seeded("encrypt fails with an empty key") == ["encrypt"]
+    assert seeded("the test of encrypt with an empty key fails") == [
+        "test_encrypt_empty_key", "encrypt"]
