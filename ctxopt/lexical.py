@@ -11,7 +11,9 @@ form too: a name with digits (``E3057``, ``float64``) and a kebab-case compound
 (``used-before-assignment``, ``no-cache``: message ids and option names, usually in string
 literals), which is then one term and not its words (those are counted on their own).
 A task's adjacent words also meet the compound identifier they spell: "profile detect"
-queries ``=profile_detect`` and ``=profiledetect``.
+queries ``=profile_detect`` and ``=profiledetect``. A task word that no document holds
+meets the repository's names it abbreviates or spells (``abbreviation_terms``: "cfg" for
+``load_config``, "doctype" for ``DocumentType``), learned from the names, not from a list.
 
 Ranking is Okapi BM25 (Robertson and Zaragoza, "The Probabilistic Relevance Framework:
 BM25 and Beyond", 2009) with the usual k1 = 1.2, b = 0.75.
@@ -32,7 +34,7 @@ from .model import FileTags
 from .task import MAX_TASK_KEYWORDS, STOP_WORDS, ParsedTask, is_path_symbol, split_identifier
 
 __all__ = ["LexicalIndex", "file_documents", "query_terms", "joined_words", "NAME_WEIGHT",
-           "DOCUMENTS_VERSION"]
+           "DOCUMENTS_VERSION", "abbreviation_terms"]
 
 NAME_WEIGHT = 3
 # The version of the terms ``file_documents`` makes: a persistent index keeps them, so it is
@@ -199,6 +201,83 @@ def _looks_like_code(symbol: str) -> bool:
     return bool(re.search(r"[_./\\]|[a-z][A-Z]|[A-Z]{2}[a-z]", symbol))
 
 
+# An abbreviation stands for at most this many of the repository's words or names;
+# one that fits more says nothing.
+MAX_EXPANSIONS = 3
+_VOWELS = frozenset("aeiou")
+
+
+def abbreviation_terms(words: Iterable[str], names: Iterable[str]) -> Counter[str]:
+    """Terms that stand for task ``words`` no document holds, learned from the
+    repository's definition ``names``: the stemmed words of names that the word
+    abbreviates or that abbreviate it (``cfg`` and ``config``, ``attr`` and
+    ``attribute``, ``repository`` and ``repo``: see ``_abbreviates``) and the whole
+    names whose words it spells, cut or not (``doctype`` for ``DocumentType`` or
+    ``DocType``). A word that fits more than ``MAX_EXPANSIONS`` words or names gives
+    nothing; each term weighs 1, as a word of the task."""
+    wanted = [w for w in dict.fromkeys(words) if len(w) >= 3 and w.isalpha()]
+    if not wanted:
+        return Counter()
+    names = list(names)
+    vocabulary = {w.lower() for w in _NAME_WORD.findall(" ".join(names)) if len(w) >= 3}
+    initials = {w[0] for w in wanted}
+    by_initial: dict[str, list[str]] = defaultdict(list)
+    for name in names:
+        initial = name.lstrip("_")[:1].lower()
+        if initial in initials:
+            by_initial[initial].append(name)
+    terms: Counter[str] = Counter()
+    for word in wanted:
+        found = {"=" + name.lower() for name in by_initial[word[0]]
+                 if _spells(word, split_identifier(name))}
+        if not found:  # (a word that spells names, or two words, is a compound)
+            found = {t for v in vocabulary if v != word and (
+                         _abbreviates(word, v)
+                         or (_abbreviates(v, word) and word[len(v):] not in vocabulary))
+                     for t in _words(v)}
+        if len(found) <= MAX_EXPANSIONS:
+            terms.update(dict.fromkeys(found, 1))
+    return terms
+
+
+# The words of names, as ``task.split_identifier`` finds them (letters only).
+_NAME_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+")
+
+
+def _abbreviates(short: str, long: str) -> bool:
+    """``short`` is a prefix of ``long`` or its consonant skeleton (the same first
+    letter, then some of ``long``'s consonants in order: ``cfg``, ``msg``), of 3 letters
+    or more. A prefix is 2 letters shorter than ``long``'s stem at least, so that a
+    word is no abbreviation of its inflections (``demo`` of ``demotes``, stem ``demot``);
+    a skeleton has 40% of ``long``'s letters at least (``cfg`` is not ``conflicting``)."""
+    if len(short) < 3 or len(short) >= len(long):
+        return False
+    if long.startswith(short):
+        return len(short) <= len(_stemmer().stemWord(long)) - 2
+    if short[0] != long[0] or _VOWELS & set(short[1:]) or len(short) < 0.4 * len(long):
+        return False
+    rest = iter(long[1:])
+    return all(c in rest for c in short[1:])
+
+
+def _spells(word: str, parts: list[str]) -> bool:
+    """``word`` is the concatenation of a prefix (2 letters or more, or the whole part)
+    of each of two or more ``parts`` in order (``doctype`` for document + type, or for
+    doc + type)."""
+    if len(parts) < 2:
+        return False
+
+    def match(at: int, i: int) -> bool:
+        if i == len(parts):
+            return at == len(word)
+        part = parts[i]
+        for size in range(min(len(part), len(word) - at), 1, -1):
+            if word.startswith(part[:size], at) and match(at + size, i + 1):
+                return True
+        return False
+    return match(0, 0)
+
+
 @dataclass(frozen=True, slots=True)
 class FileDocuments:
     """Term frequencies of one file: one Counter per definition (same order as its tags)
@@ -319,3 +398,7 @@ class LexicalIndex:
     def score_files(self, query: Counter[str]) -> dict[str, float]:
         """Path -> BM25 score for every file matching at least one query term."""
         return self._files.score(query)
+
+    def holds(self, term: str) -> bool:
+        """Whether any file's document holds ``term``."""
+        return term in self._files.postings

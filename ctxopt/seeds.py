@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from .graph.names import dotted_names
 from .graph.view import IndexView
-from .lexical import name_words, query_terms
+from .lexical import REPORT_WORDS, abbreviation_terms, name_words, query_terms
 from .task import STOP_WORDS, ParsedTask, is_path_symbol, split_identifier
 from .walk_config import WalkConfig
 
@@ -59,6 +60,8 @@ def relevance_scores(index: IndexView, task: ParsedTask, config: WalkConfig
     terms = query_terms(task)
     if not terms:
         return {}, {}
+    for term, weight in _abbreviations(index, task).items():
+        terms[term] = max(terms[term], weight)
     definition_scores = index.lexical.score_definitions(terms)
     file_scores = index.lexical.score_files(terms)
     best_file = max(file_scores.values(), default=0.0) or 1.0
@@ -73,6 +76,16 @@ def relevance_scores(index: IndexView, task: ParsedTask, config: WalkConfig
     if best <= 0:
         return {}, file_scores
     return {node: value / best for node, value in combined.items()}, file_scores
+
+
+def _abbreviations(index: IndexView, task: ParsedTask) -> Counter[str]:
+    """``lexical.abbreviation_terms`` of the task's prose words that no document holds,
+    learned from the repository's definition names (read only for such a word)."""
+    written = {symbol.lower() for symbol in task.symbols}
+    # (a word without terms, such as ``import`` or ``object``, is ignored, not unknown)
+    unknown = [k for k in task.keywords if k not in written and k not in REPORT_WORDS
+               and (terms := name_words(k)) and not any(map(index.lexical.holds, terms))]
+    return abbreviation_terms(unknown, index.definition_names()) if unknown else Counter()
 
 
 def find_seeds(index: IndexView, task: ParsedTask, config: WalkConfig | None = None,

@@ -1,4 +1,12 @@
-from ctxopt.lexical import LexicalIndex, file_documents, joined_words, query_terms, text_terms
+from ctxopt.lexical import (
+    LexicalIndex,
+    abbreviation_terms,
+    file_documents,
+    joined_words,
+    query_terms,
+    text_terms,
+)
+from ctxopt.seeds import relevance
 from ctxopt.task import parse_task
 
 
@@ -73,3 +81,34 @@ def test_a_path_extension_and_one_letter_fragments_are_no_query_names() -> None:
     assert "=b" not in terms
     assert terms["=square"] and terms["=dtd"]
     assert query_terms(parse_task("fix `b`"))["=b"] == 1  # a name written as code stays
+
+
+def test_abbreviations_and_compounds_are_learned_from_the_repository_names() -> None:
+    names = ["DocumentType", "load_config", "attribute_names", "get_repo", "Message", "parse_url"]
+    assert abbreviation_terms(["doctype"], names) == {"=documenttype": 1}
+    assert abbreviation_terms(["cfg", "msg"], names) == {"config": 1, "messag": 1}
+    assert abbreviation_terms(["attr"], names) == {"attribut": 1}  # a prefix of a name's word
+    assert abbreviation_terms(["repository"], names) == {"repo": 1}  # a name's word is its prefix
+    # an inflection is no abbreviation, a compound of two words is no prefix, a skeleton
+    # stands for a short word only, a word that fits many says nothing
+    assert abbreviation_terms(["urls", "parseurl"], ["parse_url", "url"]) == {"=parse_url": 1}
+    assert abbreviation_terms(["headline"], ["head", "line"]) == {}
+    assert abbreviation_terms(["cfg"], ["conflicting"]) == {}
+    assert abbreviation_terms(["con"], ["config", "connect", "console", "constant"]) == {}
+
+
+def test_a_task_word_no_document_holds_meets_the_names_it_abbreviates(make_repo, build_index) -> None:
+    index = build_index(make_repo({
+        "settings.py": "def load_config(path):\n    return open(path).read()\n",
+        "dom.py": "class DocumentType:\n    def writexml(self, writer):\n        writer.write(self.name)\n",
+        "text.py": "def tokenize(text):\n    return text.split()\n",
+    }))
+    assert list(relevance(index, parse_task("the cfg is ignored"))) == ["settings.py#0"]
+    best = max(relevance(index, parse_task("a doctype is written wrong")).items(), key=lambda r: r[1])
+    assert index.definition(best[0]).name == "DocumentType"
+
+
+def test_a_word_the_query_ignores_is_not_taken_for_an_abbreviation(make_repo, build_index) -> None:
+    # `object` and `import` are code stop words: no term, so no document holds them
+    index = build_index(make_repo({"a.py": "def obj_importer(objects):\n    return objects\n"}))
+    assert relevance(index, parse_task("the object import breaks")) == {}

@@ -27,6 +27,10 @@ class LexicalView(Protocol):
         """Path -> score for every file matching at least one query term."""
         ...
 
+    def holds(self, term: str) -> bool:
+        """Whether any file's document holds ``term``."""
+        ...
+
 
 class IndexView(Protocol):
     """The query surface of an index (see the module docstring)."""
@@ -68,6 +72,10 @@ class IndexView(Protocol):
     def definitions_named_any_case(self, name: str) -> list[str]:
         """Node ids of the definitions whose name equals ``name`` ignoring case: each
         name's by path then position, the names in the order of their first definition."""
+        ...
+
+    def definition_names(self) -> list[str]:
+        """The distinct names of the definitions, in no particular order."""
         ...
 
     def name_counts(self) -> dict[str, int]:

@@ -94,5 +94,10 @@ class StoredLexical:
             for path, data in self._rows(term) if data[0] is not None])
 
 
-for _name in ("score_definitions", "score_files"):
+    def holds(self, term: str) -> bool:
+        """Whether any file's document holds ``term``."""
+        return bool(self._rows(term))
+
+
+for _name in ("score_definitions", "score_files", "holds"):
     setattr(StoredLexical, _name, guarded(getattr(StoredLexical, _name)))

@@ -219,6 +219,12 @@ class StoredIndex:
         groups.sort(key=lambda group: split_symbol(group[0]))
         return [node for group in groups for node in group]
 
+    def definition_names(self) -> list[str]:
+        """The distinct names of the definitions (the name index, not the definitions)."""
+        if self._all_named is not None:
+            return list(self._all_named)
+        return [found for (found,) in self._conn.execute("SELECT DISTINCT name FROM defs")]
+
     def name_counts(self) -> dict[str, int]:
         """Every definition name -> how many definitions have it (loads the name table)."""
         return {name: len(nodes) for name, nodes in self._load_all_names().items()}
@@ -361,7 +367,7 @@ class StoredIndex:
 
 
 for _name in ("summary", "definition", "definitions_named", "definitions_named_any_case",
-              "name_counts", "file_definitions",
+              "definition_names", "name_counts", "file_definitions",
               "file_tags", "edges_out", "edges_in", "prefetch_definitions", "prefetch_start_lines",
               "start_line"):
     setattr(StoredIndex, _name, guarded(getattr(StoredIndex, _name)))
