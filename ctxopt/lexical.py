@@ -150,7 +150,20 @@ def query_terms(task: ParsedTask) -> Counter[str]:
                 terms[word] = max(terms[word], weight)
             if part.lower() not in _CODE_STOP_WORDS:  # "False positive" names no `FALSE`
                 terms["=" + part.lower()] = max(terms["=" + part.lower()], weight)
+        # a named file's extension is no name, but a word of the code that handles such
+        # files (``".py"`` in a check of paths): "collect __init__.py files"
+        for word in _words(_extension(symbol)):
+            terms[word] = max(terms[word], 1)
     return terms
+
+
+def _extension(symbol: str) -> str:
+    """The file extension of a task's symbol that names a file (``js`` of
+    ``square.js``), else ''."""
+    if not is_path_symbol(symbol):
+        return ""
+    stem, dot, extension = symbol.rpartition(".")
+    return extension if dot and stem and "/" not in extension else ""
 
 
 def _symbol_parts(symbol: str) -> list[str]:
