@@ -172,7 +172,7 @@ def _symbol_parts(symbol: str) -> list[str]:
     one-letter parts (``b`` of a file name ``b.dtd`` quoted in the task): those are
     fragments of a literal, not names."""
     parts = [p for p in re.split(r"[./\\]", symbol) if p]
-    if is_path_symbol(symbol) and len(parts) > 1:
+    if _extension(symbol) and len(parts) > 1:
         parts.pop()
     return parts if len(parts) == 1 else [p for p in parts if len(p) > 1]
 

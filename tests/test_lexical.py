@@ -81,6 +81,8 @@ def test_a_path_extension_and_one_letter_fragments_are_no_query_names() -> None:
     assert "=b" not in terms
     assert terms["=square"] and terms["=dtd"]
     assert query_terms(parse_task("fix `b`"))["=b"] == 1  # a name written as code stays
+    # a path without an extension keeps its last part ("matched/copied" is two words)
+    assert {"=matched", "=copied"} <= set(query_terms(parse_task("log files matched/copied")))
 
 
 def test_abbreviations_and_compounds_are_learned_from_the_repository_names() -> None:
