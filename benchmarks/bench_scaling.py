@@ -212,19 +212,21 @@ def machine() -> dict:
 
 def table(results: list[dict]) -> str:
     """The markdown table of ``results``."""
-    runs: dict[str, list[str]] = {}
+    runs: dict[tuple[str, str], list[str]] = {}
     for r in results:
         if "machine" in r:
-            runs.setdefault(r["command"], []).append(r["machine"]["date"])
-    notes = "".join(f"- {min(dates)}{' to ' + max(dates) if max(dates) != min(dates) else ''}: "
-                    f"`{command}`\n" for command, dates in sorted(runs.items(), key=lambda c: min(c[1])))
+            runs.setdefault((r["command"], r["machine"]["commit"]), []).append(
+                r["machine"]["date"])
+    notes = "".join(f"- {min(dates)}{' to ' + max(dates) if max(dates) != min(dates) else ''}, "
+                    f"checkout {commit}: `{command}`\n"
+                    for (command, commit), dates in sorted(runs.items(), key=lambda c: min(c[1])))
     any_run = next((r for r in results if "machine" in r), None)
     if any_run:
         m = any_run["machine"]
         notes = (f"Measured on {m['cpu']} ({m['cores']} cores, {m['memory_mb'] // 1024} GB), "
-                 f"Python {m['python']}, ctxopt installed from commit {m['commit']}; trees "
+                 f"Python {m['python']}; trees "
                  f"{'committed to git' if any_run.get('git') else 'as plain directories'}. "
-                 f"Runs:\n\n{notes}\n")
+                 f"Runs (with the commit of the benchmark's checkout):\n\n{notes}\n")
     head = notes + ("| tree | files read | parsed | cold index: wall / CPU / peak | second checkout "
                     "(cache hits) | warm gather: wall / CPU / peak | after one edit: wall / CPU | "
                     "discovery walk | Aider cold map: wall / CPU / peak | load average (start, end) |\n"
@@ -277,7 +279,8 @@ def plot(results: list[dict], path: Path) -> None:
         ("one gather, index built", [
         ("warm gather", lambda r: r["warm"]["cpu_s"], "o"),
         ("gather after one edit", lambda r: r["edit"]["cpu_s"], "s"),
-        ("discovery walk alone (in-process)", lambda r: r["discovery"]["seconds"], "^")])]
+        ("discovery walk alone (in-process, wall seconds)", lambda r: r["discovery"]["seconds"],
+         "^")])]
     figure, axes = plt.subplots(1, 2, figsize=(12, 5), dpi=110)
     for ax, (title, series) in zip(axes, panels):
         for i, (label, value, marker) in enumerate(series):
@@ -297,7 +300,8 @@ def plot(results: list[dict], path: Path) -> None:
             for r in generated:
                 stopped = r.get("aider", {}).get("timeout")
                 if value is aider and stopped:
-                    ax.annotate(f"Aider stopped at {stopped} s wall", (r["files"], stopped / 2),
+                    ax.annotate(f"Aider stopped after {stopped} s wall at {r['files']:,} files",
+                                (r["files"], 0.03), xycoords=("data", "axes fraction"),
                                 fontsize=7, color=color, ha="right")
         for r in real:
             ax.annotate(r["tree"], (r["files"], series[0][1](r)), fontsize=7,
