@@ -26,7 +26,7 @@ from .files.reasons import REASON_BINARY, REASON_GENERATED
 from .files.safety import HygieneConfig
 from .files.text import display_text
 from .commands import (COMMANDS, MAX_RING_OPTION, ROOT_OPTION, SCOPE_OPTION, SECONDS,
-                       TESTS_OPTION, apply_config, file_rule_options, index_options, note,
+                       TASK_FILE_OPTION, TESTS_OPTION, apply_config, file_rule_options, index_options, note,
                        quiet, version_text)
 from .cli_output import (ExitStatus, emit, exit_nothing_found, indexing_progress,
                          output_target)
@@ -150,8 +150,7 @@ def _open_index(root: Path, index_path: Path | None, jobs: int | None,
 
 @main.command(cls=TaskCommand)
 @click.argument("task", required=False)
-@click.option("--task-file", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
-              default=None, help="Read the task from this file (- is standard input).")
+@TASK_FILE_OPTION
 @ROOT_OPTION
 @click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET, show_default=True,
               envvar="CTXOPT_BUDGET",

@@ -192,7 +192,7 @@ def root_or_repository(ctx: click.Context, param: click.Parameter | None,
     return root if root is not None else repository_root(Path.cwd())
 
 
-# The options gather, index and curve share, defined once.
+# The options gather, index and curve share (--task-file: gather and curve), defined once.
 ROOT_OPTION = click.option(
     "--root", type=click.Path(exists=True, file_okay=False, path_type=Path), default=None,
     is_eager=True, callback=root_or_repository,
@@ -205,6 +205,9 @@ TESTS_OPTION = click.option("--tests/--no-tests", default=True, show_default=Tru
                             envvar="CTXOPT_TESTS", help="Include test files.")
 SCOPE_OPTION = click.option("--scope", type=str, default=None, envvar="CTXOPT_SCOPE",
                             help="Keep only code under this path (relative to the root).")
+TASK_FILE_OPTION = click.option(
+    "--task-file", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
+    default=None, help="Read the task from this file (- is standard input).")
 
 
 def walk_options(function: Callable[..., Any]) -> Callable[..., Any]:

@@ -8,19 +8,20 @@ from pathlib import Path
 import click
 
 from .cli_output import emit, exit_nothing_found, indexing_progress, output_target
-from .commands import MAX_RING_OPTION, ROOT_OPTION, SCOPE_OPTION, TESTS_OPTION, index_options
+from .commands import MAX_RING_OPTION, ROOT_OPTION, SCOPE_OPTION, TASK_FILE_OPTION, TESTS_OPTION, index_options
 from .errors import UsageError
 from .taskinput import TaskCommand, read_task
 
 __all__ = ["curve_command"]
 
 _FORMATS = ("text", "json", "png", "svg")
+_STEPS = 8  # --steps' default: budgets between --from and --to (set by hand with curve)
 
 
 def _budgets(budgets: str | None, low: int | None, high: int | None,
              steps: int | None) -> tuple[int, ...]:
     """The budgets to fit from ``--budgets`` or ``--from/--to/--steps`` (defaults:
-    ``curve.DEFAULT_BUDGETS``; ``--steps`` 8). Raises ``UsageError`` for a bad or mixed
+    ``curve.DEFAULT_BUDGETS``; ``--steps`` ``_STEPS``). Raises ``UsageError`` for a bad or mixed
     choice."""
     from .curve import DEFAULT_BUDGETS, budgets_between, parse_budgets
 
@@ -32,22 +33,22 @@ def _budgets(budgets: str | None, low: int | None, high: int | None,
     if not ranged:
         return DEFAULT_BUDGETS
     if low is None or high is None:
-        raise UsageError("--from and --to go together, and --steps needs both (8 steps by "
-                         "default)")
-    return budgets_between(low, high, 8 if steps is None else steps)
+        raise UsageError(f"--from and --to go together, and --steps needs both ({_STEPS} "
+                         "steps by default)")
+    return budgets_between(low, high, _STEPS if steps is None else steps)
 
 
 @click.command("curve", cls=TaskCommand)
 @click.argument("task", required=False)
-@click.option("--task-file", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
-              default=None, help="Read the task from this file (- is standard input).")
+@TASK_FILE_OPTION
 @ROOT_OPTION
 @click.option("--budgets", type=str, default=None, metavar="N,N,...",
               help="Budgets to fit, comma-separated.  [default: 1000,2000,4000,8000,16000]")
 @click.option("--from", "low", type=int, default=None, help="Smallest budget (with --to).")
 @click.option("--to", "high", type=int, default=None, help="Largest budget (with --from).")
 @click.option("--steps", type=int, default=None,
-              help="Budgets from --from to --to, evenly spaced on a log scale.  [default: 8]")
+              help=f"Budgets from --from to --to, evenly spaced on a log scale.  "
+                   f"[default: {_STEPS}]")
 @click.option("--format", "output_format", type=click.Choice(_FORMATS), default="text",
               show_default=True, help="A table, JSON, or a plot (png, svg: needs matplotlib, "
                                       "the 'plot' extra).")
