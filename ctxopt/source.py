@@ -25,7 +25,8 @@ from .parsing.languages import fence_tag
 from .ranges import clamp_range, merge_ranges, subtract_ranges
 from .tokens import TokenCounter
 
-__all__ = ["CONTEXT_LINES", "MERGE_GAP", "outline", "read_blocks", "read_lines"]
+__all__ = ["CONTEXT_LINES", "DECORATOR_LINES", "MERGE_GAP", "compact_signature", "outline",
+           "read_blocks", "read_lines"]
 
 CONTEXT_LINES = 2
 MERGE_GAP = 3
@@ -48,11 +49,49 @@ def read_lines(path: Path) -> list[str]:
 SKELETON_MEMBERS = 40
 
 
+# A decorator or attribute longer than this many lines (a test's parametrize table) is
+# shown in a signature by its first and last lines around a marker.
+DECORATOR_LINES = 3
+_CLOSERS = (")", "]", "}")
+
+
+def compact_signature(signature: str) -> str:
+    """``signature`` with each decorator or attribute of more than ``DECORATOR_LINES``
+    lines cut to its first and last lines around a ``⋮ N lines`` marker: a signature
+    names a definition, and a decorator's data (``@pytest.mark.parametrize`` with a
+    300-line table) made one cost 1,800 tokens. Decorators are the lines before the
+    definition's own first line that open at the first line's indentation with ``@``,
+    ``#[`` or ``[`` (continuation lines are indented deeper or close a bracket there)."""
+    lines = signature.split("\n")
+    first = lines[0]
+    indent = first[: len(first) - len(first.lstrip())]
+    if not first.lstrip().startswith(("@", "#[", "[")):
+        return signature
+    out: list[str] = []
+    i = 0
+    while i < len(lines) and lines[i].startswith(indent) and \
+            lines[i][len(indent):].startswith(("@", "#[", "[")):
+        end = i + 1  # the decorator's lines: deeper, or closing its bracket at its indent
+        while end < len(lines) and (not lines[end].strip() or (
+                lines[end].startswith(indent) and (
+                    lines[end][len(indent):len(indent) + 1].isspace()
+                    or lines[end][len(indent):].startswith(_CLOSERS)))):
+            end += 1
+        if end - i > DECORATOR_LINES:
+            inner = lines[i + 1]
+            marker = inner[: len(inner) - len(inner.lstrip())] + f"⋮ {end - i - 2} lines"
+            out += [lines[i], marker, lines[end - 1]]
+        else:
+            out += lines[i:end]
+        i = end
+    return "\n".join(out + lines[i:])
+
+
 def _skeleton(definitions: tuple, i: int) -> str:
     """A class-like definition's signature with its members' signatures as its body."""
     definition = definitions[i]
     children = [d for d in definitions if d.parent == i]
-    signature = definition.signature
+    signature = compact_signature(definition.signature)
     if definition.kind not in CONTAINER_KINDS or not children:
         return signature
     lines = signature.split("\n")
@@ -63,7 +102,7 @@ def _skeleton(definitions: tuple, i: int) -> str:
         head, tail = lines[:-1], []
     else:
         return signature
-    body = [child.signature for child in children[:SKELETON_MEMBERS]]
+    body = [compact_signature(child.signature) for child in children[:SKELETON_MEMBERS]]
     if len(children) > SKELETON_MEMBERS:
         body.append(f"⋮ {len(children) - SKELETON_MEMBERS} more members")
     return "\n".join(head + body + tail)
@@ -88,7 +127,7 @@ def _signature(index: IndexView, path: str, start: int, end: int) -> str:
     outermost = [i for i in inside if definitions[i].parent not in chosen]
     if not outermost:
         around = [d for d in definitions if d.start_line <= start <= d.end_line]
-        return around[-1].signature if around else ""
+        return compact_signature(around[-1].signature) if around else ""
     return "\n".join(_skeleton(definitions, i) for i in outermost)
 
 

@@ -3,7 +3,7 @@ from itertools import pairwise
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ctxopt.model import Item
+from ctxopt.model import Fidelity, Item
 from ctxopt.ranges import clamp_range, merge_ranges
 from ctxopt.source import read_blocks, read_lines
 from ctxopt.tokens import Cl100kCounter
@@ -85,3 +85,18 @@ def test_blank_leftover_between_tiers_is_not_a_block(make_repo, build_index) -> 
     items = [Item("m.py", 1, 1, 120, 0, "a", "a"), Item("m.py", 2, 2, 40, 3, "b", "b")]
     blocks = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0)
     assert [(b.start_line, b.end_line) for b in blocks] == [(1, 1)]
+
+
+def test_a_long_decorator_is_cut_in_a_signature_block(make_repo, build_index) -> None:
+    table = "\n".join(f"        ({i}, {i + 1})," for i in range(200))
+    source = (f"import pytest\n\n\n@pytest.mark.parametrize(\n    \"a,b\",\n    [\n{table}\n    ],\n)\n"
+              "@pytest.mark.slow\ndef test_add(a, b):\n    assert a + 1 == b\n")
+    root = make_repo({"tests/test_add.py": source})
+    index = build_index(root)
+    start = source.split("\n").index("def test_add(a, b):") + 1
+    items = [Item("tests/test_add.py", start, start + 1, 70.0, 2, "tests add",
+                  "test_add", Fidelity.SIGNATURE)]
+    [block] = read_blocks(root, items, index, Cl100kCounter())
+    assert block.content.split("\n") == [
+        "@pytest.mark.parametrize(", "    ⋮ 203 lines", ")", "@pytest.mark.slow",
+        "def test_add(a, b):", "    ..."]
