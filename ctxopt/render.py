@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from dataclasses import replace
 
+from . import __version__
 from .files.text import display_text
 from .model import Block, Dropped, Fidelity, Result, Selection, Upcoming
 
@@ -241,8 +242,6 @@ def _upcoming(upcoming: Upcoming, budget: int) -> dict[str, object]:
 def provenance(result: Result) -> dict[str, object]:
     """Where a JSON document comes from: ``root``, ``ctxopt_version`` and ``commit``
     (``{"id", "dirty"}``, None outside git or for a result built by hand)."""
-    from . import __version__
-
     origin = result.origin
     commit = None if origin is None or origin.commit is None else {
         "id": origin.commit, "dirty": origin.dirty}
