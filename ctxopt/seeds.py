@@ -127,18 +127,33 @@ def _seed_references(found: _SeedSet, task: ParsedTask) -> None:
     """Places the task points at (``task.references``) are seeds of the top quality:
     the innermost definition around the line, shown whole when short and else by a
     window of ``caller_max_lines`` around the line; a line outside every definition seeds
-    that window of its file."""
+    that window of its file. A stack frame that names a function the line is not in (a
+    trace from another version of the file) seeds the nearest definition of that name in
+    the file instead, when there is one."""
     index, config = found.index, found.config
     half = config.caller_max_lines // 2
     for reference in task.references:
         for path in files_named(index, reference.path)[:1]:
             first, last = reference.start_line, reference.end_line
             window = (max(1, first - half), last + half)
-            around = [(d.end_line - d.start_line, i, d)
-                      for i, d in enumerate(index.file_definitions(path) or ())
+            definitions = list(enumerate(index.file_definitions(path) or ()))
+            around = [(d.end_line - d.start_line, i, d) for i, d in definitions
                       if d.start_line <= first <= d.end_line]
             # (the block's header names the file: the reason names the line only)
             where = f"line {first}" if last == first else f"lines {first}-{last}"
+            if reference.function and not any(d.name == reference.function for _, _, d in around):
+                named = [(abs(d.start_line - first), i, d) for i, d in definitions
+                         if d.name == reference.function]
+                if named:
+                    _, i, definition = min(named, key=lambda a: (a[0], a[1]))
+                    span = definition.end_line - definition.start_line
+                    lines = None if span < config.caller_max_lines else (
+                        definition.start_line, definition.start_line + config.caller_max_lines - 1)
+                    found.seeds[f"{path}#{i}"] = Seed(
+                        f"{path}#{i}", 1.0, f"{definition.qualified_name}, which the stack frame "
+                        f"names ({where} is outside it: another version?)", lines)
+                    found.referenced.add(f"{path}#{i}")
+                    continue
             if not around:
                 found.seeds[path] = Seed(path, 1.0, f"the task points at {where}", window,
                                          _focus(window[0], first))

@@ -8,8 +8,9 @@ nested class before its capital (``CodeBlock$Builder.add`` is ``CodeBlock.Builde
 Keywords are the remaining content words in lower case, with compound identifiers split
 into their words. The intent comes from verbs and phrases. References are the places in
 files the task points at: ``path:line[:col]``, ``path:a-b``, ``path#La-Lb``, "lines a-b"
-after a path, Python traceback frames (``File "/x/y.py", line 619``) and JavaScript stack
-frames (``at f (/srv/app/table.js:619:15)``).
+after a path, Python traceback frames (``File "/x/y.py", line 619, in get``), JVM stack
+frames (``at com.acme.Codec.get(Codec.java:619)``; these two also name the function) and
+JavaScript stack frames (``at f (/srv/app/table.js:619:15)``).
 """
 from __future__ import annotations
 
@@ -99,7 +100,11 @@ _KEBAB = re.compile(r"-{0,2}[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+")
 # Places in files. A path here may be absolute or carry a scheme (file://, webpack://).
 _REF_PATH = rf"(?P<path>(?:[A-Za-z]:)?[\w.~@+/\\-]*\.(?:{_EXT_RE}))"
 _REFERENCES = (
-    re.compile(r'File "(?P<path>[^"\n]+)", line (?P<start>\d+)'),  # Python traceback frame
+    # Python traceback frame, and the function it names
+    re.compile(r'File "(?P<path>[^"\n]+)", line (?P<start>\d+)(?:, in (?P<function>[A-Za-z_]\w*))?'),
+    # JVM stack frame: at com.acme.Codec$Builder.add(Codec.java:246)
+    re.compile(r"(?<![\w$.])(?:[\w$]+\.)+(?P<function>[A-Za-z_]\w*)\((?P<path>[\w$.-]+\."
+               r"(?:java|kt|kts|scala|groovy)):(?P<start>\d+)\)"),
     re.compile(_REF_PATH + r"#L(?P<start>\d+)(?:-L?(?P<end>\d+))?(?!\w)"),  # GitHub anchor
     re.compile(_REF_PATH + r":(?P<start>\d+)(?:(?:-|\u2013)(?P<end>\d+)|:\d+)?(?![\w.])"),
 )
@@ -120,6 +125,9 @@ class Reference:
     path: str
     start_line: int
     end_line: int
+    # the function a stack frame names at this place (``File "x.py", line 3, in get``,
+    # ``at a.B.get(B.java:3)``), else ""
+    function: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,8 +259,8 @@ def find_references(text: str) -> list[Reference]:
     "line 12" or "lines 12-20" belongs to the nearest path written before it, else to
     the first one after it; without any path it is no reference.
 
-    >>> find_references('File "/srv/app/routes.py", line 619, in <module>')
-    [Reference(path='srv/app/routes.py', start_line=619, end_line=619)]
+    >>> find_references('File "/srv/app/routes.py", line 619, in checkout')
+    [Reference(path='srv/app/routes.py', start_line=619, end_line=619, function='checkout')]
     """
     return [reference for reference, _ in _written_references(text)]
 
@@ -268,9 +276,10 @@ def _written_references(text: str) -> list[tuple[Reference, str]]:
             start = int(match.group("start"))
             end = int(match.group("end") or start) if "end" in pattern.groupindex else start
             path = _reference_path(match.group("path"))
+            function = (match.group("function") or "") if "function" in pattern.groupindex else ""
             if path and start > 0:
                 taken.add(match.start(), match.end())
-                found.append((match.start(), Reference(path, start, max(start, end)),
+                found.append((match.start(), Reference(path, start, max(start, end), function),
                               match.group("path")))
     paths = [(m.start(), _reference_path(m.group(1)), m.group(1)) for m in _PATH.finditer(text)]
     starts = [at for at, _, _ in paths]  # in text order, as finditer yields them

@@ -91,6 +91,17 @@ def test_references_to_places_in_files(text: str, references: list[tuple[str, in
     assert [(r.path, r.start_line, r.end_line) for r in parsed.references] == references
 
 
+def test_a_stack_frame_reference_says_the_function_it_names() -> None:
+    text = ('File "/srv/app/db.py", line 30, in get\n'
+            'File "/srv/app/db.py", line 9, in <module>\n'
+            "\tat com.acme.Codec$Builder.add(Codec.java:246)\n"
+            "\tat com.acme.Codec.lambda$run$0(Codec.java:12)\n"
+            "see db.py:4")
+    assert [(r.path, r.start_line, r.function) for r in parse_task(text).references] == [
+        ("srv/app/db.py", 30, "get"), ("srv/app/db.py", 9, ""), ("Codec.java", 246, "add"),
+        ("Codec.java", 12, ""), ("db.py", 4, "")]
+
+
 def test_a_referenced_absolute_path_gives_its_relative_form_as_a_symbol() -> None:
     symbols = parse_task('File "/srv/app/routes.py", line 619, in <module>').symbols
     assert symbols[0] == "srv/app/routes.py"

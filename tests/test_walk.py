@@ -333,3 +333,19 @@ def test_word_matches_seed_tests_only_when_the_task_speaks_of_tests(make_repo, b
     assert seeded("encrypt fails with an empty key") == ["encrypt"]
     assert seeded("the test of encrypt with an empty key fails") == [
         "test_encrypt_empty_key", "encrypt"]
+
+
+def test_a_stack_frame_naming_a_function_the_line_is_not_in_seeds_that_function(
+        make_repo, build_index) -> None:
+    # trial: "at com.squareup.javapoet.CodeBlock.of(CodeBlock.java:91)" from another
+    # version showed CodeBlock.hashCode, which holds line 91 today, as the first block
+    code = "def load(key):\n    return key\n\n\ndef save(key, value):\n    return (key, value)\n"
+    index = build_index(make_repo({"store.py": code}))
+    frame = 'File "/srv/app/store.py", line 2, in {}'
+    (seed,) = [s for s in find_seeds(index, parse_task(frame.format("save"))) if s.quality == 1.0]
+    assert index.definition(seed.node).qualified_name == "save"
+    assert seed.reason == "save, which the stack frame names (line 2 is outside it: another version?)"
+    for function in ("load", "<module>", "missing"):  # the line's own, none, or not in the file
+        (seed,) = [s for s in find_seeds(index, parse_task(frame.format(function)))
+                   if s.quality == 1.0]
+        assert seed.reason == "load holds line 2"
