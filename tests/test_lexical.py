@@ -45,6 +45,30 @@ def test_subtraction_is_not_a_compound() -> None:
     assert not [t for t in text_terms("n = size-1 - offset\nx = a - b") if "-" in t]
 
 
+def test_compounds_are_whole_dash_joined_words_only() -> None:
+    text = ("no-cache x-1 a-b- -c-d e-f_g é-h i-j\nk-l.m-n foo-bar-baz 9x-y\n"
+            "used-before-assignment")
+    compounds = [t for t in text_terms(text) if "-" in t]
+    assert compounds == ["=no-cache", "=i-j", "=k-l", "=m-n", "=foo-bar-baz",
+                         "=used-before-assignment"]
+
+
+def test_a_full_table_of_known_identifiers_gives_the_same_terms(monkeypatch) -> None:
+    from ctxopt import lexical
+    from ctxopt.parsing.parse import parse_file
+
+    source = b"class TopLevel:\n    def some_method(self, x_1):\n        return other_name(x_1)\n"
+    parsed = parse_file("pkg/mod.py", source)
+    documents = file_documents("pkg/mod.py", parsed.text, parsed.tags)
+    monkeypatch.setattr(lexical, "_known_terms", {})
+    monkeypatch.setattr(lexical, "_KNOWN_TERMS_MAX", 1)
+    full = file_documents("pkg/mod.py", parsed.text, parsed.tags)
+    assert len(lexical._known_terms) == 1
+    assert [list(d.items()) for d in full.definitions] == [
+        list(d.items()) for d in documents.definitions]
+    assert list(full.file.items()) == list(documents.file.items())
+
+
 def test_adjacent_task_words_meet_the_identifier_they_spell() -> None:
     assert "=profile_detect" in joined_words("run conan profile detect")
     assert "=documenttype" in joined_words("the document type is wrong")
