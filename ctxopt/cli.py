@@ -26,8 +26,8 @@ from .files.reasons import REASON_BINARY, REASON_GENERATED
 from .files.safety import HygieneConfig
 from .files.text import display_text
 from .commands import (COMMANDS, MAX_RING_OPTION, ROOT_OPTION, SCOPE_OPTION, SECONDS,
-                       TASK_FILE_OPTION, TESTS_OPTION, apply_config, file_rule_options, index_options, note,
-                       quiet, version_text)
+                       TASK_FILE_OPTION, TESTS_OPTION, apply_config, file_rule_options,
+                       index_options, note, quiet, version_text)
 from .cli_output import (ExitStatus, emit, exit_nothing_found, indexing_progress,
                          output_target)
 from .contract import SCHEMAS, load_schema, render_index_json
