@@ -2,26 +2,36 @@
 """How ctxopt's costs grow with the repository: generated trees of 1,000, 10,000 and
 50,000 files (``gentree.py``) and real ones (sympy, a TypeScript project).
 
-For each tree, whole-process figures of the installed console script (wall seconds, CPU
-seconds of the process and its workers, peak summed RSS; ``bench_index.measure``):
+Each tree is copied (or generated) into ``--work`` and committed to a new git repository,
+as a user's checkout is (``--no-git``: measured as a plain directory, which ctxopt walks
+itself). For each, whole-process figures of the console script given by ``--ctxopt``
+(install ctxopt non-editable, as a user does; wall seconds, CPU seconds of the process,
+its workers and the git commands it runs, peak summed RSS; ``bench_index.measure``):
 
 1. cold ``ctxopt index`` with an empty parse cache;
 2. cold ``ctxopt index`` of a second checkout (the index deleted, the parse cache kept);
-3. warm ``ctxopt gather`` (median of ``--runs``);
+3. the first ``ctxopt gather`` of the task on that index, then warm ``ctxopt gather``
+   (median of ``--runs``);
 4. ``ctxopt gather`` right after one file was edited (median of ``--runs`` edits);
-5. the discovery walk alone (``discover.list_candidates``: one ``stat`` per file, what
-   every warm gather pays before it can trust the index), in-process seconds;
-6. Aider's cold repository map (``bench_index.bench_aider``), stopped after
+5. the discovery walk alone (``discover.list_candidates``: listing the files and one
+   ``lstat`` each, what every warm gather pays before it can trust the index),
+   in-process wall seconds, best of 3;
+6. with ``--profile DIR``, one warm gather and one gather after an edit under cProfile,
+   timed in CPU seconds (the top functions go into the JSON);
+7. Aider's cold repository map (``bench_index.bench_aider``), stopped after
    ``--aider-timeout`` seconds.
 
-Writes ``--json``, a markdown table (``--table``) and a log-log plot (``--plot``, needs
-matplotlib: a benchmark-only dependency).
+Writes ``--json`` (results of earlier runs in it are kept, by tree name), a markdown table
+with the machine, dates and commands (``--table``) and a log-log plot (``--plot``, needs
+matplotlib: a benchmark-only dependency). ``benchmarks/scaling.md`` is written by hand
+around that table.
 
 Usage::
 
-    python benchmarks/bench_scaling.py --generated 1000 --generated 10000 \\
+    python benchmarks/bench_scaling.py --generated 1000 --generated 10000 --generated 50000 \\
         --repo /tmp/sympy-1.13.3 --task "fix Symbol subs bug" --work /tmp/scaling \\
-        --json benchmarks/scaling.json --table benchmarks/scaling.md --plot benchmarks/scaling.png
+        --ctxopt /path/to/venv/bin/ctxopt --aider-python /path/to/aider-venv/bin/python \\
+        --json benchmarks/scaling.json --table /tmp/table.md --plot benchmarks/scaling.png
 """
 from __future__ import annotations
 
