@@ -132,12 +132,14 @@ def find_config(start: Path) -> Path | None:
     """The configuration file for ``start``: in ``start`` or the nearest parent, the first
     directory holding ``.ctxopt.toml`` or a ``pyproject.toml`` with ``[tool.ctxopt]``
     (``.ctxopt.toml`` wins in one directory). The search stops at the top of the git work
-    tree (a directory holding ``.git``) or of the file system.
+    tree (a directory holding ``.git``) or of the file system. A ``.ctxopt.toml`` that is
+    not a file (a directory, a broken link) is found too, so that ``load_config`` reports it
+    instead of it being silently ignored.
     """
     directory = start.resolve()
     while True:
         dedicated = directory / CONFIG_NAME
-        if dedicated.is_file():
+        if dedicated.exists() or dedicated.is_symlink():
             return dedicated
         pyproject = directory / "pyproject.toml"
         if pyproject.is_file() and _has_tool_table(pyproject):
@@ -174,12 +176,14 @@ def load_config(start: Path) -> ConfigFile | None:
     Raises
     ------
     ConfigError
-        The file cannot be read, is not valid TOML, has an unknown key or a value of the
-        wrong type; the message is ``FILE:LINE: what is wrong``.
+        The file cannot be read (or is a directory), is not valid TOML, has an unknown key
+        or a value of the wrong type; the message is ``FILE:LINE: what is wrong``.
     """
     path = find_config(start)
     if path is None:
         return None
+    if path.is_dir():
+        raise ConfigError(f"{path}: is a directory, not a TOML file")
     try:
         text = path.read_text(encoding="utf-8")
         document = tomllib.loads(text)

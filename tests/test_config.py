@@ -213,3 +213,20 @@ def test_each_setting_reaches_every_command_with_its_option_and_the_readme_says_
         having -= not_a_default.get(setting.key, set())
         assert set(setting.commands) == having, setting.key
         assert rows[setting.key] == having, setting.key
+
+
+@pytest.mark.parametrize("kind", ["directory", "broken link"])
+def test_a_configuration_that_is_not_a_file_is_one_error_line(runner, tmp_path, monkeypatch,
+                                                              kind: str) -> None:
+    """It was silently ignored: the user's settings did not apply and nothing said so."""
+    path = tmp_path / ".ctxopt.toml"
+    if kind == "directory":
+        path.mkdir()
+    else:
+        path.symlink_to(tmp_path / "missing.toml")
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(main, ["gather", "fix Storage", "--root", str(tmp_path)])
+    assert result.exit_code == 2
+    assert result.stderr.count("\n") == 1 and "Traceback" not in result.stderr
+    assert result.stderr.startswith(f"Error: {path}: ")
+    assert ("is a directory" if kind == "directory" else "cannot read") in result.stderr
