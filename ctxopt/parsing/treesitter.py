@@ -434,12 +434,26 @@ def _collect(path: str, source: bytes, matches: Any
             if known_ref is None or rank < known_ref[0]:
                 references[key] = (rank, kind, start)
 
+    get_ref = references.get
     for pattern, captures in matches:
-        if len(captures) == 1:  # most matches: one reference (the general loop, made short)
-            (capture, nodes), = captures.items()
-            role = role_of(capture)
+        if len(captures) == 1:  # most matches: one reference (``record``, inlined: the
+            (capture, nodes), = captures.items()  # general loop, made short)
+            role = roles.get(capture) or role_of(capture)
             if role[0] == _REFERENCE:
-                record(nodes, role[1], role[2], False)
+                _, kind, rank = role
+                for node in nodes:
+                    start = node.start_byte
+                    name = source[start:node.end_byte].decode("utf-8", "replace")
+                    if "::" in name or "<" in name:
+                        name = _split_qualified(name)[1]
+                        if not name:
+                            continue
+                    elif not name:
+                        continue
+                    at = (name, node.start_point[0] + 1)
+                    known_ref = get_ref(at)
+                    if known_ref is None or rank < known_ref[0]:
+                        references[at] = (rank, kind, start)
                 continue
         if "not_a_name" in captures:
             not_names.update((n.start_byte, n.end_byte) for n in captures["not_a_name"])
