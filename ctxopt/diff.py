@@ -81,7 +81,8 @@ def compare_paths(old: Path, new: Path) -> list[TaskDiff]:
     Raises
     ------
     UsageError
-        A path is missing, one is a directory and the other not, or a manifest is bad.
+        A path is missing, one is a directory and the other not, a directory holds no
+        manifest (``*.tsv``: it is not a snapshot), or a manifest is bad.
     """
     for path in (old, new):
         if not path.exists():
@@ -90,6 +91,9 @@ def compare_paths(old: Path, new: Path) -> list[TaskDiff]:
         raise UsageError("compare two manifests or two snapshot directories, not one of each")
     if not old.is_dir():
         return [compare(new.name, read_manifest(old), read_manifest(new))]
+    for path in (old, new):
+        if next(path.glob("*.tsv"), None) is None:
+            raise UsageError(f"{path}: not a ctxopt snapshot (no *.tsv manifest in it)")
     names = sorted({p.name for d in (old, new) for p in d.glob("*.tsv")})
     return [compare(name, read_manifest(old / name) if (old / name).exists() else None,
                     read_manifest(new / name) if (new / name).exists() else None)

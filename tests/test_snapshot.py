@@ -210,6 +210,23 @@ def test_diff_of_a_file_that_is_not_a_manifest(runner, tmp_path: Path) -> None:
         "(expected the header line 'file symbol hash lines kind tokens reason')"
 
 
+@pytest.mark.parametrize("empty", ["old", "both", "new"])
+def test_diff_of_a_directory_without_manifests_is_not_a_snapshot(runner, tmp_path: Path,
+                                                                 empty: str) -> None:
+    """Two empty directories passed with exit 0: a CI job comparing snapshots that were
+    never written would never fail."""
+    old, new = tmp_path / "old", tmp_path / "new"
+    old.mkdir(), new.mkdir()
+    manifest = "# ctxopt manifest 2\nfile\tsymbol\thash\tlines\tkind\ttokens\treason\n"
+    full = {"old": new, "new": old, "both": None}[empty]  # the side that holds a manifest
+    if full is not None:
+        (full / "a.tsv").write_text(manifest)
+    bad = new if empty == "new" else old
+    result = runner.invoke(main, ["diff", str(old), str(new)])
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
+    assert result.stderr == f"Error: {bad}: not a ctxopt snapshot (no *.tsv manifest in it)\n"
+
+
 @pytest.mark.parametrize(("name", "text", "expected"), [
     ("tasks.txt", "# c\nfix a\n\nfix b\n", [("fix a", None), ("fix b", None)]),
     ("tasks.json", '["fix a", {"task": "fix b", "budget": 900}]', [("fix a", None), ("fix b", 900)]),
