@@ -22,9 +22,9 @@ from urllib.parse import unquote, urlparse
 
 import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.types import CallToolResult, TextContent
-from pydantic import Field
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.types import CallToolResult, InputRequiredResult, TextContent
+from pydantic import Field, ValidationError
 
 from . import __version__
 from .errors import CtxoptError, UsageError
@@ -144,9 +144,40 @@ def _answer(text: str, structured: Any) -> CallToolResult:
                           structured_content=structured)
 
 
+def _arguments_message(exc: ValidationError) -> str:
+    """Pydantic's rejection of a tool's arguments on one line: ``field: what is wrong
+    (got value)`` for each error, ``; ``-separated, without pydantic's links; a value is
+    shown up to 40 characters of its ``repr``."""
+    parts = []
+    for error in exc.errors(include_url=False):
+        field = ".".join(str(part) for part in error["loc"]) or "arguments"
+        text = f"{field}: {' '.join(str(error['msg']).split())}"
+        if error["type"] != "missing":
+            shown = repr(error.get("input"))
+            text += f" (got {shown if len(shown) <= 40 else shown[:37] + '...'})"
+        parts.append(text)
+    return "bad arguments: " + "; ".join(parts)
+
+
+class _Server(MCPServer):
+    """``MCPServer`` whose argument errors are one line (the SDK passes on pydantic's
+    multi-line text, with a URL per error)."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any],
+                        context: Context[Any, Any] | None = None,
+                        ) -> CallToolResult | InputRequiredResult:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause = exc.__cause__
+            if isinstance(exc, UnexpectedToolError) or not isinstance(cause, ValidationError):
+                raise
+            raise ToolError(f"Error executing tool {name}: {_arguments_message(cause)}") from cause
+
+
 def build_server(settings: ServerSettings) -> MCPServer:
     """The ``MCPServer`` with ctxopt's tools, over a ``Workspace`` for ``settings``."""
-    server = MCPServer("ctxopt", instructions=_INSTRUCTIONS, version=__version__,
+    server = _Server("ctxopt", instructions=_INSTRUCTIONS, version=__version__,
                        log_level="WARNING")
     workspace = Workspace(settings)
     counter = Cl100kCounter()

@@ -3,7 +3,11 @@ import sys
 from pathlib import Path
 
 import anyio
+import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
+from mcp.server.mcpserver.exceptions import ToolError
+
+from ctxopt.mcp_server import ServerSettings, build_server
 
 
 def _server(root: Path, tmp_path: Path, *options: str) -> StdioServerParameters:
@@ -73,7 +77,10 @@ def test_a_session_lists_tools_gathers_twice_and_reports_errors(fixture_repo, tm
     assert seen["refreshed"]["updates"] == 2 and seen["refreshed"]["parsed"] == 1
     assert "storage/later.py" in {b["file"] for b in third.structured_content["blocks"]}
     contract("gather", third.structured_content)
-    assert seen["bad_budget"].is_error and "budget" in seen["bad_budget"].content[0].text
+    assert seen["bad_budget"].is_error  # one line, without pydantic's text and links
+    assert seen["bad_budget"].content[0].text == ("Error executing tool gather: bad arguments: "
+                                                  "budget: Input should be greater than or "
+                                                  "equal to 1 (got -5)")
     assert seen["bad_scope"].is_error and "scope 'nope' does not exist" in seen["bad_scope"].content[0].text
     assert (seen["tokens"].content[0].text, seen["tokens"].structured_content["tokens"]) == ("2", 2)
     names = {t["qualified_name"] for t in contract("tags", seen["tags"].structured_content["tags"])}
@@ -191,3 +198,20 @@ def test_the_tags_tool_reads_files_by_the_servers_index_settings(make_repo, tmp_
 
     _session(root, tmp_path, scenario, "--max-file-size", "100", "--exclude", "gen/")
     assert {record["file"] for record in seen["tags"]["tags"]} == {"ok.py"}
+
+
+def test_argument_errors_are_one_line_with_values_cut_to_40_characters() -> None:
+    server = build_server(ServerSettings())
+    messages = []
+
+    async def run() -> None:
+        for arguments in ({}, {"task": "x", "budget": "9" * 50 + "z"}):
+            with pytest.raises(ToolError) as caught:
+                await server.call_tool("gather", arguments)
+            messages.append(str(caught.value))
+
+    anyio.run(run)
+    assert messages == [
+        "Error executing tool gather: bad arguments: task: Field required",
+        "Error executing tool gather: bad arguments: budget: Input should be a valid integer, "
+        "unable to parse string as an integer (got '" + "9" * 36 + "...)"]
