@@ -8,6 +8,7 @@ import multiprocessing
 import shutil
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -190,6 +191,34 @@ def _write_entries(directory: Path, start: int, count: int) -> None:
     for i in range(start, start + count):
         cache.put(cache.key(f"f{i}.py", f"{i:032x}", None), (f"{i:032x}", "python", i) + (None,) * 8)
     cache.close()
+
+
+def _write_when_set(directory: Path, start: int, go: Any) -> None:
+    go.wait()
+    _write_entries(directory, start, 20)
+
+
+def test_writers_starting_together_on_a_new_cache_lose_nothing(tmp_path: Path) -> None:
+    """Four processes opening an empty cache at once: switching the new database to WAL
+    answered "database is locked" without waiting, and a worker wrote nothing."""
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    for attempt in range(40):
+        directory = tmp_path / str(attempt)
+        go = context.Event()
+        writers = [context.Process(target=_write_when_set, args=(directory, start, go))
+                   for start in (0, 20, 40, 60)]
+        for writer in writers:
+            writer.start()
+        go.set()
+        for writer in writers:
+            writer.join(120)
+            assert writer.exitcode == 0
+        cache = ParseCache(directory, b"test")
+        missing = [i for i in range(80)
+                   if cache.get(cache.key(f"f{i}.py", f"{i:032x}", None)) is None]
+        cache.close()
+        assert missing == [], f"round {attempt}"
 
 
 def test_two_processes_writing_at_once_lose_nothing(tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ import marshal
 import os
 import re
 import sqlite3
+import time
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -219,20 +220,37 @@ class ParseCache:
 
 
 def _open(path: Path) -> sqlite3.Connection:
-    """A connection to the cache database at ``path`` (made, with its table, if new)."""
+    """A connection to the cache database at ``path`` (made, with its table, if new).
+
+    Raises ``sqlite3.OperationalError`` when the database stays locked past ``_BUSY_MS``.
+    Switching a new database to WAL does not wait on SQLite's busy handler: a process that
+    opens it while another is making it gets "database is locked" at once, so the setup is
+    tried again until the busy timeout has passed (four index workers starting on an empty
+    cache lost whole workers' entries before).
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    conn = sqlite3.connect(str(path), timeout=_BUSY_MS / 1000, isolation_level=None,
-                           check_same_thread=False)
-    try:
-        conn.execute(f"PRAGMA busy_timeout = {_BUSY_MS}")
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = NORMAL")
-        conn.execute("CREATE TABLE IF NOT EXISTS entries("
-                     "key BLOB PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID")
-    except BaseException:
-        conn.close()
-        raise
-    return conn
+    deadline = time.monotonic() + _BUSY_MS / 1000
+    pause = 0.01
+    while True:
+        conn = sqlite3.connect(str(path), timeout=_BUSY_MS / 1000, isolation_level=None,
+                               check_same_thread=False)
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {_BUSY_MS}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA synchronous = NORMAL")
+            conn.execute("CREATE TABLE IF NOT EXISTS entries("
+                         "key BLOB PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID")
+            return conn
+        except sqlite3.OperationalError as exc:
+            conn.close()
+            if "locked" not in str(exc) and "busy" not in str(exc) \
+                    or time.monotonic() + pause > deadline:
+                raise
+        except BaseException:
+            conn.close()
+            raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.2)
 
 
 def _unpack(value: bytes) -> tuple | None:
