@@ -353,7 +353,7 @@ def parse_task(text: str) -> ParsedTask:
     for match in _WORD.finditer(rest):
         word = match.group(0)
         # "first" means first word of a sentence, where capitals carry no meaning
-        first = _last_visible(rest, match.start()) in ".!?:\n"
+        first = _starts_sentence(rest, match.start())
         if _is_symbol_word(word, first):
             add(word)
 
@@ -374,13 +374,16 @@ def parse_task(text: str) -> ParsedTask:
                       plain_words=tuple(dict.fromkeys(plain))[:MAX_TASK_KEYWORDS])
 
 
-def _last_visible(text: str, end: int) -> str:
-    """The last character of ``text[:end]`` that is not white space (``str.isspace``), else
-    ``""``; a step back over the white space only, not a copy of the text before it."""
-    at = end - 1
+def _starts_sentence(text: str, start: int) -> bool:
+    """Whether the word at ``text[start]`` opens a sentence: it begins the text, or follows
+    one of ``.!?:`` or a line break with only white space between; a step back over that
+    white space only, not a copy of the text before it."""
+    at = start - 1
     while at >= 0 and text[at].isspace():
+        if text[at] in "\n\r":
+            return True
         at -= 1
-    return text[at] if at >= 0 else ""
+    return at < 0 or text[at] in ".!?:"
 
 
 def limit_task(parsed: ParsedTask, *, max_symbols: int = MAX_TASK_SYMBOLS,

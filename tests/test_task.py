@@ -31,6 +31,10 @@ def test_capitalised_first_word_that_is_a_stop_word_is_not_a_symbol() -> None:
     assert parse_task("When Storage is empty, get fails").symbols == ("Storage",)
 
 
+def test_capitalised_word_after_a_line_break_starts_a_sentence() -> None:
+    assert parse_task("x\nAdd y").symbols == ()
+
+
 def test_keywords_drop_stop_words_and_split_identifiers() -> None:
     parsed = parse_task("The HTTPAdapter drops the load_rows result")
     assert parsed.keywords == ("httpadapter", "http", "adapter", "drops", "load", "rows", "result")
