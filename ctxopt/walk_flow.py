@@ -88,13 +88,14 @@ def task_parameters(task: ParsedTask) -> tuple[set[str], set[str]]:
     return explicit, words | explicit
 
 
-def _callable_of(index: IndexView, node: str) -> str | None:
-    """The node when it is callable; a type's constructor (its own member named like one)."""
+def _callable_of(index: IndexView, node: str, base_depth: int) -> str | None:
+    """The node when it is callable; a type's constructor (its own, else the nearest
+    base's up to ``base_depth`` levels up)."""
     kind = index.definition(node).kind
     if kind in CALLABLE_KINDS:
         return node
     if kind in TYPE_KINDS:
-        return constructor_of(index, node)
+        return constructor_of(index, node, base_depth)
     return None
 
 
@@ -122,14 +123,15 @@ def flow_ring(walk: _Walk, task: ParsedTask, starts: list[str], ring0: list[str]
     for seed in starts:
         if index.is_file(seed):
             continue
-        start = _callable_of(index, seed)
+        start = _callable_of(index, seed, config.max_base_depth)
         if start is None:
             continue
         # the seed's own parameters the task names; a keyword argument may also reach it
         # through **kwargs, so it flows from any seed
         flowing = (_parameters(index, start, cache) & words) | explicit
         if flowing:
-            _follow(index, start, flowing, config.max_flow_depth, cache, found, ring0)
+            _follow(index, start, flowing, config.max_flow_depth, config.max_base_depth,
+                    cache, found, ring0)
     ranked = sorted(found.items(), key=lambda f: (f[1][0], -walk.rel(f[0]), node_order(index, f[0])))
     for callee, (depth, reason) in ranked[: config.max_flow]:
         weight = w.flow - w.flow_fall * (depth - 1) + w.flow_relevance * walk.rel(callee)
@@ -137,11 +139,12 @@ def flow_ring(walk: _Walk, task: ParsedTask, starts: list[str], ring0: list[str]
                  walk.header_if_longer(callee, config.large_definition_lines))
 
 
-def _follow(index: IndexView, start: str, flowing: set[str], depth: int,
+def _follow(index: IndexView, start: str, flowing: set[str], depth: int, base_depth: int,
             cache: dict[str, set[str]], found: dict[str, tuple[int, str]], ring0: list[str]
             ) -> None:
     """Breadth first from ``start`` along call edges, through callees that take one of the
-    ``flowing`` parameters; record each such callee with its depth."""
+    ``flowing`` parameters; record each such callee with its depth. A called type stands
+    for its constructor, looked for up to ``base_depth`` levels of bases up."""
     frontier = [(start, flowing)]
     seen = {start}
     for level in range(1, depth + 1):
@@ -151,7 +154,7 @@ def _follow(index: IndexView, start: str, flowing: set[str], depth: int,
             for callee, _, data in index.edges_out(node, ("references",)):
                 if callee in seen or index.is_file(callee) or data.get("via") != "call":
                     continue
-                target = _callable_of(index, callee)
+                target = _callable_of(index, callee, base_depth)
                 if target is None or target in seen:
                     continue
                 passed = _parameters(index, target, cache) & names

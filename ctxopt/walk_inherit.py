@@ -34,9 +34,10 @@ def _is_constructor(index: IndexView, member: str, owner: str) -> bool:
     return name in CONSTRUCTOR_NAMES or name == index.definition(owner).name
 
 
-def constructor_of(index: IndexView, cls: str, depth: int = 3) -> str | None:
+def constructor_of(index: IndexView, cls: str, depth: int) -> str | None:
     """The constructor that runs when type ``cls`` is called: its own, else the nearest
-    base's (up to ``depth`` levels up); None when none is defined in the repository."""
+    base's up to ``depth`` levels up (``WalkConfig.max_base_depth``; 0: its own only);
+    None when none is defined in the repository."""
     for owner in [cls] + [base for base, _ in _ancestors(index, cls, depth)]:
         for member in _members(index, owner):
             if (index.definition(member).kind in CALLABLE_KINDS

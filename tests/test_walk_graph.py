@@ -123,3 +123,26 @@ def test_parameter_names_across_languages() -> None:
     assert "lazy" in parameter_names("fn load<T: Read>(mut r: T, lazy: bool) -> X { ... }", "load")
     assert parameter_names("class Gauge(MeterBase):\n    ...", "Other") == set()
 
+
+
+def test_both_walks_find_a_base_constructor_only_within_max_base_depth(make_repo, build_index) -> None:
+    index = build_index(make_repo({
+        "pkg/base.py": ("class Root:\n"
+                        "    def __init__(self, name, strict=False):\n"
+                        "        self.strict = strict\n\n\n"
+                        "class Middle(Root):\n    pass\n\n\n"
+                        "class Leaf(Middle):\n    pass\n"),
+        "pkg/api.py": ("from pkg.base import Leaf\n\n\n"
+                       "def make_leaf(name, strict=True):\n"
+                       "    return Leaf(name, strict=strict)\n"),
+    }))
+    flow, inherit = parse_task("make_leaf(strict=False) is ignored"), parse_task("fix Leaf")
+    deep = WalkConfig(max_keyword_seeds=0)
+    assert deep.max_base_depth == 3
+    assert _by_symbol(walk_rings(index, flow, deep))["Root.__init__"].reason == "make_leaf passes strict to it"
+    assert _by_symbol(walk_rings(index, inherit, deep))["Root.__init__"].reason == "constructor Leaf inherits"
+    # Root is two levels above Leaf: one level is not enough for either walk
+    shallow = WalkConfig(max_keyword_seeds=0, max_base_depth=1)
+    for task in (flow, inherit):
+        found = _by_symbol(walk_rings(index, task, shallow))
+        assert "Root.__init__" not in found or found["Root.__init__"].ring > 1
