@@ -21,6 +21,7 @@ each layer ranked and capped like ``bfs_beam_edges``.
 """
 from __future__ import annotations
 
+import heapq
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -355,8 +356,9 @@ def signature_file_ring(walk: _Walk, file_scores: dict[str, float]) -> None:
     by_path: dict[str, list[str]] = defaultdict(list)
     for node in walk.relevance_of:
         by_path[index.path_of(node)].append(node)
-    for rank, path in enumerate(_rank_files(index, walk.relevance_of, file_scores, config)):
-        if added >= config.max_signature_files or rank >= considered:
+    for rank, path in enumerate(_rank_files(by_path, walk.relevance_of, file_scores, config,
+                                            considered)):
+        if added >= config.max_signature_files:
             break
         if path in shown or not config.admits(path):
             continue
@@ -393,15 +395,19 @@ def transitive_ring(walk: _Walk, ring0: list[str], callers: dict[str, _Caller],
             walk.add(source, 4, weight, reason, lines)
 
 
-def _rank_files(index: IndexView, definitions: dict[str, float], files: dict[str, float],
-                config: WalkConfig) -> list[str]:
+def _rank_files(by_path: dict[str, list[str]], definitions: dict[str, float],
+                files: dict[str, float], config: WalkConfig, limit: int) -> list[str]:
+    """The ``limit`` files that match the task best, best first, ties by path: each file's
+    score in ``files`` over the best one (times ``test_discount`` for tests) plus the mean
+    of its three most relevant definitions (``by_path``: each file's nodes, keys of
+    ``definitions``, which maps a node to its relevance in [0, 1]). The first ``limit`` of
+    the full sort, by a heap: a large repository matches tens of thousands of files, of
+    which a few dozen are used."""
     best_file = max(files.values(), default=0.0) or 1.0
-    top: dict[str, list[float]] = defaultdict(list)
-    for node, value in definitions.items():
-        top[index.path_of(node)].append(value)
     score = {}
-    for path in set(files) | set(top):
+    for path in files.keys() | by_path.keys():
         discount = config.test_discount if is_test_path(path) else 1.0
-        best_three = sorted(top.get(path, ()), reverse=True)[:3]
+        nodes = by_path.get(path)
+        best_three = sorted(map(definitions.__getitem__, nodes), reverse=True)[:3] if nodes else []
         score[path] = discount * files.get(path, 0.0) / best_file + sum(best_three) / 3
-    return sorted(score, key=lambda p: (-score[p], p))
+    return heapq.nsmallest(limit, score, key=lambda p: (-score[p], p))

@@ -3,7 +3,7 @@ import pytest
 
 from ctxopt.model import RING_BANDS, Tier
 from ctxopt.task import parse_task
-from ctxopt.walk import WalkConfig, find_seeds, walk_rings
+from ctxopt.walk import WalkConfig, _rank_files, find_seeds, walk_rings
 
 
 @pytest.fixture
@@ -349,3 +349,13 @@ def test_a_stack_frame_naming_a_function_the_line_is_not_in_seeds_that_function(
         (seed,) = [s for s in find_seeds(index, parse_task(frame.format(function)))
                    if s.quality == 1.0]
         assert seed.reason == "load holds line 2"
+
+
+def test_ranked_files_are_the_best_first_ties_by_path() -> None:
+    # a.py, b.py and c.py tie at 0.1; z.py leads by its file score: a heap keyed wrongly
+    # (path descending, or unstable on ties) returns c.py or b.py before a.py
+    relevance = {"b.py#f": 0.3, "c.py#h": 0.3, "a.py#g": 0.3, "z.py#k": 0.3}
+    by_path = {node.partition("#")[0]: [node] for node in relevance}
+    config = WalkConfig()
+    assert _rank_files(by_path, relevance, {"z.py": 1.0}, config, 3) == ["z.py", "a.py", "b.py"]
+    assert _rank_files(by_path, relevance, {"z.py": 1.0}, config, 9) == ["z.py", "a.py", "b.py", "c.py"]
