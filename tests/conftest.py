@@ -81,11 +81,12 @@ def fixture_repo(tmp_path: Path) -> Callable[[str], Path]:
 
 
 @pytest.fixture
-def make_repo(tmp_path: Path) -> Callable[[dict[str, str | bytes]], Path]:
-    """Write a {relative path: content} table under a temporary root and return the root."""
+def make_repo(tmp_path: Path) -> Callable[..., Path]:
+    """Write a {relative path: content} table under a temporary root (``tmp_path / name``,
+    name ``repo`` unless given) and return the root."""
 
-    def make(files: dict[str, str | bytes]) -> Path:
-        root = tmp_path / "repo"
+    def make(files: dict[str, str | bytes], name: str = "repo") -> Path:
+        root = tmp_path / name
         for relative, content in files.items():
             path = root / relative
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -28,18 +28,6 @@ TREE = {
 }
 
 
-def _checkout(base: Path, name: str) -> Path:
-    root = base / name
-    for relative, content in TREE.items():
-        path = root / relative
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
-    return root
-
-
 def _index(runner, root: Path, cache: Path | str, database: Path | None = None) -> dict:
     arguments = ["index", "--root", str(root), "--format", "json", "--jobs", "1",
                  "--parse-cache", str(cache)]
@@ -88,12 +76,12 @@ def _files_read(summary: dict) -> int:
     return summary["parse_cache"]["hits"] + summary["parse_cache"]["misses"]
 
 
-def test_a_second_checkout_parses_nothing(runner, tmp_path: Path) -> None:
+def test_a_second_checkout_parses_nothing(runner, make_repo, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
-    first = _index(runner, _checkout(tmp_path, "one"), cache)
+    first = _index(runner, make_repo(TREE, "one"), cache)
     assert first["parse_cache"]["hits"] == 0 and first["parse_cache"]["misses"] >= 6
     assert first["parse_cache"]["directory"] == str(cache)
-    second = _index(runner, _checkout(tmp_path, "two"), cache)
+    second = _index(runner, make_repo(TREE, "two"), cache)
     assert second["parse_cache"] == {**first["parse_cache"], "hits": _files_read(first),
                                      "misses": 0}
     strip = ("index", "seconds", "parse_cache")
@@ -102,28 +90,29 @@ def test_a_second_checkout_parses_nothing(runner, tmp_path: Path) -> None:
     assert _gather(runner, tmp_path / "one") == _gather(runner, tmp_path / "two")
 
 
-def test_a_changed_file_is_parsed_again(runner, tmp_path: Path) -> None:
+def test_a_changed_file_is_parsed_again(runner, make_repo, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
-    _index(runner, _checkout(tmp_path, "one"), cache)
-    two = _checkout(tmp_path, "two")
+    _index(runner, make_repo(TREE, "one"), cache)
+    two = make_repo(TREE, "two")
     (two / "app" / "store.py").write_text("class Store:\n    def put(self, key):\n        pass\n")
     second = _index(runner, two, cache)
     assert second["parse_cache"]["misses"] == 1
     assert "put" in _gather(runner, two)  # the new content's tags, not the cached ones
 
 
-def test_the_same_path_and_content_under_other_options_is_not_a_hit(runner, tmp_path) -> None:
+def test_the_same_path_and_content_under_other_options_is_not_a_hit(
+        runner, make_repo, tmp_path) -> None:
     cache = tmp_path / "cache"
-    _index(runner, _checkout(tmp_path, "one"), cache)
-    result = runner.invoke(main, ["index", "--root", str(_checkout(tmp_path, "two")),
+    _index(runner, make_repo(TREE, "one"), cache)
+    result = runner.invoke(main, ["index", "--root", str(make_repo(TREE, "two")),
                                   "--format", "json", "--jobs", "1", "--parse-cache", str(cache),
                                   "--allow-secrets"], catch_exceptions=False)
     assert json.loads(result.stdout)["parse_cache"]["hits"] == 0
 
 
-def test_a_damaged_entry_is_ignored_and_rewritten(runner, tmp_path: Path) -> None:
+def test_a_damaged_entry_is_ignored_and_rewritten(runner, make_repo, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
-    first = _index(runner, _checkout(tmp_path, "one"), cache)
+    first = _index(runner, make_repo(TREE, "one"), cache)
     conn = sqlite3.connect(cache / "cache.db")
     with conn:  # one entry's payload flipped, one cut short, the others garbage
         keys = [key for (key,) in conn.execute("SELECT key FROM entries ORDER BY key")]
@@ -134,35 +123,36 @@ def test_a_damaged_entry_is_ignored_and_rewritten(runner, tmp_path: Path) -> Non
         conn.execute("UPDATE entries SET value = randomblob(40) WHERE key NOT IN (?, ?)",
                      (keys[0], keys[1]))
     conn.close()
-    second = _index(runner, _checkout(tmp_path, "two"), cache)
+    second = _index(runner, make_repo(TREE, "two"), cache)
     assert second["parse_cache"]["hits"] == 0
     assert second["parse_cache"]["misses"] == _files_read(first)
     assert _gather(runner, tmp_path / "two") == _gather(runner, tmp_path / "one")
-    third = _index(runner, _checkout(tmp_path, "three"), cache)  # rewritten: all hits
+    third = _index(runner, make_repo(TREE, "three"), cache)  # rewritten: all hits
     assert third["parse_cache"]["hits"] == _files_read(first)
 
 
-def test_a_file_that_is_not_a_database_is_set_aside(runner, tmp_path: Path) -> None:
+def test_a_file_that_is_not_a_database_is_set_aside(runner, make_repo, tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     cache.mkdir()
     (cache / "cache.db").write_bytes(b"not a database at all" * 100)
-    expected = _index(runner, _checkout(tmp_path, "zero"), "off")["parsed"]
-    summary = _index(runner, _checkout(tmp_path, "one"), cache)
+    expected = _index(runner, make_repo(TREE, "zero"), "off")["parsed"]
+    summary = _index(runner, make_repo(TREE, "one"), cache)
     assert summary["parsed"] == expected and summary["parse_cache"]["hits"] == 0
     assert (cache / "cache.db.damaged").read_bytes() == b"not a database at all" * 100
-    assert _index(runner, _checkout(tmp_path, "two"), cache)["parse_cache"]["misses"] == 0
+    assert _index(runner, make_repo(TREE, "two"), cache)["parse_cache"]["misses"] == 0
 
 
-def test_a_cache_that_cannot_be_made_leaves_indexing_alone(runner, tmp_path: Path) -> None:
+def test_a_cache_that_cannot_be_made_leaves_indexing_alone(
+        runner, make_repo, tmp_path: Path) -> None:
     blocked = tmp_path / "a-file"
     blocked.write_text("x")
-    expected = _index(runner, _checkout(tmp_path, "zero"), "off")["parsed"]
-    summary = _index(runner, _checkout(tmp_path, "one"), blocked / "cache")
+    expected = _index(runner, make_repo(TREE, "zero"), "off")["parsed"]
+    summary = _index(runner, make_repo(TREE, "one"), blocked / "cache")
     assert summary["parsed"] == expected and summary["parse_cache"]["hits"] == 0
 
 
-def test_off_disables_the_cache(runner, tmp_path: Path, monkeypatch) -> None:
-    summary = _index(runner, _checkout(tmp_path, "one"), "off")
+def test_off_disables_the_cache(runner, make_repo, tmp_path: Path, monkeypatch) -> None:
+    summary = _index(runner, make_repo(TREE, "one"), "off")
     assert summary["parse_cache"] == {"directory": None, "hits": 0, "misses": 0}
     monkeypatch.setenv("CTXOPT_PARSE_CACHE", "OFF")
     assert cache_directory(True) is None
@@ -171,8 +161,9 @@ def test_off_disables_the_cache(runner, tmp_path: Path, monkeypatch) -> None:
     assert cache_directory(tmp_path) == tmp_path
 
 
-def test_the_index_is_the_same_with_the_cache_or_without_it_cold_or_warm(runner, tmp_path) -> None:
-    root = _checkout(tmp_path, "one")
+def test_the_index_is_the_same_with_the_cache_or_without_it_cold_or_warm(
+        runner, make_repo, tmp_path) -> None:
+    root = make_repo(TREE, "one")
     cache = tmp_path / "cache"
     databases = [tmp_path / f"{name}.db" for name in ("off", "miss", "hit")]
     for database, setting in zip(databases, ("off", cache, cache)):
