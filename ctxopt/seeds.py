@@ -13,15 +13,17 @@ import re
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from itertools import chain
 
 from .graph.names import dotted_names
 from .graph.view import IndexView
 from .lexical import REPORT_WORDS, abbreviation_terms, name_words, query_terms
-from .task import STOP_WORDS, ParsedTask, is_path_symbol, split_identifier
+from .parsing.kinds import CALLABLE_KINDS
+from .task import STOP_WORDS, ParsedTask, is_path_symbol, limit_task, parse_task, split_identifier
 from .walk_config import WalkConfig
 
-__all__ = ["Seed", "best_first", "find_seeds", "files_named", "most_relevant", "node_order", "relevance",
-           "relevance_scores"]
+__all__ = ["Seed", "best_first", "find_seeds", "files_named", "in_repository", "most_relevant",
+           "node_order", "relevance", "relevance_scores"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +59,7 @@ def relevance(index: IndexView, task: ParsedTask, config: WalkConfig | None = No
 def relevance_scores(index: IndexView, task: ParsedTask, config: WalkConfig
                ) -> tuple[dict[str, float], dict[str, float]]:
     """(definition relevance in [0, 1], raw BM25 file scores)."""
+    task = in_repository(index, task)
     terms = query_terms(task)
     if not terms:
         return {}, {}
@@ -108,7 +111,25 @@ def find_seeds(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
     _seed_files(found, sorted(set(path_seeds)))
     _seed_plain_words(found, task)
     _seed_words(found, task)
+    if not found.seeds:  # nothing better: a plain word may still be a name
+        _seed_plain_words(found, task, every=True)
     return sorted(found.seeds.values(), key=lambda s: (-s.quality, node_order(index, s.node)))
+
+
+def in_repository(index: IndexView, task: ParsedTask) -> ParsedTask:
+    """``task`` with each path it names cut to the part of it that is in the repository
+    (``pkg/routes.py`` of ``srv/app/pkg/routes.py``), so that the directories above the
+    repository in a stack frame give no words; a path that names no file is kept whole."""
+    symbols = tuple(dict.fromkeys(_repository_part(index, s) if is_path_symbol(s) else s
+                                  for s in task.symbols))
+    return task if symbols == task.symbols else replace(task, symbols=symbols)
+
+
+def _repository_part(index: IndexView, written: str) -> str:
+    named = files_named(index, written)
+    if len(named) == 1 and written.strip("./").endswith("/" + named[0]):
+        return named[0]  # the written path is longer: what is left of it is outside
+    return written
 
 
 def files_named(index: IndexView, written: str) -> list[str]:
@@ -116,11 +137,29 @@ def files_named(index: IndexView, written: str) -> list[str]:
     (``db.py``, ``storage/db.py``), else the longest one that is a suffix of it (an
     absolute path from a traceback, ``/srv/app/storage/db.py``)."""
     wanted = written.strip("./")
-    named = [p for p in index.files if p == wanted or p.endswith("/" + wanted)]
+    # (both kinds end with the written file name: only files of that name are looked at)
+    same_name = _files_by_name(index.files).get(wanted.rpartition("/")[2], ())
+    named = [p for p in same_name if p == wanted or p.endswith("/" + wanted)]
     if named:
         return named
-    within = [p for p in index.files if wanted.endswith("/" + p)]
+    within = [p for p in same_name if wanted.endswith("/" + p)]
     return [max(within, key=len)] if within else []
+
+
+# The files of the last file list seen, by file name: a task's paths (a traceback holds
+# dozens) are each looked up three times a gather, in lists of up to 10^5 files.
+_by_name: tuple[list[str], int, dict[str, list[str]]] = ([], 0, {})
+
+
+def _files_by_name(files: list[str]) -> dict[str, list[str]]:
+    """File name -> the paths of ``files`` with that name, in their order."""
+    global _by_name
+    if _by_name[0] is not files or _by_name[1] != len(files):
+        table: dict[str, list[str]] = {}
+        for path in files:
+            table.setdefault(path.rpartition("/")[2], []).append(path)
+        _by_name = (files, len(files), table)
+    return _by_name[2]
 
 
 def _seed_references(found: _SeedSet, task: ParsedTask) -> None:
@@ -187,6 +226,8 @@ class _SeedSet:
         self.index, self.config, self.relevance_of = index, config, relevance_of
         self.seeds: dict[str, Seed] = {}
         self.referenced: set[str] = set()  # seeded by a place in a file the task points at
+        # qualified symbols that named their definitions (``WorkerPool.Start``), and those
+        self.qualified: list[tuple[str, list[str]]] = []
 
     def offer(self, node: str, quality: float, reason: str) -> None:
         """Offer a definition the task names, with how well the name matches."""
@@ -225,14 +266,20 @@ def _seed_symbol(found: _SeedSet, symbol: str) -> None:
                      if dotted_names(index.path_of(n), index.definition(n).qualified_name, symbol)]
         if qualified:
             found.offer_all(qualified, w.seed_qualified, f"definition of {symbol}")
+            found.qualified.append((symbol, qualified))
             return
         # `module.name` or `pkg.module.Class`: the other parts name the file's path
         qualifiers = {p.lower() for p in parts[:-1]}
-        by_path = [n for n in exact
-                   if qualifiers & set(split_identifier(index.path_of(n).rsplit(".", 1)[0]))
-                   or qualifiers & {p.lower() for p in index.path_of(n).replace(".", "/").split("/")}]
+        paths = {n: _path_words(index.path_of(n)) for n in exact}
+        by_path = [n for n in exact if qualifiers & paths[n]]
         if by_path:
             found.offer_all(by_path, w.seed_by_path, f"definition of {symbol}")
+            # (``unittest.TestCase.tearDown`` found as ``Test.tearDown`` in a unittest/
+            # directory is a guess: only where every qualifier is found is it named)
+            named = [n for n in by_path if qualifiers <= paths[n] | {
+                p.lower() for p in index.definition(n).qualified_name.split(".")}]
+            if named:
+                found.qualified.append((symbol, named))
             return
     if exact:
         found.offer_all(exact, w.seed_exact, f"definition of {name}")
@@ -249,6 +296,13 @@ def _seed_symbol(found: _SeedSet, symbol: str) -> None:
     for node in folded:
         found.offer(node, w.seed_folded * _specificity(len(folded)),
                     f"definition of {index.definition(node).name} (matches {name})")
+
+
+def _path_words(path: str) -> set[str]:
+    """A path's parts and their words, lower case (``pkg``, ``db_store``, ``db``, ``store``
+    for ``pkg/db_store.py``)."""
+    return (set(split_identifier(path.rsplit(".", 1)[0]))
+            | {p.lower() for p in path.replace(".", "/").split("/")})
 
 
 _CAPITALISED = re.compile(r"[A-Z][a-z0-9]+")
@@ -277,27 +331,46 @@ def _seed_files(found: _SeedSet, paths: list[str]) -> None:
 _SHORT_TASK_WORDS = 3
 
 
-def _seed_plain_words(found: _SeedSet, task: ParsedTask) -> None:
-    """A short word of the prose (``db``, ``b``) names the one definition outside tests
-    called exactly so; a stop word (``get``) does so only in a task of at most
-    ``_SHORT_TASK_WORDS`` words. A name defined in several places is no seed unless the
-    task writes it as code: written plainly, it is as likely a word of the sentence."""
+def _seed_plain_words(found: _SeedSet, task: ParsedTask, every: bool = False) -> None:
+    """A word of the prose that is exactly the name of definitions outside tests (``get``
+    in "fix get") seeds the most relevant few of them in a task of at most
+    ``_SHORT_TASK_WORDS`` words (a verb and what to work on). In a longer task a short
+    word (``db``, ``b``) does, if it names one definition or (``every``: when nothing
+    else matched) several; a stop word never does: written plainly, a name defined in
+    several places, or a stop word, is as likely a word of the sentence."""
+    index, config = found.index, found.config
     short_task = len(task.raw.split()) <= _SHORT_TASK_WORDS
     for word in task.plain_words:
         if not short_task and (len(word) > 2 or word.lower() in STOP_WORDS):
             continue
-        named = [n for n in found.index.definitions_named(word) if not found.index.is_test(n)]
-        if len(named) == 1 and named[0] not in found.seeds:
-            found.seeds[named[0]] = Seed(named[0], found.config.lexical_seed_quality,
-                                         f"the only definition named {word}")
+        named = [n for n in index.definitions_named(word) if not index.is_test(n)]
+        if not (short_task or every) and len(named) != 1:
+            continue
+        quality = round(config.lexical_seed_quality * _specificity(len(named)), 4)
+        reason = (f"the only definition named {word}" if len(named) == 1
+                  else f"one of {len(named)} definitions named {word}")
+        for node in most_relevant(index, named, found.relevance_of, config.max_matches_per_symbol):
+            if node not in found.seeds:
+                found.seeds[node] = Seed(node, quality, reason)
 
 
 def _seed_words(found: _SeedSet, task: ParsedTask) -> None:
     """The definitions whose words match the task best, as in a search engine; tests
-    only when the task speaks of tests (else they come as tests of the seeds)."""
+    only when the task speaks of tests (else they come as tests of the seeds). A
+    qualified symbol that named its definitions by their qualified names has said what
+    it names: its words (``start`` of ``WorkerPool.Start``) search no further here, so
+    that ``Service.Start`` is no seed (the walk may still reach it, lower); unless what
+    it names uses its own name, as ``DataArray.quantile`` passes the work on to
+    ``self._to_temp_dataset().quantile()``, a namesake the index cannot tell."""
     index, config, relevance_of = found.index, found.config, found.relevance_of
-    terms = sorted(query_terms(task))
-    tests_wanted = any(k.startswith("test") for k in task.keywords)
+    tests_wanted = any(w.startswith("test") for w in chain(
+        task.keywords, *(split_identifier(s) for s in task.symbols)))
+    narrowing = [symbol for symbol, nodes in found.qualified
+                 if not any(_uses_own_name(index, node) for node in nodes)]
+    if narrowing:
+        task = _without_symbols(task, narrowing)
+        relevance_of = relevance(index, task, config)
+    terms = sorted(query_terms(in_repository(index, task)))
     candidates = (n for n, r in relevance_of.items() if r >= config.min_seed_relevance)
     if not (config.include_tests and tests_wanted):
         candidates = (n for n in candidates if not index.is_test(n))
@@ -308,6 +381,25 @@ def _seed_words(found: _SeedSet, task: ParsedTask) -> None:
         words = _matching_words(index, node, terms)
         found.seeds[node] = Seed(node, round(config.lexical_seed_quality * relevance_of[node], 4),
                                  f"{index.definition(node).qualified_name} matches {words}")
+
+
+def _uses_own_name(index: IndexView, node: str) -> bool:
+    """Whether the function ``node`` calls a name it is called itself (``quantile`` in
+    ``quantile``: a namesake, or itself; a class that makes its own instances does not
+    count)."""
+    definition, path = index.definition(node), index.path_of(node)
+    tags = index.file_tags(path) if definition.kind in CALLABLE_KINDS else None
+    return tags is not None and any(
+        r.name == definition.name and definition.start_line <= r.line <= definition.end_line
+        for r in tags.references)
+
+
+def _without_symbols(task: ParsedTask, symbols: list[str]) -> ParsedTask:
+    """``task`` read again without the places its text writes ``symbols`` (dotted
+    names, written with ``.``, ``::``, ``->`` or ``$`` between their parts)."""
+    spelled = "|".join(r"(?:\.|::|->|\$)".join(map(re.escape, s.split("."))) for s in symbols)
+    text = re.sub(rf"(?<![\w.])(?:{spelled})(?:\(\))?(?!\w)", " ", task.raw)
+    return limit_task(parse_task(text))[0]
 
 
 def _matching_words(index: IndexView, node: str, terms: list[str]) -> str:

@@ -98,16 +98,23 @@ _QUALIFIER = re.compile(r"(?<=[A-Za-z0-9_])(?:(?:::|->)(?=[A-Za-z_])|\$(?=[A-Z])
 # kebab-case names (``used-before-assignment``): their words are keywords, no part is a symbol
 _KEBAB = re.compile(r"-{0,2}[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+")
 # Places in files. A path here may be absolute or carry a scheme (file://, webpack://).
-_REF_PATH = rf"(?P<path>(?:[A-Za-z]:)?[\w.~@+/\\-]*\.(?:{_EXT_RE}))"
+_REF_PATH = rf"(?P<path>(?:[a-z][\w+.-]*:/+|[A-Za-z]:)?[\w.~@+/\\-]*\.(?:{_EXT_RE}))"
 _REFERENCES = (
-    # Python traceback frame, and the function it names
-    re.compile(r'File "(?P<path>[^"\n]+)", line (?P<start>\d+)(?:, in (?P<function>[A-Za-z_]\w*))?'),
+    # Python traceback frame, and the function it names (``<module>``, ``<listcomp>``: none)
+    re.compile(r'File "(?P<path>[^"\n]+)", line (?P<start>\d+)'
+               r'(?:, in (?:(?P<function>[A-Za-z_]\w*)|<[\w.-]+>))?'),
     # JVM stack frame: at com.acme.Codec$Builder.add(Codec.java:246)
     re.compile(r"(?<![\w$.])(?:[\w$]+\.)+(?P<function>[A-Za-z_]\w*)\((?P<path>[\w$.-]+\."
                r"(?:java|kt|kts|scala|groovy)):(?P<start>\d+)\)"),
     re.compile(_REF_PATH + r"#L(?P<start>\d+)(?:-L?(?P<end>\d+))?(?!\w)"),  # GitHub anchor
     re.compile(_REF_PATH + r":(?P<start>\d+)(?:(?:-|\u2013)(?P<end>\d+)|:\d+)?(?![\w.])"),
 )
+# A path written from the file system's root (``/srv/app/db.py``, ``~/app/db.py``), whose
+# leading directories are most often not the repository's
+_ABSOLUTE_PATH = re.compile(
+    rf"(?<![\w/.~:\\-])(?:~|[A-Za-z]:)?/(?:[\w.@+-]+/)*[\w@+-][\w.@+-]*\.(?:{_EXT_RE})(?![\w/-])")
+# The words a Python traceback is framed by
+_TRACEBACK_HEAD = re.compile(r"Traceback \(most recent call last\):?")
 _LINES_WORDS = re.compile(r"\blines? (?P<start>\d+)(?:\s*(?:-|\u2013|to)\s*(?P<end>\d+))?", re.IGNORECASE)
 _CAMEL_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
@@ -267,7 +274,17 @@ def find_references(text: str) -> list[Reference]:
 
 def _written_references(text: str) -> list[tuple[Reference, str]]:
     """``find_references(text)``, each with its path as written in ``text``."""
+    return _scan_references(text)[0]
+
+
+def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple[int, int]],
+                                         list[tuple[int, int]]]:
+    """``_written_references(text)``, the spans of ``text`` that only frame them (a
+    frame's ``File "``, ``", line 619, in <module>``, ``:619:15``, "lines 616-620") and
+    the spans of their paths: [start, end) each, in no particular order."""
     found: list[tuple[int, Reference, str]] = []
+    framing: list[tuple[int, int]] = []
+    path_spans: list[tuple[int, int]] = []
     taken = _Spans()
     for pattern in _REFERENCES:
         for match in pattern.finditer(text):
@@ -281,6 +298,14 @@ def _written_references(text: str) -> list[tuple[Reference, str]]:
                 taken.add(match.start(), match.end())
                 found.append((match.start(), Reference(path, start, max(start, end), function),
                               match.group("path")))
+                path_spans.append(match.span("path"))
+                # what is neither the path nor the function it names frames them
+                names = sorted([match.span("path")] + ([match.span("function")] if function else []))
+                at = match.start() if pattern is _REFERENCES[0] else match.end("path")
+                for name_start, name_end in names:
+                    framing.append((at, max(at, name_start)))
+                    at = max(at, name_end)
+                framing.append((at, match.end()))
     paths = [(m.start(), _reference_path(m.group(1)), m.group(1)) for m in _PATH.finditer(text)]
     starts = [at for at, _, _ in paths]  # in text order, as finditer yields them
     for match in _LINES_WORDS.finditer(text):
@@ -294,11 +319,23 @@ def _written_references(text: str) -> list[tuple[Reference, str]]:
         if near and near[1] and start > 0:
             end = max(start, int(match.group("end") or start))
             found.append((match.start(), Reference(near[1], start, end), near[2]))
+            framing.append(match.span())
     found.sort(key=lambda item: item[0])
     firsts: dict[Reference, str] = {}
     for _, reference, written in found:
         firsts.setdefault(reference, written)
-    return list(firsts.items())
+    return list(firsts.items()), framing, path_spans
+
+
+def _blank(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with the characters of ``spans`` made blanks (same length, so that the
+    positions of the rest stay as they were)."""
+    if not spans:
+        return text
+    chars = list(text)
+    for start, end in spans:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
 
 
 def parse_task(text: str) -> ParsedTask:
@@ -319,7 +356,7 @@ def parse_task(text: str) -> ParsedTask:
         if symbol:
             symbols.setdefault(symbol)
 
-    written_references = _written_references(text)
+    written_references, framing, path_spans = _scan_references(text)
     references = [reference for reference, _ in written_references]
     in_text: dict[str, bool] = {}
     slashes = "/" in text
@@ -332,7 +369,19 @@ def parse_task(text: str) -> ParsedTask:
             in_text[path] = path in written or (slashes and path in text)
         if in_text[path]:
             add(path)
-    rest = _QUALIFIER.sub(".", text)
+    # An absolute path is one symbol without its root (``srv/app/db.py``), which names
+    # the longest repository path it ends with; its words are those of that part only
+    # (``seeds`` reads it so), never keywords. So are the paths of references, and the
+    # words that frame references (``File``, ``line``, ``in <module>``) are nothing.
+    referenced = _Spans()
+    for span in sorted(path_spans):
+        referenced.add(*span)
+    absolute = [m for m in _ABSOLUTE_PATH.finditer(text) if not referenced.overlaps(*m.span())]
+    for match in absolute:
+        add(_reference_path(match.group(0)).removeprefix("~/"))
+    framing += [m.span() for m in _TRACEBACK_HEAD.finditer(text)] + [m.span() for m in absolute]
+    words_text = _blank(text, framing + path_spans)
+    rest = _QUALIFIER.sub(".", _blank(text, framing))
     for match in _BACKTICK.finditer(rest):
         inner = match.group(1).strip()
         for piece in inner.split():
@@ -357,10 +406,12 @@ def parse_task(text: str) -> ParsedTask:
         if _is_symbol_word(word, first):
             add(word)
 
+    framed = set(_WORD.findall(words_text))  # (a drive letter "C" is no plain word)
     plain = [w for w in _WORD.findall(_KEBAB.sub(" ", rest))
-             if not w.isdigit() and w not in symbols and (len(w) < 3 or w.lower() in STOP_WORDS)]
+             if not w.isdigit() and w not in symbols and (len(w) < 3 or w.lower() in STOP_WORDS)
+             and w in framed]
     keywords: dict[str, None] = {}
-    for word in _WORD.findall(text):
+    for word in _WORD.findall(words_text):
         for part in [word.lower()] + split_identifier(word):
             if part.isdigit():
                 continue

@@ -149,3 +149,24 @@ def test_spans_overlap_as_a_scan_of_every_span_says(spans, start, length) -> Non
             added.append((a, a + n))
     assert taken.overlaps(start, start + length) == any(
         x < start + length and start < y for x, y in added)
+
+
+@pytest.mark.parametrize(("text", "symbols", "keywords"), [
+    # the frame's own words, and the path's, are no keywords: the path is a symbol, whose
+    # words are those of its part in the repository (seeds.in_repository)
+    ('File "/srv/app/routes.py", line 619, in <module>', ("srv/app/routes.py", "routes.py"), ()),
+    ('Traceback (most recent call last):\n  File "/srv/app/db.py", line 3, in checkout',
+     ("srv/app/db.py", "db.py"), ("checkout",)),
+    ("TypeError at /srv/app/table.js:619:15", ("srv/app/table.js", "table.js", "TypeError"),
+     ("typeerror", "type", "error")),
+    ("crash in /srv/app/pkg/routes.py", ("srv/app/pkg/routes.py",), ("crash",)),
+    ("see ~/proj/pkg/routes.py", ("proj/pkg/routes.py",), ("see",)),
+    ("lines 616-620 of app/routes.py are wrong", ("app/routes.py",), ("app", "routes")),
+])
+def test_a_path_and_the_words_framing_a_reference_are_no_keywords(text, symbols, keywords) -> None:
+    parsed = parse_task(text)
+    assert (parsed.symbols, parsed.keywords) == (symbols, keywords)
+
+
+def test_a_drive_letter_is_no_plain_word() -> None:
+    assert parse_task('File "C:\\src\\app\\routes.py", line 3, in get').plain_words == ("get",)

@@ -256,10 +256,19 @@ def test_a_short_word_seeds_the_only_definition_of_that_name_outside_tests(short
     assert _seed_names(short_names_index, "the db is slow when many rows are written") == ["db"]
 
 
-def test_a_plain_name_defined_in_several_places_is_no_seed(short_names_index) -> None:
-    assert _seed_names(short_names_index, "fix b") == []
-    assert _seed_names(short_names_index, "fix get") == []
+def test_a_short_task_naming_a_plain_name_seeds_its_definitions(short_names_index) -> None:
+    # "fix get": a verb and what to work on, though `get` is a stop word defined twice
+    assert _seed_names(short_names_index, "fix get") == ["Cache.get", "Store.get"]
+    assert _seed_names(short_names_index, "fix b") == ["b", "b"]
     assert _seed_names(short_names_index, "fix `get`") == ["Cache.get", "Store.get"]
+
+
+def test_a_plain_name_defined_in_several_places_seeds_only_when_nothing_else_matches(
+        short_names_index) -> None:
+    assert _seed_names(short_names_index, "the b is lost after a restart") == ["b", "b"]
+    # the store matches: b, defined twice, is as likely a word of the sentence
+    assert "b" not in _seed_names(short_names_index, "the b of a key is lost in the store")
+    assert _seed_names(short_names_index, "it does not get anything") == []  # a stop word
 
 
 def test_a_stop_word_names_a_definition_only_in_a_short_task(short_names_index) -> None:
@@ -359,3 +368,72 @@ def test_ranked_files_are_the_best_first_ties_by_path() -> None:
     config = WalkConfig()
     assert _rank_files(by_path, relevance, {"z.py": 1.0}, config, 3) == ["z.py", "a.py", "b.py"]
     assert _rank_files(by_path, relevance, {"z.py": 1.0}, config, 9) == ["z.py", "a.py", "b.py", "c.py"]
+
+
+@pytest.fixture
+def namesakes_index(make_repo, build_index):
+    return build_index(make_repo({
+        "pkg/pool.py": "class WorkerPool:\n    def Start(self):\n        self.spawn()\n\n"
+                       "    def spawn(self):\n        pass\n",
+        "pkg/service.py": "class Service:\n    def Start(self):\n        return 1\n",
+        "pkg/routes.py": "".join(f"def filler_{i}():\n    return {i}\n\n" for i in range(300)),
+        "sim/loader.rs": "pub struct Loader {}\nimpl Loader {\n    pub fn Apply(&self) {}\n}\n",
+        "other/patch.rs": "pub struct Patch {}\nimpl Patch {\n    pub fn Apply(&self) {}\n}\n",
+        "shop/http/responses.py": "class Redirect:\n    def render(self):\n        return 302\n",
+        "shop/mail/responses.py": "class Redirect:\n    def forward(self):\n        return 1\n",
+    }))
+
+
+@pytest.mark.parametrize(("task", "named"), [
+    ("fix WorkerPool.Start", [("pkg/pool.py", "WorkerPool.Start")]),
+    ("fix sim::Loader::Apply", [("sim/loader.rs", "Loader.Apply")]),
+    ("fix shop.mail.responses.Redirect", [("shop/mail/responses.py", "Redirect")]),
+])
+def test_a_qualified_name_seeds_its_definition_not_its_namesakes(namesakes_index, task, named) -> None:
+    # the qualifier says which Start: Service.Start is no ring-0 word match
+    seeds = find_seeds(namesakes_index, parse_task(task))
+    assert [(namesakes_index.path_of(s.node), namesakes_index.definition(s.node).qualified_name)
+            for s in seeds] == named
+
+
+def test_the_prose_around_a_qualified_name_still_searches(namesakes_index) -> None:
+    # "start" written in the prose is a word of the task; the qualified name's own are not
+    assert _seed_names(namesakes_index, "WorkerPool.Start should start once") == [
+        "WorkerPool.Start", "Service.Start"]
+
+
+@pytest.mark.parametrize("task", [
+    'File "/srv/app/pkg/routes.py", line 619, in <module>',
+    "TypeError at /srv/app/pkg/routes.py:619:15",
+    "Traceback (most recent call last):\n  File \"/srv/app/pkg/routes.py\", line 619, in filler_206",
+])
+def test_the_directories_above_the_repository_in_a_frame_are_no_search_words(
+        namesakes_index, task) -> None:
+    # "srv" abbreviates Service and "app" Apply: neither is a word of the repository's path
+    assert _seed_names(namesakes_index, task) == ["filler_206"]
+
+
+def test_an_absolute_path_in_the_prose_gives_the_words_of_its_repository_part(namesakes_index) -> None:
+    seeds = find_seeds(namesakes_index, parse_task("crash in /srv/app/pkg/routes.py"))
+    assert [s.node for s in seeds] == ["pkg/routes.py"]
+
+
+@pytest.fixture
+def delegating_index(make_repo, build_index):
+    return build_index(make_repo({
+        "arr.py": "class DataArray:\n    def quantile(self, q):\n        return self._ds().quantile(q)\n\n"
+                  "    def _ds(self):\n        return None\n",
+        "ds.py": "class Dataset:\n    def quantile(self, q):\n        return q\n",
+        "examples/unittest/case.py": "class Test:\n    def tearDown(self):\n        pass\n",
+        "src/runner.py": "def run_teardown(case):\n    case.tearDown()\n",
+    }))
+
+
+def test_a_named_method_that_calls_its_own_name_keeps_its_namesakes(delegating_index) -> None:
+    # DataArray.quantile passes the work on to a quantile the index cannot tell
+    assert "Dataset.quantile" in _seed_names(delegating_index, "fix DataArray.quantile")
+
+
+def test_a_qualified_name_found_by_a_guess_still_searches(delegating_index) -> None:
+    # no TestCase holds Test.tearDown: the qualified name's words still find the runner
+    assert "run_teardown" in _seed_names(delegating_index, "unittest.TestCase.tearDown is slow")
