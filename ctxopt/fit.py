@@ -49,11 +49,12 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from .errors import BudgetTooSmallForContent
-from .model import Block, Dropped, Fidelity, Selection, Tier, Upcoming
+from .model import RING_BANDS, Block, Dropped, Fidelity, Selection, Tier, Upcoming
 
 __all__ = [
     "CAP_FLOOR",
     "PARTIAL_LINES",
+    "QUIET_ABOVE",
     "SHARE_FLOOR",
     "Plan",
     "PlanStep",
@@ -76,6 +77,10 @@ SHARE_FLOOR = 128
 # A tier-WHOLE block of at most SHARE_FLOOR tokens goes before a step this many times its size.
 _SMALL_RATIO = 8
 _RUNG_GROWTH = 1.25  # rungs above CAP_FLOOR: each a quarter above the one before
+# A cut that drops at most this many lines above the kept ones (the source reader's
+# context lines above a definition, ``source.CONTEXT_LINES``) has no marker for them: "⋮ 2
+# lines above omitted" cost 9 tokens to say nothing.
+QUIET_ABOVE = 2
 # A budget short of showing the plan's next block whole shows this many of its lines or
 # more when they fit (a ring-0 block: its next rung, from one line).
 PARTIAL_LINES = 10
@@ -84,8 +89,10 @@ PARTIAL_LINES = 10
 def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
     """``keep`` lines from the block's focus line (where its best item starts), or fewer
     lines above it when the block ends first, with a marker line for each side where
-    lines were dropped: ``⋮ N lines above omitted`` first, ``⋮ N lines below omitted``
-    last. ``start_line``/``end_line`` are the file lines shown; every other line of the
+    lines were dropped: ``⋮ N lines above omitted`` first (not for the source reader's
+    context lines above a definition, ``QUIET_ABOVE`` lines or fewer: the block's
+    ``# lines`` line says where it starts), ``⋮ N lines below omitted`` last.
+    ``start_line``/``end_line`` are the file lines shown; every other line of the
     content is a marker. A block the source reader already cut (its content ends with a
     ``⋮ N more lines of NAME`` marker after its last file line) keeps that marker when
     its last line is kept. More ``keep`` never shows fewer of the file's lines."""
@@ -94,7 +101,7 @@ def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Bloc
     first = _first_kept(block, keep, len(lines))
     above, below = first, len(lines) - first - keep
     shown = lines[first:first + keep]
-    if above:
+    if above > QUIET_ABOVE:
         shown.insert(0, f"⋮ {above} lines above omitted")
     if below:
         shown.append(f"⋮ {below} lines below omitted")
@@ -246,8 +253,8 @@ class _Planner:
         by_tier: dict[Tier, list[int]] = {tier: [] for tier in Tier}
         for i in self.pending:
             by_tier[self.tiers[i]].append(i)
-        def next_cost(i: int) -> tuple[int, int]:
-            return self.cost(self.pending[i][0]), i
+        def next_cost(i: int) -> tuple[float, int]:
+            return self.cost(self.pending[i][0]) / _share_weight(self.ranked[i].score), i
         found = []
         if by_tier[Tier.TRUNCATE]:
             found.append(min(by_tier[Tier.TRUNCATE], key=next_cost))
@@ -287,6 +294,16 @@ class _Planner:
 
     def _waits(self, i: int) -> bool:
         return self._due(i) > self.total + self.cost(self.pending[i][0]) - self.shown[i]
+
+
+def _share_weight(score: float) -> float:
+    """How much of the budget a ring-0 block gets beside the others, relative to them:
+    its score's place in the ring-0 band plus a tenth of the band, so the best-named
+    definition (150) grows up to eleven times as far as the weakest (100). On the dev
+    tasks a ring-0 block holds changed lines about in proportion to that (2% of blocks
+    scoring 100-110, 6% at 110-120, 9% at 120-130, 17% at 140-150)."""
+    band = RING_BANDS[0]
+    return max(0.0, score - band.low) + band.span / 10
 
 
 def _partial_floor(block: Block, current: Block | None, step: PlanStep) -> int | None:
@@ -457,7 +474,7 @@ class TextLayout(Protocol):
 
     def block_cost(self, block: Block) -> int: ...
 
-    def part_costs(self, block: Block) -> tuple[int, int]: ...
+    def body_tokens(self, blocks: tuple[Block, ...]) -> int: ...
 
     def text_tokens(self, selection: Selection, body: int) -> int: ...
 
@@ -490,15 +507,13 @@ class TextPlan:
         self.plan = Plan(self.ranked, layout.block_cost, layout.count, self._measure, steps)
 
     def _measure(self, forms: dict[int, Block]) -> int:
-        """Tokens of the text showing ``forms``: its parts' sum (``Layout.part_costs``)."""
+        """Tokens of the text showing ``forms``: its parts' sum (``Layout.body_tokens``)."""
         order = sorted(forms)
-        body = sum(self.layout.part_costs(forms[i])[1 if n == len(order) - 1 else 0]
-                   for n, i in enumerate(order))
+        shown = tuple(forms[i] for i in order)
         shortened = sum(1 for i in order if forms[i] is not self.ranked[i])
-        counted = Selection(blocks=tuple(forms[i] for i in order),
-                            truncated=(_COUNTED,) * shortened,
+        counted = Selection(blocks=shown, truncated=(_COUNTED,) * shortened,
                             excluded=(_COUNTED,) * (len(self.ranked) - len(order)))
-        return self.layout.text_tokens(counted, body)
+        return self.layout.text_tokens(counted, self.layout.body_tokens(shown))
 
     def fit(self, budget: int) -> TextFit:
         """The selection whose text, header included, is at most ``budget`` tokens.
@@ -537,7 +552,7 @@ def fit_text(blocks: list[Block], budget: int, layout: TextLayout) -> tuple[Sele
     """The selection whose whole text rendering, header included, is at most ``budget``
     tokens, and those tokens (``layout.tokens``, the figure the header states).
 
-    The text is measured as the sum of its parts (``Layout.part_costs`` and the header
+    The text is measured as the sum of its parts (``Layout.body_tokens`` and the header
     ``Layout.text_tokens`` states), exact for cl100k and an upper bound for calibrated
     and estimated counts. Monotone: a larger budget shows everything a smaller one shows,
     at least as fully.

@@ -20,8 +20,13 @@ __all__ = [
     "SCHEMA_VERSION",
     "TASK_CHARS",
     "Layout",
+    "block_marker",
+    "block_part",
+    "by_file",
     "provenance",
     "render_block",
+    "render_body",
+    "render_file",
     "render_header",
     "render_json",
     "render_manifest",
@@ -30,7 +35,7 @@ __all__ = [
 ]
 
 # 2: root, ctxopt_version, commit, index and calibrated_for added (ctxopt/schema/);
-# next added (issue 17)
+# next added (issue 17); text added
 SCHEMA_VERSION = 2
 _TOP_SYMBOLS = 5
 # The text and manifest headers show at most this many characters of the task (the JSON
@@ -47,13 +52,51 @@ def _fence(content: str) -> str:
     return fence
 
 
-def render_block(block: Block) -> str:
-    """One block as text: a ``## path:start-end`` line with its reason, then fenced code."""
-    fence = _fence(block.content)
-    kind = "" if block.kind is Fidelity.FULL else f" [{block.kind.value}]"
+def block_marker(block: Block) -> str:
+    """The line that opens a block inside its file's fence: ``# lines 12-40``, with the
+    notebook cells it shows and ``(signature)`` when it is reduced to its signature. It
+    starts with ``#``: cl100k never joins a line break and a following non-space
+    character in one piece, so each block's part of the text counts on its own."""
     cells = f" [{block.cells}]" if block.cells else ""
-    return (f"\n## {block.path}:{block.start_line}-{block.end_line}{cells} ({block.reason}){kind}\n"
-            f"{fence}{block.language}\n{block.content}\n{fence}\n")
+    kind = " (signature)" if block.kind is Fidelity.SIGNATURE else ""
+    return f"# lines {block.start_line}-{block.end_line}{cells}{kind}"
+
+
+def block_part(block: Block) -> str:
+    """A block's part of its file's fenced code: its marker line, then its lines."""
+    return f"{block_marker(block)}\n{block.content}\n"
+
+
+def file_head(path: str, language: str, fence: str) -> str:
+    """What opens a file's blocks: a blank line, ``## path``, the opening fence."""
+    return f"\n## {path}\n{fence}{language}\n"
+
+
+def by_file(blocks: tuple[Block, ...] | list[Block]) -> list[list[Block]]:
+    """Blocks grouped by file, files in the order of their first block (best first),
+    each file's blocks in line order."""
+    files: dict[str, list[Block]] = {}
+    for block in blocks:
+        files.setdefault(block.path, []).append(block)
+    return [sorted(group, key=lambda b: (b.start_line, b.end_line)) for group in files.values()]
+
+
+def render_file(blocks: list[Block]) -> str:
+    """One file's blocks as text: ``## path``, then one fence holding each block's
+    marker line and lines, in line order (``block_part``)."""
+    fence = _fence("\n".join(b.content for b in blocks))
+    return (file_head(blocks[0].path, blocks[0].language, fence)
+            + "".join(block_part(b) for b in blocks) + f"{fence}\n")
+
+
+def render_body(blocks: tuple[Block, ...] | list[Block]) -> str:
+    """The blocks' text below the header: one ``render_file`` per file (``by_file``)."""
+    return "".join(render_file(group) for group in by_file(blocks))
+
+
+def render_block(block: Block) -> str:
+    """One block alone as text: its file's rendering with only this block."""
+    return render_file([block])
 
 
 def top_symbols(result: Result) -> list[str]:
@@ -96,7 +139,7 @@ def render_header(result: Result, used: int) -> str:
 def text_and_used(result: Result, count: Callable[[str], int]) -> tuple[str, int]:
     """The text rendering and its token count; the header states ``result.used`` when
     set, else the count found by measuring the whole text until it states its own."""
-    body = "".join(render_block(b) for b in result.selection.blocks)
+    body = render_body(result.selection.blocks)
     used = result.used
     if used is None:
         used = _fixed_point(lambda stated: count(render_header(result, stated) + body))
@@ -129,15 +172,18 @@ def _fixed_point(tokens: Callable[[int], int]) -> int:
 class Layout:
     """Token costs of the parts of the text rendering, for the budget fitter.
 
-    The text is the header (``render_header``) followed by each block's rendering
-    (``render_block``: a blank line, a ``## path`` line, the fenced code). cl100k_base
-    splits text into pieces with a regular expression before merging bytes into tokens,
-    and no piece holds a line break followed by ``#``, so the text cut before each
-    ``## `` line counts as the sum of its parts: the header with the first block's
-    leading blank line, each block but the last with the next one's, the last block
-    alone. ``tokens`` adds those parts (``additive=True``, exact for ``Cl100kCounter``;
-    ``tests/test_render.py`` checks the sum against a count of the whole text); any other
-    counter (a calibrated scale rounds each part up) is measured on the whole text.
+    The text is the header (``render_header``) followed by each file's rendering
+    (``render_file``: a blank line, a ``## path`` line, one fence holding each block's
+    marker line and lines). cl100k_base splits text into pieces with a regular
+    expression before merging bytes into tokens, and no piece holds a line break
+    followed by a character that is not white space, so the text cut before each
+    ``## ``, ``# lines`` and closing fence line counts as the sum of its parts: the
+    header with the first file's leading blank line; each file's ``## path`` line and
+    opening fence; each block's part (``block_part``); each file's closing fence, with
+    the next file's leading blank line but for the last file. ``tokens`` adds those
+    parts (``additive=True``, exact for ``Cl100kCounter``; ``tests/test_render.py``
+    checks the sum against a count of the whole text); any other counter (a calibrated
+    scale rounds each part up) is measured on the whole text.
 
     ``result`` gives the header's task, budget and calibration; its selection is ignored.
     """
@@ -147,9 +193,10 @@ class Layout:
         self.count = count
         self.additive = additive
         self._costs: dict[str, int] = {}
-        # id(block) -> (block, its part costs): the fitter measures the same blocks for
-        # every step of its plan; rendering and hashing their text each time was most of it
-        self._parts: dict[int, tuple[Block, tuple[int, int]]] = {}
+        # id(block) -> (block, its part's cost, the fence length its content needs): the
+        # fitter measures the same blocks for every step of its plan; rendering and
+        # hashing their text each time was most of it
+        self._parts: dict[int, tuple[Block, int, int]] = {}
         self._whole: dict[int, tuple[Block, int]] = {}
 
     def for_budget(self, budget: int) -> Layout:
@@ -166,8 +213,8 @@ class Layout:
         return known
 
     def block_cost(self, block: Block) -> int:
-        """Tokens of ``render_block(block)`` on its own: at least what the block adds to
-        the text (its leading blank line may merge with the line break before it)."""
+        """Tokens of ``render_block(block)``, the block alone in its file: at least what
+        the block adds to any text (a file already shown adds only its part)."""
         known = self._whole.get(id(block))
         if known is not None and known[0] is block:
             return known[1]
@@ -179,19 +226,32 @@ class Layout:
         """Tokens of the header above ``selection`` when it states ``used``."""
         return self.count(render_header(replace(self.result, selection=selection), used))
 
-    def part_costs(self, block: Block) -> tuple[int, int]:
-        """Tokens of the block's part of the text: (when another block follows it, when
-        it is the last)."""
+    def _part(self, block: Block) -> tuple[int, int]:
+        """(tokens of the block's part, backticks a fence around its content needs)."""
         known = self._parts.get(id(block))
         if known is not None and known[0] is block:
-            return known[1]
-        text = render_block(block)[1:]
-        costs = self._counted(text + "\n"), self._counted(text)
-        self._parts[id(block)] = (block, costs)
-        return costs
+            return known[1], known[2]
+        cost, fence = self._counted(block_part(block)), len(_fence(block.content))
+        self._parts[id(block)] = (block, cost, fence)
+        return cost, fence
+
+    def body_tokens(self, blocks: tuple[Block, ...] | list[Block]) -> int:
+        """Tokens of the blocks' part of the text (``render_body``, less the first
+        file's leading blank line, which counts with the header): the parts' sum."""
+        files: dict[str, list[Block]] = {}
+        for block in blocks:
+            files.setdefault(block.path, []).append(block)
+        total = 0
+        for n, group in enumerate(files.values()):
+            parts = [self._part(b) for b in group]
+            fence = "`" * max(fence for _, fence in parts)
+            total += sum(cost for cost, _ in parts)
+            total += self._counted(file_head(group[0].path, group[0].language, fence)[1:])
+            total += self._counted(fence + ("\n" if n == len(files) - 1 else "\n\n"))
+        return total
 
     def text_tokens(self, selection: Selection, body: int) -> int:
-        """The count of the text whose blocks' parts (``part_costs``) add up to ``body``
+        """The count of the text whose blocks' parts (``body_tokens``) add up to ``body``
         tokens: the header, which states that count, plus ``body``."""
         result = replace(self.result, selection=selection, used=None)
         first = "\n" if selection.blocks else ""
@@ -202,10 +262,7 @@ class Layout:
         """The sum of the parts of the text: ``tokens`` for cl100k (``additive``), at least
         it for a counter that counts a text at most as the sum of its parts (a calibrated
         scale rounds each part up; an estimate rounds each up)."""
-        blocks = selection.blocks
-        body = sum(self.part_costs(b)[0 if i < len(blocks) - 1 else 1]
-                   for i, b in enumerate(blocks))
-        return self.text_tokens(selection, body)
+        return self.text_tokens(selection, self.body_tokens(selection.blocks))
 
     def tokens(self, selection: Selection) -> int:
         """The token count of the text rendering of ``selection``; its header states it."""
@@ -216,9 +273,10 @@ class Layout:
 
 
 def render_text(result: Result, count: Callable[[str], int]) -> str:
-    """The text rendering: header, then each block fenced with its language. The header
-    states ``result.used`` (measured with ``count`` when None)."""
-    body = "".join(render_block(b) for b in result.selection.blocks)
+    """The text rendering: header, then each file's blocks in one fence with its language
+    (``render_file``). The header states ``result.used`` (measured with ``count`` when
+    None)."""
+    body = render_body(result.selection.blocks)
     return render_header(result, _used(result, count)) + body
 
 
@@ -270,6 +328,7 @@ def render_json(result: Result, count: Callable[[str], int]) -> str:
         "intent": result.intent.value,
         "budget": result.budget,
         "used": used,
+        "text": render_text(replace(result, used=used), count),
         "summary": {
             "file_count": len({b.path for b in selection.blocks}),
             "symbol_count": len({s for b in selection.blocks for s in b.symbols}),

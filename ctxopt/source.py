@@ -178,9 +178,8 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item], sta
     content, kind = "\n".join(lines[start - 1:end]), Fidelity.FULL
     if signature and all(i.fidelity is Fidelity.SIGNATURE for i in members):
         content, kind = signature, Fidelity.SIGNATURE
-    focus = max(start, best.start_line - context_lines)
-    while focus < best.start_line and not lines[focus - 1].strip():
-        focus += 1  # blank context lines are not worth keeping at the top of a cut block
+    # a cut block starts at its best definition's first line (its decorators and comments)
+    focus = max(start, best.start_line)
     if best.focus_line is not None:  # a line the task points at, further down
         focus = min(max(start, best.focus_line), end)
     return Block(

@@ -29,8 +29,9 @@ def test_text_output(runner, fixture_repo) -> None:
     used = int(lines[1].split("used ")[1].split(";")[0])
     assert used == count_tokens(result.stdout)
     assert lines[2].startswith("# top symbols: Storage, ")
-    assert "## storage/db.py:" in result.stdout and "(definition of Storage" in result.stdout
-    assert "```python\n" in result.stdout
+    # one fence per file, each block opened by the lines it shows
+    assert "\n## storage/db.py\n```python\n# lines " in result.stdout
+    assert result.stdout.count("## storage/db.py") == 1
 
 
 def test_json_output_schema(runner, fixture_repo) -> None:
@@ -50,6 +51,8 @@ def test_json_output_schema(runner, fixture_repo) -> None:
     assert first["content"] == "\n".join(lines[first["start_line"] - 1:first["end_line"]])
     text = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root)]).stdout
     assert document["used"] == count_tokens(text)
+    # the text a model is handed, exactly (benchmarks count their tokens on it)
+    assert document["text"] == text
 
 
 def test_manifest_has_no_source(runner, fixture_repo) -> None:
@@ -330,11 +333,12 @@ def test_truncated_content_is_file_lines_between_markers_that_count_right_issue_
     lines = shown["content"].split("\n")
     above = shown["start_line"] - original["start_line"]
     below = original["end_line"] - shown["end_line"]
-    assert lines[0] == f"⋮ {above} lines above omitted"
+    # the cut starts at the definition: its two context lines above go unmarked
+    assert above == 2 and lines[0] == "class Storage:"
     assert lines[-1] == f"⋮ {below} lines below omitted"
     source = (root / shown["file"]).read_text().splitlines()
-    assert lines[1:-1] == source[shown["start_line"] - 1:shown["end_line"]]
-    assert not any(re.match("⋮ \\d+ ", line) for line in lines[1:-1])
+    assert lines[:-1] == source[shown["start_line"] - 1:shown["end_line"]]
+    assert not any(re.match("⋮ \\d+ ", line) for line in lines[:-1])
 
 
 def test_unreadable_file_is_reported_as_unreadable_not_binary_issue_7(runner, make_repo,

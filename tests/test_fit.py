@@ -147,14 +147,15 @@ def test_a_block_takes_at_most_a_third_while_others_wait() -> None:
 
 def test_a_step_over_the_cap_goes_first_when_every_other_one_waits() -> None:
     # At 1,200 tokens the ring-2 block (916 whole) cannot be whole beside two ring-0
-    # blocks of 461: rather than leave 250 tokens unused, the ring-0 blocks grow past
-    # 512 (the cap's floor) to their fair shares, and the ring-2 block shows its signature.
+    # blocks of 461: rather than leave 250 tokens unused, the ring-0 blocks grow to their
+    # shares (the better one past 512, the cap's floor), and the ring-2 block shows its
+    # signature.
     blocks = [block("a.py", 130, 120), block("b.py", 120, 120), block("r.py", 80, 100)]
     selection = fit_budget(blocks, 1200, cost=cost, count=count_tokens)
     assert [(b.path, b.kind) for b in selection.blocks] == [
         ("a.py", Fidelity.TRUNCATED), ("b.py", Fidelity.TRUNCATED), ("r.py", Fidelity.SIGNATURE)]
     assert sum(cost(b) for b in selection.blocks) > 1100
-    assert all(cost(b) > 512 for b in selection.blocks[:2])
+    assert cost(selection.blocks[0]) > 512 and sum(cost(b) for b in selection.blocks[:2]) > 1024
 
 
 def test_the_only_ring0_block_is_not_capped() -> None:
@@ -170,6 +171,32 @@ def test_no_cap_when_everything_fits_whole() -> None:
     blocks = [block("a.py", 130, 330), block("b.py", 120, 40), block("r.py", 80, 40)]
     selection = fit_budget(blocks, 5000, cost=cost, count=count_tokens)
     assert [b.kind for b in selection.blocks] == [Fidelity.FULL] * 3
+
+
+def test_a_better_named_ring0_block_gets_a_larger_share() -> None:
+    # Max-min fair shares gave the definition the task names exactly (150) as many lines
+    # as a loose match (105); a ring-0 block's share now grows with its score's place in
+    # the ring-0 band (weights 55 and 10), rung by rung.
+    blocks = [block("a.py", 150, 330), block("b.py", 105, 330)]
+    for budget in (1500, 3000):
+        selection = fit_budget(blocks, budget, cost=cost, count=count_tokens)
+        kept = {b.path: b.end_line - b.start_line + 1 for b in selection.blocks}
+        assert kept["a.py"] > 2 * kept["b.py"] > 0
+    equal = fit_budget([block("a.py", 120, 330), block("b.py", 120, 330)], 3000, cost=cost,
+                       count=count_tokens)
+    low, high = sorted(b.end_line for b in equal.blocks)
+    assert high <= 1.2 * low
+
+
+def test_a_cut_of_the_context_lines_above_the_focus_has_no_marker() -> None:
+    # The source reader's two context lines above a definition are not worth a
+    # "⋮ 2 lines above omitted" line when a cut starts at the definition.
+    near = replace(block("a.py", 120, 200), focus_line=3)
+    (kept,) = fit_budget([near], 300, cost=cost, count=count_tokens).blocks
+    assert (kept.start_line, kept.content.split("\n")[0]) == (3, "    value_2 = compute(2)")
+    far = replace(block("a.py", 120, 200), focus_line=4)
+    (kept,) = fit_budget([far], 300, cost=cost, count=count_tokens).blocks
+    assert kept.content.split("\n")[0] == "⋮ 3 lines above omitted"
 
 
 def test_too_many_ring0_blocks_for_useful_shares_drops_the_lowest_ranked() -> None:

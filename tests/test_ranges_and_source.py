@@ -53,6 +53,16 @@ def test_blocks_get_context_lines_and_close_ranges_merge(make_repo, build_index)
     assert blocks[0].tokens == Cl100kCounter().count(blocks[0].content)
 
 
+def test_a_blocks_focus_is_its_best_definitions_first_line(make_repo, build_index) -> None:
+    # A cut block starts at the definition (its decorators and comments are part of it),
+    # not at the context lines above it: those were the end of the definition before.
+    source = "def before():\n    return 0\n\n# why\n@cached\ndef target():\n    return 1\n"
+    root = make_repo({"m.py": source})
+    (block,) = read_blocks(root, [Item("m.py", 4, 7, 120, 0, "a", "target")],
+                           build_index(root), Cl100kCounter())
+    assert (block.start_line, block.focus_line) == (2, 4)
+
+
 def test_ranges_of_one_tier_merge(make_repo, build_index) -> None:
     root = make_repo({"m.py": "".join(f"line{i}\n" for i in range(1, 41))})
     items = [Item("m.py", 10, 12, 120, 0, "a", "A"), Item("m.py", 16, 17, 110, 0, "b", "B")]

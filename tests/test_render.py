@@ -9,7 +9,7 @@ from ctxopt.budget import Calibrated
 from ctxopt.errors import BudgetTooSmallForContent
 from ctxopt.fit import fit_text
 from ctxopt.model import Block, Fidelity, Intent, Result, Selection
-from ctxopt.render import Layout, render_block, render_header, render_text
+from ctxopt.render import Layout, render_body, render_header, render_text
 from ctxopt.tokens import Cl100kCounter, count_tokens
 
 # Text with what makes token boundaries move: backticks (longer fences), blank lines,
@@ -17,15 +17,18 @@ from ctxopt.tokens import Cl100kCounter, count_tokens
 _TEXT = st.lists(st.sampled_from(list("ab Z9#`\n\t.:-_()'\"é中\r") + ["  ", "\n\n", "```"]),
                 max_size=30).map("".join)
 _BLOCKS = st.lists(st.tuples(_TEXT, st.sampled_from(["python", "go", ""]),
-                             st.sampled_from(list(Fidelity)), _TEXT), max_size=5)
+                             st.sampled_from(list(Fidelity)), _TEXT, st.integers(0, 2)),
+                   max_size=5)
 
 
 def _result(task: str, budget: int, specs, calibrated_for: str | None = None) -> Result:
+    # blocks of up to three files, several to a file: one fence holds a file's blocks
     blocks = tuple(
-        Block(path=f"d/f{i}.py", language=language, start_line=i + 1, end_line=i + 3,
-              content=content, tokens=count_tokens(content), score=100.0 - i, ring=0,
-              reason=reason or "r", symbols=(reason,) if reason.strip() else (), kind=kind)
-        for i, (content, language, kind, reason) in enumerate(specs))
+        Block(path=f"d/f{file}.py", language=language, start_line=10 * i + 1,
+              end_line=10 * i + 3, content=content, tokens=count_tokens(content),
+              score=100.0 - i, ring=0, reason=reason or "r",
+              symbols=(reason,) if reason.strip() else (), kind=kind)
+        for i, (content, language, kind, reason, file) in enumerate(specs))
     return Result(task=task or "t", intent=Intent.GENERAL, budget=budget,
                   selection=Selection(blocks=blocks), calibrated_for=calibrated_for)
 
@@ -37,12 +40,40 @@ def test_the_parts_of_the_text_add_up_to_its_exact_count(task, budget, specs) ->
     result = _result(task, budget, specs)
     layout = Layout(result, count_tokens, additive=True)
     used = layout.tokens(result.selection)
-    text = render_header(result, used) + "".join(render_block(b) for b in result.selection.blocks)
+    text = render_header(result, used) + render_body(result.selection.blocks)
     assert count_tokens(text) == used
     assert render_text(result, count_tokens) == text
     # the fitter budgets each block at its own rendering: never less than it adds
     header = count_tokens(render_header(result, used))
     assert used <= header + sum(layout.block_cost(b) for b in result.selection.blocks)
+
+
+def test_one_fence_holds_a_files_blocks_in_line_order() -> None:
+    # A header line and two fences per block were 19% of the text (issue 11): a file's
+    # blocks share one "## path" line and one fence, each opened by the lines it shows;
+    # files come in the order of their best block.
+    def block(path: str, start: int, score: float, content: str,
+              kind: Fidelity = Fidelity.FULL) -> Block:
+        return Block(path=path, language="python", start_line=start,
+                     end_line=start + content.count("\n"), content=content,
+                     tokens=count_tokens(content), score=score, ring=0, reason="r", kind=kind)
+
+    blocks = (block("b.py", 40, 120.0, "def late():\n    return 2"),
+              block("a.py", 1, 110.0, "x = 1"),
+              block("b.py", 3, 90.0, "def early(): ...", Fidelity.SIGNATURE))
+    result = Result(task="t", intent=Intent.GENERAL, budget=1000,
+                    selection=Selection(blocks=blocks))
+    body = render_text(result, count_tokens).split("\n", 3)[3]
+    assert body == ("\n## b.py\n```python\n# lines 3-3 (signature)\ndef early(): ...\n"
+                    "# lines 40-41\ndef late():\n    return 2\n```\n"
+                    "\n## a.py\n```python\n# lines 1-1\nx = 1\n```\n")
+
+
+def test_a_fence_is_longer_than_any_backtick_run_of_its_files_blocks() -> None:
+    result = _result("t", 1000, [("a ``` b", "python", Fidelity.FULL, "r", 0),
+                                 ("c ```` d", "python", Fidelity.FULL, "r", 0)])
+    body = render_body(result.selection.blocks)
+    assert body.startswith("\n## d/f0.py\n`````python\n") and body.endswith("\n`````\n")
 
 
 @given(_TEXT, _BLOCKS, st.floats(0.5, 2.0))
@@ -98,7 +129,7 @@ def test_renderers_state_the_gathers_count_without_counting_again() -> None:
     def no_count(text: str) -> int:
         raise AssertionError("the renderer counted again")
 
-    result = replace(_result("t", 1000, [("x = 1", "python", Fidelity.FULL, "a")]), used=123)
+    result = replace(_result("t", 1000, [("x = 1", "python", Fidelity.FULL, "a", 0)]), used=123)
     assert "used 123" in render_text(result, no_count)
     assert '"used": 123' in render_json(result, no_count)
     assert "used 123" in render_manifest(result, no_count)
