@@ -100,7 +100,7 @@ def find_seeds(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
     """
     config = config or WalkConfig()
     relevance_of = relevance(index, task, config) if relevance_of is None else relevance_of
-    found = _SeedSet(index, config, relevance_of)
+    found = _SeedSet(index, config, relevance_of, _speaks_of_tests(task))
     _seed_references(found, task)
     path_seeds: list[str] = []
     for symbol in task.symbols:
@@ -119,17 +119,22 @@ def find_seeds(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
 def in_repository(index: IndexView, task: ParsedTask) -> ParsedTask:
     """``task`` with each path it names cut to the part of it that is in the repository
     (``pkg/routes.py`` of ``srv/app/pkg/routes.py``), so that the directories above the
-    repository in a stack frame give no words; a path that names no file is kept whole."""
-    symbols = tuple(dict.fromkeys(_repository_part(index, s) if is_path_symbol(s) else s
-                                  for s in task.symbols))
+    repository in a stack frame give no words. A place in a file under directories none
+    of which hold it in the repository (a library's frame,
+    ``/usr/lib/python3/json/decoder.py``) gives no words at all; another path that names
+    no file (a file to add, ``routes.py:619`` of a file since renamed) is kept whole."""
+    referenced = {reference.path for reference in task.references}
+    symbols = tuple(dict.fromkeys(
+        part for s in task.symbols
+        if (part := _repository_part(index, s, s in referenced) if is_path_symbol(s) else s)))
     return task if symbols == task.symbols else replace(task, symbols=symbols)
 
 
-def _repository_part(index: IndexView, written: str) -> str:
+def _repository_part(index: IndexView, written: str, referenced: bool) -> str:
     named = files_named(index, written)
     if len(named) == 1 and written.strip("./").endswith("/" + named[0]):
         return named[0]  # the written path is longer: what is left of it is outside
-    return written
+    return "" if referenced and not named and "/" in written else written
 
 
 def files_named(index: IndexView, written: str) -> list[str]:
@@ -222,8 +227,10 @@ def _focus(start: int, line: int) -> int | None:
 class _SeedSet:
     """The seeds found so far, each node kept at its best quality."""
 
-    def __init__(self, index: IndexView, config: WalkConfig, relevance_of: dict[str, float]) -> None:
+    def __init__(self, index: IndexView, config: WalkConfig, relevance_of: dict[str, float],
+                 tests_wanted: bool) -> None:
         self.index, self.config, self.relevance_of = index, config, relevance_of
+        self.tests_wanted = tests_wanted  # the task speaks of tests
         self.seeds: dict[str, Seed] = {}
         self.referenced: set[str] = set()  # seeded by a place in a file the task points at
         # qualified symbols that named their definitions (``WorkerPool.Start``), and those
@@ -245,6 +252,15 @@ class _SeedSet:
         if known is None or quality > known.quality:
             self.seeds[node] = Seed(node, round(quality, 4), reason)
 
+    def code_first(self, nodes: list[str]) -> list[str]:
+        """``nodes`` without tests, unless the task speaks of tests or they are all tests:
+        a name of the code that a test also defines (a mock ``Storage``, a fixture
+        ``dataarray`` matching "dataArray") names the code; its tests come as tests."""
+        if self.tests_wanted:
+            return nodes
+        code = [n for n in nodes if not self.index.is_test(n)]
+        return code or nodes
+
     def offer_all(self, nodes: list[str], quality: float, reason: str) -> None:
         """Offer every definition of a name: a name defined in many places says little,
         so only the most relevant few, at a quality that falls with their number."""
@@ -260,7 +276,7 @@ def _seed_symbol(found: _SeedSet, symbol: str) -> None:
     index, w = found.index, found.config.weights
     parts = symbol.split(".")
     name = parts[-1]
-    exact = index.definitions_named(name)
+    exact = found.code_first(index.definitions_named(name))
     if len(parts) > 1:
         qualified = [n for n in exact
                      if dotted_names(index.path_of(n), index.definition(n).qualified_name, symbol)]
@@ -293,6 +309,7 @@ def _seed_symbol(found: _SeedSet, symbol: str) -> None:
         folded = index.definitions_named_any_case(name)
         if not folded and _plural(name):
             folded = index.definitions_named_any_case(name.lower()[:-1])
+    folded = found.code_first(folded)
     for node in folded:
         found.offer(node, w.seed_folded * _specificity(len(folded)),
                     f"definition of {index.definition(node).name} (matches {name})")
@@ -363,8 +380,6 @@ def _seed_words(found: _SeedSet, task: ParsedTask) -> None:
     it names uses its own name, as ``DataArray.quantile`` passes the work on to
     ``self._to_temp_dataset().quantile()``, a namesake the index cannot tell."""
     index, config, relevance_of = found.index, found.config, found.relevance_of
-    tests_wanted = any(w.startswith("test") for w in chain(
-        task.keywords, *(split_identifier(s) for s in task.symbols)))
     narrowing = [symbol for symbol, nodes in found.qualified
                  if not any(_uses_own_name(index, node) for node in nodes)]
     if narrowing:
@@ -372,7 +387,7 @@ def _seed_words(found: _SeedSet, task: ParsedTask) -> None:
         relevance_of = relevance(index, task, config)
     terms = sorted(query_terms(in_repository(index, task)))
     candidates = (n for n, r in relevance_of.items() if r >= config.min_seed_relevance)
-    if not (config.include_tests and tests_wanted):
+    if not (config.include_tests and found.tests_wanted):
         candidates = (n for n in candidates if not index.is_test(n))
     lexical = most_relevant(index, candidates, relevance_of, config.max_keyword_seeds)
     for node in lexical:
@@ -381,6 +396,12 @@ def _seed_words(found: _SeedSet, task: ParsedTask) -> None:
         words = _matching_words(index, node, terms)
         found.seeds[node] = Seed(node, round(config.lexical_seed_quality * relevance_of[node], 4),
                                  f"{index.definition(node).qualified_name} matches {words}")
+
+
+def _speaks_of_tests(task: ParsedTask) -> bool:
+    """Whether a word of the task, or of a name it writes, is "test" or starts so."""
+    return any(w.startswith("test") for w in chain(
+        task.keywords, *(split_identifier(s) for s in task.symbols)))
 
 
 def _uses_own_name(index: IndexView, node: str) -> bool:

@@ -278,13 +278,14 @@ def _written_references(text: str) -> list[tuple[Reference, str]]:
 
 
 def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple[int, int]],
-                                         list[tuple[int, int]]]:
+                                         list[tuple[int, int, str]]]:
     """``_written_references(text)``, the spans of ``text`` that only frame them (a
     frame's ``File "``, ``", line 619, in <module>``, ``:619:15``, "lines 616-620") and
-    the spans of their paths: [start, end) each, in no particular order."""
+    the spans of their paths with the path each gives: [start, end) each, in no
+    particular order."""
     found: list[tuple[int, Reference, str]] = []
     framing: list[tuple[int, int]] = []
-    path_spans: list[tuple[int, int]] = []
+    path_spans: list[tuple[int, int, str]] = []
     taken = _Spans()
     for pattern in _REFERENCES:
         for match in pattern.finditer(text):
@@ -298,7 +299,7 @@ def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple
                 taken.add(match.start(), match.end())
                 found.append((match.start(), Reference(path, start, max(start, end), function),
                               match.group("path")))
-                path_spans.append(match.span("path"))
+                path_spans.append((*match.span("path"), path))
                 # what is neither the path nor the function it names frames them
                 names = sorted([match.span("path")] + ([match.span("function")] if function else []))
                 at = match.start() if pattern is _REFERENCES[0] else match.end("path")
@@ -374,14 +375,16 @@ def parse_task(text: str) -> ParsedTask:
     # (``seeds`` reads it so), never keywords. So are the paths of references, and the
     # words that frame references (``File``, ``line``, ``in <module>``) are nothing.
     referenced = _Spans()
-    for span in sorted(path_spans):
-        referenced.add(*span)
+    for start, end, _ in sorted(path_spans):
+        referenced.add(start, end)
     absolute = [m for m in _ABSOLUTE_PATH.finditer(text) if not referenced.overlaps(*m.span())]
     for match in absolute:
         add(_reference_path(match.group(0)).removeprefix("~/"))
     framing += [m.span() for m in _TRACEBACK_HEAD.finditer(text)] + [m.span() for m in absolute]
-    words_text = _blank(text, framing + path_spans)
-    rest = _QUALIFIER.sub(".", _blank(text, framing))
+    words_text = _blank(text, framing + [(start, end) for start, end, _ in path_spans])
+    # (a path given as a symbol whole gives no second one of its file name: ``db.py``)
+    rest = _QUALIFIER.sub(".", _blank(text, framing + [
+        (start, end) for start, end, path in path_spans if in_text[path]]))
     for match in _BACKTICK.finditer(rest):
         inner = match.group(1).strip()
         for piece in inner.split():

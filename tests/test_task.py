@@ -154,10 +154,10 @@ def test_spans_overlap_as_a_scan_of_every_span_says(spans, start, length) -> Non
 @pytest.mark.parametrize(("text", "symbols", "keywords"), [
     # the frame's own words, and the path's, are no keywords: the path is a symbol, whose
     # words are those of its part in the repository (seeds.in_repository)
-    ('File "/srv/app/routes.py", line 619, in <module>', ("srv/app/routes.py", "routes.py"), ()),
+    ('File "/srv/app/routes.py", line 619, in <module>', ("srv/app/routes.py",), ()),
     ('Traceback (most recent call last):\n  File "/srv/app/db.py", line 3, in checkout',
-     ("srv/app/db.py", "db.py"), ("checkout",)),
-    ("TypeError at /srv/app/table.js:619:15", ("srv/app/table.js", "table.js", "TypeError"),
+     ("srv/app/db.py",), ("checkout",)),
+    ("TypeError at /srv/app/table.js:619:15", ("srv/app/table.js", "TypeError"),
      ("typeerror", "type", "error")),
     ("crash in /srv/app/pkg/routes.py", ("srv/app/pkg/routes.py",), ("crash",)),
     ("see ~/proj/pkg/routes.py", ("proj/pkg/routes.py",), ("see",)),

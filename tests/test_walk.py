@@ -437,3 +437,35 @@ def test_a_named_method_that_calls_its_own_name_keeps_its_namesakes(delegating_i
 def test_a_qualified_name_found_by_a_guess_still_searches(delegating_index) -> None:
     # no TestCase holds Test.tearDown: the qualified name's words still find the runner
     assert "run_teardown" in _seed_names(delegating_index, "unittest.TestCase.tearDown is slow")
+
+
+@pytest.fixture
+def code_and_tests_index(make_repo, build_index):
+    return build_index(make_repo({
+        "core.py": "class DataArray:\n    def merge(self, other):\n        return other\n",
+        "tests/test_core.py": "def dataarray():\n    return 1\n\n\ndef test_merge():\n    pass\n",
+        "tests/conftest.py": "def make_repo(tmp):\n    return tmp\n",
+    }))
+
+
+@pytest.mark.parametrize(("task", "named"), [
+    # a fixture called dataarray matches "dataArray" too, but the name is the code's
+    ("merging a dataArray fails", ["DataArray"]),
+    ("the dataArray test fixture breaks", ["DataArray", "dataarray"]),
+    ("fix make_repo", ["make_repo"]),  # defined in tests only: a name of the tests
+])
+def test_a_name_the_code_and_a_test_both_define_names_the_code(code_and_tests_index, task,
+                                                               named) -> None:
+    names = [n for n in _seed_names(code_and_tests_index, task) if n in ("DataArray", "dataarray",
+                                                                         "make_repo")]
+    assert names == named
+
+
+def test_a_frame_of_a_file_outside_the_repository_gives_no_words(namesakes_index) -> None:
+    from ctxopt.lexical import query_terms
+    from ctxopt.seeds import in_repository
+    task = parse_task('File "/usr/lib/python3/site-packages/sim/loader.py", line 9, in load\n'
+                      'File "/srv/app/pkg/routes.py", line 619, in <module>')
+    assert in_repository(namesakes_index, task).symbols == ("pkg/routes.py",)
+    terms = query_terms(in_repository(namesakes_index, task))
+    assert "load" in terms and not {"usr", "packag", "sim", "loader"} & set(terms)
