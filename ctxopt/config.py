@@ -20,6 +20,7 @@ from typing import Any
 from collections.abc import Callable
 
 from .errors import ConfigError
+from .files.patterns import pattern_problem
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -77,6 +78,10 @@ def _text(value: Any) -> str:
 def _patterns(value: Any) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
         raise ValueError("a list of gitignore-style patterns (strings)")
+    for pattern in value:
+        problem = pattern_problem(pattern)
+        if problem is not None:
+            raise ValueError("a list of patterns that can match a path", f"{pattern!r} {problem}")
     return tuple(value)
 
 
@@ -211,8 +216,10 @@ def load_config(start: Path) -> ConfigFile | None:
                               f"{', '.join(_BY_KEY)}")
         try:
             values[key] = setting.check(value)
-        except ValueError as exc:
-            raise ConfigError(f"{where}: {key} must be {exc}, got {value!r}") from None
+        except ValueError as exc:  # args: what is expected[, what is wrong with the value]
+            detail = f": {exc.args[1]}" if len(exc.args) > 1 else ""
+            raise ConfigError(f"{where}: {key} must be {exc.args[0]}, got {value!r}{detail}"
+                              ) from None
     for key in ("index", "parse_cache"):  # paths relative to the file's directory
         if key in values and (key != "parse_cache" or values[key].strip().lower() != "off"):
             values[key] = str(path.parent / os.path.expanduser(values[key]))

@@ -36,6 +36,7 @@ import pathspec
 
 from . import gitrepo
 from .files.notebook import NOTEBOOK_SIZE_FACTOR, as_source, is_notebook
+from .files.patterns import ignore_spec
 from .files.reasons import (REASON_BINARY, REASON_BUILD_OUTPUT, REASON_GENERATED,
                             REASON_MINIFIED, REASON_NOT_CHECKED_OUT, REASON_SECRET,
                             REASON_TOO_LARGE, REASON_UNREADABLE, REASON_VENDORED, REASONS)
@@ -108,7 +109,7 @@ def _load_ignore(directory: Path, base: str, name: str = ".gitignore") -> _Ignor
         text = decode_written((directory / name).read_bytes())
     except OSError:
         return None
-    return _Ignore(base, pathspec.GitIgnoreSpec.from_lines(text.splitlines()))
+    return _Ignore(base, ignore_spec(text.splitlines()))
 
 
 def _ignored(rel: str, ignores: list[_Ignore], is_dir: bool) -> bool:
@@ -333,7 +334,7 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
     ignores = _ignore_files(root, listing)
     if config.exclude:  # last: the patterns the user gave have the last word
         ignores.append(_Ignore(listing.prefix.rstrip("/"),
-                               pathspec.GitIgnoreSpec.from_lines(config.exclude)))
+                               ignore_spec(config.exclude)))
     venvs: dict[str, bool] = {}
     candidates: list[Candidate] = []
     links: set[str] = set()

@@ -80,6 +80,11 @@ class ConfigError(UsageError):
     not TOML, or holds a bad setting: the message names the file and the line (exit 2)."""
 
 
+class PatternError(UsageError, ValueError):
+    """An ``--exclude`` pattern (or ``exclude`` setting) that can never match a path, as
+    git reads gitignore patterns: ``[``, ``[z-a]``, a trailing ``\\`` (exit 2)."""
+
+
 class GrammarError(CtxoptError):
     """A tag query in ``grammars/`` is missing or does not compile."""
 

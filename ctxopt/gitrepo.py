@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pathspec
 
+from .files.patterns import ignore_spec
+
 __all__ = ["WorkTree", "work_tree", "repository_root", "git_directory_problem", "check_attributes",
            "may_have_attributes",
            "AttributeFiles", "ATTRIBUTES", "attribute_verdict"]
@@ -227,4 +229,4 @@ def _parse_line(base: str, line: str) -> _Rule | None:
             values.append((name, attribute_verdict(value) if value else True))
     if not values:
         return None
-    return _Rule(base, pathspec.GitIgnoreSpec.from_lines([pattern]), tuple(values))
+    return _Rule(base, ignore_spec([pattern]), tuple(values))

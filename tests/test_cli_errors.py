@@ -25,6 +25,10 @@ from ctxopt.errors import CtxoptError, UsageError
     ["tokens", "--model", ""],
     ["calibrate", "--model", "m", "--estimated", "0", "--actual", "5"],
     ["calibrate", "--model", " ", "--estimated", "10", "--actual", "5"],
+    ["gather", "x", "--exclude", "["],  # trial: accepted, and excluded nothing
+    ["gather", "x", "--exclude", "[z-a]"],  # trial: a traceback (re.error)
+    ["index", "--exclude", "\\"],  # trial: a traceback (GitIgnorePatternError)
+    ["tags", ".", "--exclude", ""],
     ["index", "--jobs", "0"],
     ["index", "--root", "{missing}"],
     ["curve"],

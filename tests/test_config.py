@@ -184,6 +184,8 @@ def test_found_upwards_but_not_above_the_work_tree(tmp_path: Path) -> None:
     ("max_ring = 9\n", 1, "max_ring must be an integer from 0 to 4, got 9"),
     ("tests = 1\n", 1, "tests must be true or false, got 1"),
     ('exclude = "gen/"\n', 1, "exclude must be a list of gitignore-style patterns"),
+    ('exclude = ["gen/", "[z-a]"]\n', 1, "exclude must be a list of patterns that can match a "
+     "path, got ['gen/', '[z-a]']: '[z-a]' can never match a path"),
     ("\nbudgte = 100\n", 2, "unknown setting 'budgte' (did you mean 'budget'?)"),
 ])
 def test_a_malformed_file_is_one_error_line_with_file_and_line(runner, tmp_path, monkeypatch,

@@ -43,6 +43,24 @@ def test_ctxoptignore_excludes_silently_at_any_level(make_repo) -> None:
     assert diagnostics == []
 
 
+@pytest.mark.parametrize("name", [".ctxoptignore", ".gitignore"])
+def test_an_ignore_file_line_git_never_matches_is_left_out_not_fatal(make_repo, name) -> None:
+    # trial: '[z-a]' (re.error) or a lone '\\' (GitIgnorePatternError) in a .ctxoptignore,
+    # or in a .gitignore outside git, made every run fail with a traceback
+    root = make_repo({name: "[z-a]\n\\\n!\n[\ndocs/\n", "docs/a.py": "x = 1\n", "b.py": "y = 2\n",
+                      "[": "z\n"})
+    selected, _ = discover_sources(root)
+    assert selected == [name, "[", "b.py"]
+
+
+def test_a_gitattributes_pattern_git_never_matches_is_left_out(make_repo) -> None:
+    root = make_repo({".gitattributes": "[z-a] linguist-generated\ngen.py linguist-generated\n",
+                      "gen.py": "x = 1\n", "b.py": "y = 2\n"})
+    selected, diagnostics = discover_sources(root)
+    assert selected == [".gitattributes", "b.py"]
+    assert _reasons(diagnostics) == [("gen.py", "generated")]
+
+
 def test_name_rules_need_no_reading(make_repo) -> None:
     root = make_repo({"a.py": "x = 1\n", "yarn.lock": "# yarn\n", "data.bin": b"\x00" * 10})
     candidates, diagnostics = list_candidates(root)

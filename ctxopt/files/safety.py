@@ -13,7 +13,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import PatternError
 from ..model import Diagnostic
+from .patterns import pattern_problem
 from .reasons import (REASON_BINARY, REASON_BROKEN_LINK, REASON_DIRECTORY_LINK,
                       REASON_DUPLICATE_LINK, REASON_LINE_TOO_LONG, REASON_LINK_LOOP,
                       REASON_NOT_REGULAR, REASON_OUTSIDE_ROOT, REASON_REPLACED, REASON_SECRET,
@@ -36,6 +38,9 @@ class HygieneConfig:
     ``parse_timeout`` is in seconds per file; ``max_line_length`` in characters;
     ``exclude``: gitignore-style patterns, relative to the root, of files never indexed
     (``--exclude`` and the configuration file; they win over ``.ctxoptignore`` files).
+
+    Raises ``ValueError`` for a bad setting: ``PatternError`` (also a ``UsageError``, exit 2)
+    for an ``exclude`` pattern that can never match a path (``files.patterns``).
     """
 
     allow_secrets: bool = False
@@ -50,6 +55,11 @@ class HygieneConfig:
                              f"got {self.parse_timeout!r}")
         if self.max_line_length <= 0:
             raise ValueError(f"max_line_length must be positive, got {self.max_line_length!r}")
+        for pattern in self.exclude:
+            problem = pattern_problem(pattern)
+            if problem is not None:
+                shown = f"'{pattern}'" if pattern.isprintable() else repr(pattern)
+                raise PatternError(f"--exclude {shown} {problem}")
 
 
 def check_link(link: Path, rel: str, root: Path) -> Diagnostic | None:
