@@ -1,13 +1,17 @@
 ; Tag query for Rust, written for ctxopt (see README.md for the capture contract).
 ; Functions in `impl Type` and `impl Trait for Type` blocks are methods of Type: @scope
 ; names it, so they become `Type.method` (the impl block itself is not a definition).
+; A reference (`for &mut Deserializer<R>`) is the type it refers to, as the bare type is.
 
 (impl_item type: [
     (type_identifier) @scope
     (generic_type type: (type_identifier) @scope)
     (scoped_type_identifier name: (type_identifier) @scope)
     (generic_type type: (scoped_type_identifier name: (type_identifier) @scope))
-    (reference_type type: (type_identifier) @scope)]
+    (reference_type type: (type_identifier) @scope)
+    (reference_type type: (generic_type type: (type_identifier) @scope))
+    (reference_type type: (scoped_type_identifier name: (type_identifier) @scope))
+    (reference_type type: (generic_type type: (scoped_type_identifier name: (type_identifier) @scope)))]
   body: (declaration_list [
     (function_item name: (identifier) @name.definition.method) @definition.method
     (const_item name: (identifier) @name.definition.constant) @definition.constant

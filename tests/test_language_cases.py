@@ -437,6 +437,15 @@ def test_a_definition_starts_at_its_decorators_and_the_comments_directly_above(
     assert _lines(language, source) == expected
 
 
+@pytest.mark.parametrize("target", ["&mut Decoder<R>", "&'a Decoder", "&io::Decoder",
+                                    "&'a mut io::Decoder<R>"])
+def test_a_rust_impl_for_a_reference_gives_methods_of_the_type(target: str) -> None:
+    # trial: serde_json's `impl de::Deserializer<'de> for &mut Deserializer<R>` gave a plain
+    # function `deserialize_any`, so `Deserializer::deserialize_any` never found it
+    source = f"impl<'a, R> Visit for {target} {{\n    fn run(&self) {{}}\n}}\n".encode()
+    assert _lines("rust", source) == [("Decoder.run", 2, 2)]
+
+
 @pytest.mark.parametrize(("language", "source", "signature"), [
     ("typescript", b"class A {\n  // Doc.\n  @Get()\n  run(): void { go(); }\n}\n",
      "  @Get()\n  run(): void { ... }"),
