@@ -26,7 +26,7 @@ from .files.reasons import REASON_BINARY, REASON_GENERATED
 from .files.safety import HygieneConfig
 from .files.text import display_text
 from .commands import (COMMANDS, MAX_RING_OPTION, ROOT_OPTION, SCOPE_OPTION, SECONDS,
-                       TASK_FILE_OPTION, TESTS_OPTION, apply_config, file_rule_options,
+                       TASK_FILE_OPTION, TESTS_OPTION, Whole, apply_config, file_rule_options,
                        index_options, note, quiet, version_text)
 from .cli_output import (ExitStatus, emit, exit_nothing_found, indexing_progress,
                          output_target)
@@ -152,7 +152,7 @@ def _open_index(root: Path, index_path: Path | None, jobs: int | None,
 @click.argument("task", required=False)
 @TASK_FILE_OPTION
 @ROOT_OPTION
-@click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET, show_default=True,
+@click.option("--budget", type=Whole(min=1), default=DEFAULT_BUDGET, show_default=True,
               envvar="CTXOPT_BUDGET",
               help="Most tokens (cl100k_base) the text output may use, header included.")
 @click.option("--format", "output_format", type=click.Choice(sorted(RENDERERS)),
@@ -383,9 +383,9 @@ def compact_command(transcript: str, output: str | None, window: int, reserve: i
 
 @main.command("calibrate")
 @click.option("--model", type=str, required=True, help="The model's name, as you pass it to --model.")
-@click.option("--estimated", type=click.IntRange(min=1), required=True,
+@click.option("--estimated", type=Whole(min=1), required=True,
               help="The token count ctxopt reported for a text (with --model MODEL).")
-@click.option("--actual", type=click.IntRange(min=1), required=True,
+@click.option("--actual", type=Whole(min=1), required=True,
               help="The token count MODEL's own tokenizer reported for the same text.")
 def calibrate_command(model: str, estimated: int, actual: int) -> None:
     """Learn MODEL's token-count correction factor from one measurement and store it."""

@@ -20,7 +20,7 @@ from .config import SETTINGS, ConfigFile, load_config
 from .files.text import display_text
 
 __all__ = ["apply_config", "config_from_root", "root_or_repository", "quiet", "version_text",
-           "use_colour", "exclude_option", "file_rule_options", "index_options", "SECONDS", "COMMANDS", "ROOT_OPTION", "MAX_RING_OPTION",
+           "use_colour", "exclude_option", "file_rule_options", "index_options", "SECONDS", "Whole", "COMMANDS", "ROOT_OPTION", "MAX_RING_OPTION",
            "TESTS_OPTION", "SCOPE_OPTION"]
 
 _CONFIG_KEY = "ctxopt.config"
@@ -40,6 +40,14 @@ class _Seconds(click.ParamType):
 
 
 SECONDS = _Seconds()
+
+
+class Whole(click.IntRange):
+    """click's ``IntRange`` (``Whole(min=1)``, ``Whole(0, 4)``) named ``integer``: its own
+    name made ``--budget abc`` say "'abc' is not a valid integer range" to a user who
+    gave no range."""
+
+    name = "integer"
 
 
 def apply_config(ctx: click.Context) -> None:
@@ -155,7 +163,7 @@ def file_rule_options(function: Callable[..., Any]) -> Callable[..., Any]:
     from .files.safety import DEFAULT_PARSE_TIMEOUT
 
     function = click.option(
-        "--max-file-size", type=click.IntRange(min=1), default=MAX_FILE_BYTES,
+        "--max-file-size", type=Whole(min=1), default=MAX_FILE_BYTES,
         envvar="CTXOPT_MAX_FILE_SIZE", show_default=True,
         help="Skip files larger than this many bytes.")(function)
     function = click.option(
@@ -175,7 +183,7 @@ def index_options(function: Callable[..., Any]) -> Callable[..., Any]:
         envvar=INDEX_ENV, default=None,
         help=f"Index database [default: ROOT/.ctxopt/index.db; env: {INDEX_ENV}].")(function)
     function = click.option(
-        "--jobs", type=click.IntRange(min=1), default=None, envvar="CTXOPT_JOBS",
+        "--jobs", type=Whole(min=1), default=None, envvar="CTXOPT_JOBS",
         help="Worker processes for parsing [default: all cores].")(function)
     return file_rule_options(function)
 
@@ -199,7 +207,7 @@ ROOT_OPTION = click.option(
     help="Repository root; its configuration file is used.  [default: the repository around "
          "the current directory, found as git does]")
 MAX_RING_OPTION = click.option(
-    "--max-ring", type=click.IntRange(0, 4), default=3, show_default=True,
+    "--max-ring", type=Whole(0, 4), default=3, show_default=True,
     envvar="CTXOPT_MAX_RING", help="0: definitions only ... 4: callers of callers.")
 TESTS_OPTION = click.option("--tests/--no-tests", default=True, show_default=True,
                             envvar="CTXOPT_TESTS", help="Include test files.")
@@ -215,7 +223,7 @@ def walk_options(function: Callable[..., Any]) -> Callable[..., Any]:
     from .pipeline import DEFAULT_BUDGET
 
     for option in reversed((
-        click.option("--budget", type=click.IntRange(min=1), default=DEFAULT_BUDGET,
+        click.option("--budget", type=Whole(min=1), default=DEFAULT_BUDGET,
                      envvar="CTXOPT_BUDGET", show_default=True,
                      help="Most tokens (cl100k_base) of a gather's text output."),
         MAX_RING_OPTION,
@@ -302,7 +310,7 @@ def snapshot_command(tasks_file: Path, output_dir: Path, root: Path, budget: int
             if not result.selection.blocks:
                 note(f"nothing relevant found for {task.text!r}")
     _write_snapshot(output_dir, written)
-    note(f"wrote {len(written)} manifests to {output_dir}")
+    note(f"wrote {len(written)} manifest{'s' if len(written) != 1 else ''} to {output_dir}")
 
 
 def _write_snapshot(directory: Path, manifests: dict[str, str]) -> None:

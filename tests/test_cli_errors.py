@@ -52,6 +52,17 @@ def test_bad_input_is_one_line_and_exit_2(runner, tmp_path, monkeypatch, args) -
     assert "Traceback" not in result.stderr and result.stdout == ""
 
 
+@pytest.mark.parametrize(("args", "value"), [
+    (["gather", "x", "--budget", "abc"], "abc"), (["index", "--jobs", "2x"], "2x"),
+    (["calibrate", "--model", "m", "--estimated", "1e3", "--actual", "5"], "1e3"),
+])
+def test_a_bad_whole_number_is_not_called_a_range(runner, args, value) -> None:
+    # trial: click's IntRange said "'abc' is not a valid integer range" of --budget abc
+    result = runner.invoke(main, args)
+    assert result.exit_code == 2
+    assert f"'{value}' is not a valid integer. " in result.stderr
+
+
 def test_a_usage_error_says_where_the_help_is(runner) -> None:
     result = runner.invoke(main, ["gather", "x", "--budget", "0"], prog_name="ctxopt")
     assert result.stderr.endswith("(see 'ctxopt gather --help')\n"), result.stderr

@@ -285,3 +285,4 @@ def test_per_task_budget_is_used(runner, tmp_path: Path) -> None:
     assert result.exit_code == 0, result.stderr
     manifest = parse_manifest((tmp_path / "out" / manifest_name(TASK)).read_text())
     assert manifest.budget == 150 and manifest.used <= 150
+    assert result.stderr.endswith(f"wrote 1 manifest to {tmp_path / 'out'}\n")  # not "1 manifests"
