@@ -340,12 +340,23 @@ def file_documents(path: str, text: str, tags: FileTags | None) -> FileDocuments
     # Identifiers never span lines, so the file's are those of all its parts together.
     identifiers = {i: _tokens("\n".join(own)) for i, own in own_lines.items()}
     terms_of = _terms_lookup(chain.from_iterable(identifiers.values()))
-    file_terms = Counter(chain.from_iterable(map(terms_of, chain.from_iterable(identifiers.values()))))
+    own_terms = {i: Counter(chain.from_iterable(map(terms_of, found)))
+                 for i, found in identifiers.items()}
+    # The file's terms are its parts' terms summed, in order of first appearance (as
+    # counting all its identifiers again would give them, at several times the cost).
+    file_terms = Counter[str]()
+    for terms in own_terms.values():
+        if not file_terms:
+            file_terms.update(terms)
+            continue
+        get = file_terms.get
+        for term, tf in terms.items():
+            file_terms[term] = get(term, 0) + tf
     for word in path_words:
         file_terms[word] += NAME_WEIGHT
     documents = []
     for i, definition in enumerate(tags.definitions):
-        terms = Counter(chain.from_iterable(map(terms_of, identifiers.get(i, ()))))
+        terms = own_terms.get(i) or Counter()
         for word in _words(definition.name):
             terms[word] += NAME_WEIGHT
         terms["=" + definition.name.lower()] += NAME_WEIGHT

@@ -173,6 +173,8 @@ def split_identifier(identifier: str) -> list[str]:
     >>> split_identifier("HTTPAdapter.send_request2")
     ['http', 'adapter', 'send', 'request', '2']
     """
+    if identifier.isascii():  # the pattern takes letters and digits only: one pass will do
+        return [w.lower() for w in _CAMEL_SPLIT.findall(identifier)]
     words: list[str] = []
     for part in re.split(r"[^A-Za-z0-9]+", identifier):
         words.extend(w.lower() for w in _CAMEL_SPLIT.findall(part))

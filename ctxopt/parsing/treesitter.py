@@ -434,11 +434,11 @@ def _collect(path: str, source: bytes, matches: Any
             if known_ref is None or rank < known_ref[0]:
                 references[key] = (rank, kind, start)
 
-    get_ref = references.get
+    keep = references.setdefault
     for pattern, captures in matches:
         if len(captures) == 1:  # most matches: one reference (``record``, inlined: the
-            (capture, nodes), = captures.items()  # general loop, made short)
-            role = roles.get(capture) or role_of(capture)
+            for capture, nodes in captures.items():  # general loop, made short)
+                role = roles.get(capture) or role_of(capture)
             if role[0] == _REFERENCE:
                 _, kind, rank = role
                 for node in nodes:
@@ -450,10 +450,10 @@ def _collect(path: str, source: bytes, matches: Any
                             continue
                     elif not name:
                         continue
+                    found = (rank, kind, start)
                     at = (name, node.start_point[0] + 1)
-                    known_ref = get_ref(at)
-                    if known_ref is None or rank < known_ref[0]:
-                        references[at] = (rank, kind, start)
+                    if rank < keep(at, found)[0]:  # (one lookup for a new name and line)
+                        references[at] = found
                 continue
         if "not_a_name" in captures:
             not_names.update((n.start_byte, n.end_byte) for n in captures["not_a_name"])
@@ -543,21 +543,23 @@ def _enclosed(references: dict[tuple[str, int], tuple[int, str, int]],
     """The references as (name, kind, line, innermost enclosing definition) sorted by
     line, name and kind, without a definition's own name."""
     starts = [s for s, _ in spans]
+    ends = [e for _, e in spans]
+    parents = [-1 if d.parent is None else d.parent for d in result]
+    names = [d.name for d in result]
     refs: list[tuple[str, str, int, int | None]] = []
+    append = refs.append
+    last_starting = bisect.bisect_right
     for (name, line), (_, kind, byte) in references.items():
-        enclosing = None
-        i = bisect.bisect_right(starts, byte) - 1
-        while i >= 0:
-            if spans[i][0] <= byte < spans[i][1]:
-                enclosing = i
-                # the innermost: a later-starting definition that also contains the byte
-                break
-            parent = result[i].parent
-            i = -1 if parent is None else parent
-        if (enclosing is not None and result[enclosing].name == name
-                and kind not in IMPORT_KINDS and name_lines[enclosing] == line):
-            # the definition's own name (e.g. a Go type_identifier) is not a use of it
-            continue
-        refs.append((name, kind, line, enclosing))
-    refs.sort(key=itemgetter(2, 0, 1))  # by line, name, kind
+        # the innermost definition around the byte: the last one starting at or before
+        # it, else the nearest of its enclosing ones that ends after it (they all start
+        # before it)
+        i = last_starting(starts, byte) - 1
+        while i >= 0 and byte >= ends[i]:
+            i = parents[i]
+        if i < 0:
+            append((name, kind, line, None))
+        elif names[i] != name or name_lines[i] != line or kind in IMPORT_KINDS:
+            append((name, kind, line, i))
+        # else the definition's own name (e.g. a Go type_identifier): not a use of it
+    refs.sort(key=itemgetter(2, 0))  # by line, name (one reference per name and line)
     return refs

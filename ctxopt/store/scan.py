@@ -11,7 +11,6 @@ import hashlib
 import marshal
 import os
 import time
-from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import cast
@@ -144,13 +143,19 @@ def reference_rows(references: Iterable[tuple[str, str, int, int | None]]
     """(uses rows, import_specs rows) of a file's references as (name, kind, line,
     enclosing) tuples. A use packs as ``line,kind,enclosing`` (enclosing empty at module
     level), uses joined by ``;``."""
-    packed: dict[str, list[str]] = defaultdict(list)
+    packed: dict[str, list[str]] = {}
     imports: list[tuple] = []
     for name, kind, line, enclosing in references:
         if kind in IMPORT_KINDS:
             imports.append((len(imports), name, kind, line, enclosing))
-        if kind != "import":
-            packed[name].append(f"{line},{kind},{'' if enclosing is None else enclosing}")
+            if kind == "import":
+                continue
+        entry = f"{line},{kind},{'' if enclosing is None else enclosing}"
+        entries = packed.get(name)
+        if entries is None:
+            packed[name] = [entry]
+        else:
+            entries.append(entry)
     uses = tuple((name, len(entries), ";".join(entries)) for name, entries in packed.items())
     return uses, tuple(imports)
 
