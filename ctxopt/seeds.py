@@ -261,11 +261,13 @@ class _SeedSet:
         code = [n for n in nodes if not self.index.is_test(n)]
         return code or nodes
 
-    def offer_all(self, nodes: list[str], quality: float, reason: str) -> None:
+    def offer_all(self, nodes: list[str], quality: float, reason: str,
+                  limit: int | None = None) -> None:
         """Offer every definition of a name: a name defined in many places says little,
-        so only the most relevant few, at a quality that falls with their number."""
+        so only the most relevant few (``limit``, else ``max_matches_per_symbol``), at
+        a quality that falls with their number."""
         ranked = most_relevant(self.index, nodes, self.relevance_of,
-                               self.config.max_matches_per_symbol)
+                               limit or self.config.max_matches_per_symbol)
         for node in ranked:
             self.offer(node, quality * _specificity(len(nodes)), reason)
 
@@ -298,7 +300,10 @@ def _seed_symbol(found: _SeedSet, symbol: str) -> None:
                 found.qualified.append((symbol, named))
             return
     if exact:
-        found.offer_all(exact, w.seed_exact, f"definition of {name}")
+        # a qualifier that names nothing (``self.name``, ``tc.preprocess``) leaves a name
+        # that may be defined everywhere: only its most relevant few are meant
+        found.offer_all(exact, w.seed_exact, f"definition of {name}",
+                        _UNQUALIFIED_MATCHES if len(parts) > 1 else None)
         return
     if _CAPITALISED.fullmatch(name):
         # a capitalised word ("False", "Running") may open a sentence: its case is all that
@@ -322,6 +327,8 @@ def _path_words(path: str) -> set[str]:
             | {p.lower() for p in path.replace(".", "/").split("/")})
 
 
+# The definitions of a name whose qualifier names none of them that are seeds.
+_UNQUALIFIED_MATCHES = 3
 _CAPITALISED = re.compile(r"[A-Z][a-z0-9]+")
 
 

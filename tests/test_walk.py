@@ -469,3 +469,15 @@ def test_a_frame_of_a_file_outside_the_repository_gives_no_words(namesakes_index
     assert in_repository(namesakes_index, task).symbols == ("pkg/routes.py",)
     terms = query_terms(in_repository(namesakes_index, task))
     assert "load" in terms and not {"usr", "packag", "sim", "loader"} & set(terms)
+
+
+def test_a_qualifier_that_names_nothing_leaves_only_the_most_relevant_few(make_repo,
+                                                                          build_index) -> None:
+    # `self` names no definition: the five classes' `name` are guesses, three of them seeds
+    index = build_index(make_repo({f"m{i}.py": f"class C{i}:\n    def name(self):\n"
+                                              f"        return {i}\n" for i in range(5)}))
+    def named(task):  # above any word match
+        return [index.definition(s.node).qualified_name for s in find_seeds(index, parse_task(task))
+                if s.quality > WalkConfig().lexical_seed_quality]
+    assert named("allow self.name in layouts") == ["C0.name", "C1.name", "C2.name"]
+    assert len(named("allow `name` in layouts")) == 5  # the name alone: every one
