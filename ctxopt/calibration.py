@@ -127,6 +127,9 @@ class CalibrationStore:
                 os.replace(self.path, backup)
                 problem = f"{problem}; kept it as {backup}"
             _write_atomically(self.path, text)
+        except FileExistsError as exc:  # mkdir's word for a file where the directory goes
+            raise CalibrationError(f"cannot write {self.path}: {self.path.parent} is not a "
+                                   "directory") from exc
         except OSError as exc:
             raise CalibrationError(f"cannot write {self.path}: {exc.strerror or exc}") from exc
         return problem

@@ -230,6 +230,13 @@ def test_store_write_failure_leaves_the_old_file(tmp_path: Path) -> None:
     assert blocker.read_text() == "x"
 
 
+def test_a_file_where_the_directory_goes_is_named_so(tmp_path: Path) -> None:
+    # trial: CTXOPT_CONFIG_DIR=a-file said "cannot write a-file/calibration.json: File exists"
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(CalibrationError, match=f"{tmp_path / 'file'} is not a directory$"):
+        CalibrationStore(tmp_path / "file").save("m", 1.0)
+
+
 def test_config_dir_env_override(monkeypatch, tmp_path: Path) -> None:
     monkeypatch.delenv("CTXOPT_CONFIG_DIR", raising=False)
     assert config_dir(tmp_path / "default") == tmp_path / "default"
