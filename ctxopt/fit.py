@@ -17,8 +17,9 @@ The plan follows the tiers (``model.Tier``):
 - ``Tier.TRUNCATE`` (ring-0 definitions, score >= 100): a block grows through a ladder of
   truncations (about ``SHARE_FLOOR``, 256 and ``CAP_FLOOR`` tokens, then 1.25 times the
   rung before, then whole), read from where its best item starts, with a marker line for
-  each side where lines were dropped; the block on the lowest rung goes first, so ring-0
-  blocks share a budget fairly (max-min fair shares, rising as the budget grows);
+  each side where lines were dropped; the block whose next rung costs least for its
+  weight goes first (``_share_weight``: its score's place in the ring-0 band), so ring-0
+  blocks share a budget in proportion to their weights, the shares rising with the budget;
 - ``Tier.SIGNATURE`` (rings 1-2, score >= 60): first its signature (the tree-sitter header
   of each definition, body replaced by a placeholder) when that is cheaper, in rank order;
   then whole, in rank order (equal scores cheaper first): cheaper first spent the budget
