@@ -4,9 +4,10 @@ from dataclasses import replace
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ctxopt.fit import fit_budget
+from ctxopt.fit import QUIET_ABOVE, fit_budget
 from ctxopt.model import Block, Fidelity
 from ctxopt.render import render_block
+from ctxopt.source import CONTEXT_LINES
 from ctxopt.tokens import count_tokens
 
 
@@ -197,6 +198,12 @@ def test_a_cut_of_the_context_lines_above_the_focus_has_no_marker() -> None:
     far = replace(block("a.py", 120, 200), focus_line=4)
     (kept,) = fit_budget([far], 300, cost=cost, count=count_tokens).blocks
     assert kept.content.split("\n")[0] == "⋮ 3 lines above omitted"
+
+
+def test_the_unmarked_lines_above_a_cut_are_the_source_readers_context_lines() -> None:
+    # fit.py is pure and does not import the source reader: this pins the two together, so
+    # a change of CONTEXT_LINES cannot leave cuts hiding (or marking) the wrong lines
+    assert QUIET_ABOVE == CONTEXT_LINES
 
 
 def test_too_many_ring0_blocks_for_useful_shares_drops_the_lowest_ranked() -> None:
