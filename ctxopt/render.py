@@ -23,6 +23,7 @@ __all__ = [
     "block_marker",
     "block_part",
     "by_file",
+    "file_head",
     "provenance",
     "render_block",
     "render_body",
@@ -72,13 +73,19 @@ def file_head(path: str, language: str, fence: str) -> str:
     return f"\n## {path}\n{fence}{language}\n"
 
 
-def by_file(blocks: tuple[Block, ...] | list[Block]) -> list[list[Block]]:
-    """Blocks grouped by file, files in the order of their first block (best first),
-    each file's blocks in line order."""
+def _grouped(blocks: tuple[Block, ...] | list[Block]) -> list[list[Block]]:
+    """Blocks grouped by file, files in the order of their first block, each file's
+    blocks in the order given (the text and ``Layout`` share this file order)."""
     files: dict[str, list[Block]] = {}
     for block in blocks:
         files.setdefault(block.path, []).append(block)
-    return [sorted(group, key=lambda b: (b.start_line, b.end_line)) for group in files.values()]
+    return list(files.values())
+
+
+def by_file(blocks: tuple[Block, ...] | list[Block]) -> list[list[Block]]:
+    """Blocks grouped by file, files in the order of their first block (best first),
+    each file's blocks in line order."""
+    return [sorted(group, key=lambda b: (b.start_line, b.end_line)) for group in _grouped(blocks)]
 
 
 def render_file(blocks: list[Block]) -> str:
@@ -238,11 +245,9 @@ class Layout:
     def body_tokens(self, blocks: tuple[Block, ...] | list[Block]) -> int:
         """Tokens of the blocks' part of the text (``render_body``, less the first
         file's leading blank line, which counts with the header): the parts' sum."""
-        files: dict[str, list[Block]] = {}
-        for block in blocks:
-            files.setdefault(block.path, []).append(block)
+        files = _grouped(blocks)  # (a file's order of blocks changes no sum)
         total = 0
-        for n, group in enumerate(files.values()):
+        for n, group in enumerate(files):
             parts = [self._part(b) for b in group]
             fence = "`" * max(fence for _, fence in parts)
             total += sum(cost for cost, _ in parts)
