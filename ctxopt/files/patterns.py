@@ -18,9 +18,8 @@ import pathspec
 __all__ = ["ignore_spec", "pattern_problem"]
 
 
-
-
 def _compiles(line: str) -> pathspec.GitIgnoreSpec | None:
+    """The spec of one gitignore line, or None when pathspec cannot compile it."""
     try:
         return pathspec.GitIgnoreSpec.from_lines([line])
     except (ValueError, re.error):  # GitIgnorePatternError is a ValueError
