@@ -82,6 +82,9 @@ _RUNG_GROWTH = 1.25  # rungs above CAP_FLOOR: each a quarter above the one befor
 # context lines above a definition, ``source.CONTEXT_LINES``) has no marker for them: "⋮ 2
 # lines above omitted" cost 9 tokens to say nothing.
 QUIET_ABOVE = 2
+# A ring-0 block's share weight starts at this fraction of the ring-0 band (5 of 50 score
+# points), so the weakest block still grows: the best-named (150) grows 11 times as far.
+_SHARE_BASE = 0.1
 # A budget short of showing the plan's next block whole shows this many of its lines or
 # more when they fit (a ring-0 block: its next rung, from one line).
 PARTIAL_LINES = 10
@@ -299,12 +302,12 @@ class _Planner:
 
 def _share_weight(score: float) -> float:
     """How much of the budget a ring-0 block gets beside the others, relative to them:
-    its score's place in the ring-0 band plus a tenth of the band, so the best-named
+    its score's place in the ring-0 band plus ``_SHARE_BASE`` of the band, so the best-named
     definition (150) grows up to eleven times as far as the weakest (100). On the dev
     tasks a ring-0 block holds changed lines about in proportion to that (2% of blocks
     scoring 100-110, 6% at 110-120, 9% at 120-130, 17% at 140-150)."""
     band = RING_BANDS[0]
-    return max(0.0, score - band.low) + band.span / 10
+    return max(0.0, score - band.low) + band.span * _SHARE_BASE
 
 
 def _partial_floor(block: Block, current: Block | None, step: PlanStep) -> int | None:
