@@ -128,19 +128,23 @@ def test_three_ring0_blocks_share_the_budget_fairly() -> None:
     assert "whole from a budget of" in selection.truncated[0].reason
 
 
-def test_a_block_takes_at_most_a_third_while_others_wait() -> None:
+def test_a_ring0_block_takes_at_most_half_while_others_wait() -> None:
     # Two ring-0 blocks of ~1,800 tokens would fit 4,500 together and leave the three
     # ring-2 blocks (422 each) 900 tokens. While a ring-2 block is not whole, no ring-0
-    # block takes more than a third of the budget (at least 512); at 4,500 all five show.
+    # block takes more than half of the budget (at least 512); at 5,000 all five are whole.
+    # (A third, as for other blocks, cut the best-named definition short at 2,000.)
     ring0 = [block("a.py", 130, 200), block("b.py", 120, 200)]
     ring2 = [block(f"r{i}.py", 80, 45) for i in range(3)]
     assert all(cost(b) > 1700 for b in ring0) and sum(cost(b) for b in ring2) > 1200
-    for budget in range(1000, 4600, 100):
+    over_a_third = False
+    for budget in range(1000, 5100, 100):
         selection = fit_budget(ring0 + ring2, budget, cost=cost, count=count_tokens)
         shown = {b.path: b for b in selection.blocks}
         if any(f"r{i}.py" not in shown or shown[f"r{i}.py"].kind is not Fidelity.FULL
                for i in range(3)):
-            assert all(cost(shown[p]) <= max(512, budget // 3) for p in ("a.py", "b.py"))
+            assert all(cost(shown[p]) <= max(512, budget // 2) for p in ("a.py", "b.py"))
+            over_a_third |= cost(shown["a.py"]) > max(512, budget // 3)
+    assert over_a_third
     kinds = {b.path: b.kind for b in selection.blocks}
     assert {kinds[f"r{i}.py"] for i in range(3)} == {Fidelity.FULL}
     assert set(kinds) == {"a.py", "b.py", "r0.py", "r1.py", "r2.py"}
