@@ -383,6 +383,40 @@ def test_index_killed_halfway_is_repaired_by_the_next_run(fixture_repo) -> None:
     assert set(schema.INDEXES) <= indexes
 
 
+def test_bulk_load_builds_every_index_beside_the_import_edges(fixture_repo, monkeypatch) -> None:
+    root = fixture_repo("py_storage")
+    monkeypatch.setattr(update, "BULK_LOAD", 1)  # as a cold index of a big tree loads
+    report = _assert_matches_oracle(root, jobs=1)
+    assert report.rebuilt
+    with sqlite3.connect(root / ".ctxopt" / "index.db") as conn:
+        indexes = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+        assert conn.execute("SELECT value FROM meta WHERE key='imports_dirty'").fetchone() == ("0",)
+    assert set(schema.INDEXES) <= indexes
+
+
+def test_bulk_load_in_memory_builds_its_indexes(fixture_repo, monkeypatch) -> None:
+    root = fixture_repo("py_storage")
+    monkeypatch.setattr(update, "BULK_LOAD", 1)
+    conn = schema.connect(":memory:")
+    schema.prepare_schema(conn, str(root), schema.fingerprint(IndexOptions().hygiene))
+    update.update_tables(conn, root, IndexOptions(jobs=1), store.UpdateReport(path=":memory:"))
+    indexes = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    assert set(schema.INDEXES) <= indexes
+    assert conn.execute("SELECT COUNT(*) FROM imports").fetchone()[0] > 0
+
+
+def test_bulk_load_raises_the_index_builders_failure(fixture_repo, monkeypatch) -> None:
+    root = fixture_repo("py_storage")
+    monkeypatch.setattr(update, "BULK_LOAD", 1)
+
+    def fail(conn: sqlite3.Connection) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(update, "ensure_indexes", fail)
+    with pytest.raises(IndexStoreError, match="disk I/O error"):
+        open_index(root, IndexOptions(jobs=1))
+
+
 def test_two_concurrent_gathers_both_succeed(fixture_repo) -> None:
     root = fixture_repo("py_storage")
     command = [sys.executable, "-m", "ctxopt", "gather", "fix Storage bug", "--root", str(root),
