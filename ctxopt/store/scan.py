@@ -170,10 +170,8 @@ def unpack_uses(packed: str) -> Iterator[tuple[int, str, int | None]]:
 def scan_chunk(root: str, chunk: list[tuple[str, str | None, bool | None]],
                config: HygieneConfig, cache: ParseCache | None = None) -> list[ScanResult]:
     """``scan_one`` of each (path, old hash, generated) of ``chunk``, in a worker process
-    (new entries of ``cache`` written before it returns)."""
+    (new entries of ``cache`` are written as it fills, and when the worker ends: see
+    ``workers``)."""
     gc.disable()  # a worker makes no reference cycles worth collecting (see without_cyclic_gc)
-    results = [scan_one(root, path, old_hash, config, generated, cache)
-               for path, old_hash, generated in chunk]
-    if cache is not None:
-        cache.flush()
-    return results
+    return [scan_one(root, path, old_hash, config, generated, cache)
+            for path, old_hash, generated in chunk]

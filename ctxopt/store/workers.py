@@ -66,6 +66,10 @@ def _worker_main(conn: Any, root: str, config: HygieneConfig, parent: int,
         while True:
             chunk = conn.recv()
             if chunk is None:
+                # the cache's last entries: written once at the end rather than after each
+                # chunk, as two workers writing the cache take turns at its write lock
+                if cache is not None:
+                    cache.flush()
                 return
             try:
                 answer: tuple = ("ok", scan_chunk(root, chunk, config, cache))
