@@ -8,7 +8,8 @@ definitions whose words match it best. From the seeds, one function per ring:
   (``member_ring``); what they inherit, override or are overridden by
   (``walk_inherit.inheritance_ring``); the callees a parameter the task names is
   passed on to (``walk_flow.flow_ring``);
-- ring 2: callers and referrers of rings 0-1, and tests (``caller_ring``);
+- ring 2: callers and referrers of rings 0-1, and tests (``caller_ring``); the seeds'
+  files whole when short (``short_file_ring``);
 - ring 3: siblings in the same file (``sibling_ring``), further word matches
   (``word_match_ring``), the best match of each other matching file
   (``signature_file_ring``);
@@ -44,6 +45,7 @@ __all__ = [
     "member_ring",
     "seed_ring",
     "sibling_ring",
+    "short_file_ring",
     "signature_file_ring",
     "transitive_ring",
     "walk_rings",
@@ -217,6 +219,7 @@ def walk_rings(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
             inheritance_ring(walk, node, ring0)
     flow_ring(walk, task, named, ring0)
     callers, ranked_callers = caller_ring(walk, ring0, members)
+    short_file_ring(walk, ring0)
     for node in ring0:
         if not index.is_file(node):
             sibling_ring(walk, node)
@@ -318,6 +321,27 @@ def caller_ring(walk: _Walk, ring0: list[str], members: list[str]
         for lines in _caller_ranges(index, source, uses, config):
             walk.add(source, 2, weight, reason, lines, fidelity)
     return callers, ranked
+
+
+def short_file_ring(walk: _Walk, ring0: list[str]) -> None:
+    """Ring 2: the files of the best seed definitions (the first ``max_short_files``
+    files of ``ring0``, best first), whole, when short (at most ``max_short_file_lines``
+    lines; not tests). The definition a fix changes is often another one of the short
+    module the task points at (a rule, a command), which no relation of the seed
+    reaches; a short file shown whole cannot miss it. Like other ring-2 blocks it comes
+    as its signatures first, then whole; the seeds' own lines stay in their ring-0
+    blocks."""
+    index, config = walk.index, walk.config
+    if config.max_short_file_lines <= 0:
+        return
+    holding: dict[str, str] = {}
+    for node in ring0:
+        if not index.is_file(node):
+            holding.setdefault(index.path_of(node), _label(index, node))
+    for path, label in list(holding.items())[: config.max_short_files]:
+        count = index.line_count(path)
+        if count is not None and count <= config.max_short_file_lines and not index.is_test(path):
+            walk.add(path, 2, walk.weights.short_file, f"short file holding {label}")
 
 
 def sibling_ring(walk: _Walk, node: str) -> None:

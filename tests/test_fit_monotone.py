@@ -28,26 +28,28 @@ def _cost(b: Block) -> int:
     return count_tokens(render_block(b))
 
 
-def _forms(selection: Selection) -> dict[str, Block]:
-    return {b.path: b for b in selection.blocks}
+def _grown(shown: Block, large: Selection) -> Block | None:
+    """The block of ``large`` that shows the candidate ``shown`` shows part or all of:
+    the one of its file whose lines overlap it (a file's candidate blocks are disjoint)."""
+    return next((b for b in large.blocks if b.path == shown.path
+                 and b.start_line <= shown.end_line and shown.start_line <= b.end_line), None)
 
 
 def assert_monotone(small: Selection, large: Selection) -> None:
     """What ``small`` shows, ``large`` shows at least as fully."""
-    before, after = _forms(small), _forms(large)
-    for path, shown in before.items():
-        assert path in after, f"{path} shown at the smaller budget, dropped at the larger"
-        grown = after[path]
+    for shown in small.blocks:
+        where = f"{shown.path}:{shown.start_line}-{shown.end_line}"
+        grown = _grown(shown, large)
+        assert grown is not None, f"{where} shown at the smaller budget, dropped at the larger"
         if shown.kind is Fidelity.FULL:
-            assert grown.kind is Fidelity.FULL, f"{path} whole, then {grown.kind.value}"
+            assert grown.kind is Fidelity.FULL, f"{where} whole, then {grown.kind.value}"
         elif shown.kind is Fidelity.SIGNATURE:
-            assert grown.kind in (Fidelity.SIGNATURE, Fidelity.FULL), path
+            assert grown.kind in (Fidelity.SIGNATURE, Fidelity.FULL), where
         elif grown.kind is Fidelity.TRUNCATED:
             assert grown.start_line <= shown.start_line and grown.end_line >= shown.end_line, \
-                f"{path} lines {shown.start_line}-{shown.end_line}, then " \
-                f"{grown.start_line}-{grown.end_line}"
+                f"{where}, then lines {grown.start_line}-{grown.end_line}"
         else:
-            assert grown.kind is Fidelity.FULL, f"{path} truncated, then {grown.kind.value}"
+            assert grown.kind is Fidelity.FULL, f"{where} truncated, then {grown.kind.value}"
 
 
 _SPECS = st.lists(

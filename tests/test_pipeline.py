@@ -75,3 +75,14 @@ def test_a_cut_block_keeps_the_line_the_task_points_at(make_repo, budget) -> Non
                 if b.reason == "run holds line 48"]
     assert block.kind is Fidelity.TRUNCATED and block.start_line <= 48 <= block.end_line
     assert "    v42 = compute(42)" in block.content.splitlines()
+
+
+def test_gather_shows_the_unreached_helper_of_a_seed_in_a_short_file(make_repo) -> None:
+    module = ('"""Checks a property\'s pattern."""\nimport re\n\n\n'
+              "def _compile_flags(text):\n    return re.IGNORECASE if text.islower() else 0\n\n\n"
+              "class RegexRule:\n    def check_value(self, value, pattern):\n"
+              "        return re.fullmatch(pattern, value) is not None\n")
+    root = make_repo({"rules/pattern.py": module})
+    result = pipeline.gather(root, "fix check_value", pipeline.GatherConfig(budget=2000))
+    shown = [b for b in result.selection.blocks if b.kind is Fidelity.FULL]
+    assert any("return re.IGNORECASE if text.islower() else 0" in b.content for b in shown)

@@ -481,3 +481,56 @@ def test_a_qualifier_that_names_nothing_leaves_only_the_most_relevant_few(make_r
                 if s.quality > WalkConfig().lexical_seed_quality]
     assert named("allow self.name in layouts") == ["C0.name", "C1.name", "C2.name"]
     assert len(named("allow `name` in layouts")) == 5  # the name alone: every one
+
+
+# A short rule module: the task names a method; the fix is in a module-level helper that
+# the method does not call and whose words the task does not use.
+_RULE_MODULE = '''"""Checks a property's pattern."""
+import re
+
+
+def _compile_flags(text):
+    return re.IGNORECASE if text.islower() else 0
+
+
+class RegexRule:
+    """The rule."""
+
+    def check_value(self, value, pattern):
+        return re.fullmatch(pattern, value) is not None
+
+    def describe(self):
+        return "regex"
+'''
+
+
+def test_a_seed_in_a_short_file_offers_the_file_whole_in_ring_2(make_repo, build_index) -> None:
+    root = make_repo({"rules/pattern.py": _RULE_MODULE, "rules/other.py": "def other():\n    pass\n"})
+    index = build_index(root)
+    task = parse_task("fix check_value")
+    whole = [i for i in walk_rings(index, task) if i.symbol is None and i.path == "rules/pattern.py"]
+    assert [(i.ring, i.start_line, i.end_line, i.reason) for i in whole] == [
+        (2, 1, _RULE_MODULE.count("\n"), "short file holding RegexRule.check_value")]
+    # without it, nothing reaches the helper's lines
+    off = walk_rings(index, task, WalkConfig(max_short_file_lines=0))
+    assert not any(i.path == "rules/pattern.py" and i.start_line <= 6 <= i.end_line for i in off)
+
+
+def test_a_long_file_or_a_test_file_is_not_offered_whole(make_repo, build_index) -> None:
+    padding = "".join(f"def filler_{i}():\n    return {i}\n\n\n" for i in range(40))
+    root = make_repo({"rules/pattern.py": _RULE_MODULE + padding,
+                      "tests/test_pattern.py": "def test_validate():\n    assert True\n"})
+    index = build_index(root)
+    for task in ("fix check_value", "fix test_validate"):
+        items = walk_rings(index, parse_task(task))
+        assert not any(i.reason.startswith("short file") for i in items)
+
+
+def test_only_the_best_seeds_files_are_offered_whole(make_repo, build_index) -> None:
+    same = "def load(path):\n    return open(path).read()\n\n\ndef other():\n    return 1\n"
+    root = make_repo({"a.py": same, "b.py": same, "c.py": same})
+    items = walk_rings(build_index(root), parse_task("fix load"))
+    seeds = [i.path for i in items if i.ring == 0]
+    assert sorted(seeds) == ["a.py", "b.py", "c.py"]
+    whole = [i.path for i in items if i.reason.startswith("short file")]
+    assert whole == seeds[:WalkConfig().max_short_files] == ["a.py", "b.py"]
