@@ -170,3 +170,9 @@ def test_a_path_and_the_words_framing_a_reference_are_no_keywords(text, symbols,
 
 def test_a_drive_letter_is_no_plain_word() -> None:
     assert parse_task('File "C:\\src\\app\\routes.py", line 3, in get').plain_words == ("get",)
+
+
+def test_a_task_is_parsed_once_for_all_its_readers() -> None:
+    # trial: a gather parsed a pasted 1 MB log twice (the walk, then named_files_left_out)
+    text = "fix Storage.get in storage/db.py " + "x" * 1000
+    assert parse_task(text) is parse_task(text)
