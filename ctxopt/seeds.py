@@ -143,28 +143,12 @@ def files_named(index: IndexView, written: str) -> list[str]:
     absolute path from a traceback, ``/srv/app/storage/db.py``)."""
     wanted = written.strip("./")
     # (both kinds end with the written file name: only files of that name are looked at)
-    same_name = _files_by_name(index.files).get(wanted.rpartition("/")[2], ())
+    same_name = index.files_called(wanted.rpartition("/")[2])
     named = [p for p in same_name if p == wanted or p.endswith("/" + wanted)]
     if named:
         return named
     within = [p for p in same_name if wanted.endswith("/" + p)]
     return [max(within, key=len)] if within else []
-
-
-# The files of the last file list seen, by file name: a task's paths (a traceback holds
-# dozens) are each looked up three times a gather, in lists of up to 10^5 files.
-_by_name: tuple[list[str], int, dict[str, list[str]]] = ([], 0, {})
-
-
-def _files_by_name(files: list[str]) -> dict[str, list[str]]:
-    """File name -> the paths of ``files`` with that name, in their order."""
-    global _by_name
-    if _by_name[0] is not files or _by_name[1] != len(files):
-        table: dict[str, list[str]] = {}
-        for path in files:
-            table.setdefault(path.rpartition("/")[2], []).append(path)
-        _by_name = (files, len(files), table)
-    return _by_name[2]
 
 
 def _seed_references(found: _SeedSet, task: ParsedTask) -> None:

@@ -585,3 +585,15 @@ def test_an_edit_that_keeps_its_imports_keeps_its_import_edges(fixture_repo, tmp
     assert _import_rows(database) == _import_rows(tmp_path / "fresh.db")
     meta = dict(sqlite3.connect(database).execute("SELECT key, value FROM meta"))
     assert meta["imports_dirty"] == "0"
+
+
+def test_files_called_are_the_files_of_that_name_in_path_order(make_repo, build_index) -> None:
+    # what seeds.files_named looks a task's paths up in (it kept a module-level table of
+    # the last file list seen before; now each index keeps its own)
+    index = build_index(make_repo({"b/db.py": "x = 1\n", "a/db.py": "y = 2\n", "db.py": "z = 3\n",
+                                   "a/db.pyi": "w: int\n"}))
+    other = build_index(make_repo({"c/db.py": "v = 4\n"}, "other"))
+    assert index.files_called("db.py") == ["a/db.py", "b/db.py", "db.py"]
+    assert other.files_called("db.py") == ["c/db.py"]
+    assert index.files_called("db") == []  # a file name, not a stem
+    assert index.files_called("db.py") == ["a/db.py", "b/db.py", "db.py"]  # asked again

@@ -65,6 +65,11 @@ class IndexView(Protocol):
         in, a definition marked as a test (``rules.test_definitions``)."""
         ...
 
+    def files_called(self, name: str) -> list[str]:
+        """The indexed files whose file name (after the last ``/``) is ``name``, in the
+        order of ``files``."""
+        ...
+
     def definitions_named(self, name: str) -> list[str]:
         """Node ids of the definitions called exactly ``name``, by path then position."""
         ...

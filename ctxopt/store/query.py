@@ -75,6 +75,7 @@ class StoredIndex:
                 self.diagnostics.append(Diagnostic(path, skip, detail))
         self.diagnostics.sort(key=lambda d: (d.path, d.reason))
         self._file_set = frozenset(self.files)
+        self._files_by_name: dict[str, list[str]] | None = None  # built on first use
         self._definitions: dict[str, tuple[Definition, ...]] = {}
         self._definition_of: dict[str, Definition] = {}
         self._start_lines: dict[str, int] = {}
@@ -170,6 +171,17 @@ class StoredIndex:
     def path_of(self, node: str) -> str:
         """The file a node belongs to."""
         return node if node in self._file_set else node.rpartition("#")[0]
+
+    def files_called(self, name: str) -> list[str]:
+        """The indexed files whose file name (after the last ``/``) is ``name``, in the
+        order of ``files``: a task's paths (a traceback holds dozens) are looked up
+        several times a gather, in lists of up to 10^5 files."""
+        if self._files_by_name is None:
+            table: dict[str, list[str]] = {}
+            for path in self.files:
+                table.setdefault(path.rpartition("/")[2], []).append(path)
+            self._files_by_name = table
+        return self._files_by_name.get(name, [])
 
     def is_file(self, node: str) -> bool:
         """True for file nodes, False for definitions."""
