@@ -131,6 +131,8 @@ def in_repository(index: IndexView, task: ParsedTask) -> ParsedTask:
 
 
 def _repository_part(index: IndexView, written: str, referenced: bool) -> str:
+    """The repository path a written path ends with, ``""`` for a ``referenced`` path
+    with directories that names no file (a library's frame), else ``written`` itself."""
     named = files_named(index, written)
     if len(named) == 1 and written.strip("./").endswith("/" + named[0]):
         return named[0]  # the written path is longer: what is left of it is outside
@@ -217,7 +219,7 @@ class _SeedSet:
         self.tests_wanted = tests_wanted  # the task speaks of tests
         self.seeds: dict[str, Seed] = {}
         self.referenced: set[str] = set()  # seeded by a place in a file the task points at
-        # qualified symbols that named their definitions (``WorkerPool.Start``), and those
+        # (qualified symbol, the definitions it named), e.g. ``WorkerPool.Start``
         self.qualified: list[tuple[str, list[str]]] = []
 
     def offer(self, node: str, quality: float, reason: str) -> None:
@@ -251,7 +253,7 @@ class _SeedSet:
         so only the most relevant few (``limit``, else ``max_matches_per_symbol``), at
         a quality that falls with their number."""
         ranked = most_relevant(self.index, nodes, self.relevance_of,
-                               limit or self.config.max_matches_per_symbol)
+                               self.config.max_matches_per_symbol if limit is None else limit)
         for node in ranked:
             self.offer(node, quality * _specificity(len(nodes)), reason)
 
@@ -311,7 +313,9 @@ def _path_words(path: str) -> set[str]:
             | {p.lower() for p in path.replace(".", "/").split("/")})
 
 
-# The definitions of a name whose qualifier names none of them that are seeds.
+# How many definitions of a name are seeds when its qualifier names none of them
+# (``self.name``: eight unrelated ``name`` properties were ring 0 in a conan task); 3 and
+# the usual 8 gave the same benchmark figures on every task (6ef0131).
 _UNQUALIFIED_MATCHES = 3
 _CAPITALISED = re.compile(r"[A-Z][a-z0-9]+")
 
@@ -339,7 +343,7 @@ def _seed_files(found: _SeedSet, paths: list[str]) -> None:
 _SHORT_TASK_WORDS = 3
 
 
-def _seed_plain_words(found: _SeedSet, task: ParsedTask, every: bool = False) -> None:
+def _seed_plain_words(found: _SeedSet, task: ParsedTask, *, every: bool = False) -> None:
     """A word of the prose that is exactly the name of definitions outside tests (``get``
     in "fix get") seeds the most relevant few of them in a task of at most
     ``_SHORT_TASK_WORDS`` words (a verb and what to work on). In a longer task a short
