@@ -436,8 +436,8 @@ def _collect(path: str, source: bytes, matches: Any
 
     keep = references.setdefault
     for pattern, captures in matches:
-        if len(captures) == 1:  # most matches: one reference (``record``, inlined: the
-            for capture, nodes in captures.items():  # general loop, made short)
+        if len(captures) == 1:  # most matches: one reference (``record``, inlined)
+            for capture, nodes in captures.items():  # runs once: faster than unpacking
                 role = roles.get(capture) or role_of(capture)
             if role[0] == _REFERENCE:
                 _, kind, rank = role
@@ -541,7 +541,7 @@ def _enclosed(references: dict[tuple[str, int], tuple[int, str, int]],
               result: list[Definition], spans: list[tuple[int, int]], name_lines: list[int]
               ) -> list[tuple[str, str, int, int | None]]:
     """The references as (name, kind, line, innermost enclosing definition) sorted by
-    line, name and kind, without a definition's own name."""
+    line and name (one reference per name and line), without a definition's own name."""
     starts = [s for s, _ in spans]
     ends = [e for _, e in spans]
     parents = [-1 if d.parent is None else d.parent for d in result]
