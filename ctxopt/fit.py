@@ -28,15 +28,15 @@ The plan follows the tiers (``model.Tier``):
 
 Each step takes, in this order of precedence, the next ring-0 rung, the next signature,
 the next upgrade to whole, the next tier-WHOLE block. While others wait, a step that makes
-a block cost more than ``CAP_FLOOR`` tokens waits until the plan's total is
-``_CAP_PARTS`` times that cost: no ring-0 block takes more than half of the budget, no
-other block more than a third (at least ``CAP_FLOOR``), while others wait. Others are: for a ring-0 block, ring 1-2 blocks (the only ring-0 block is
-never capped); for a ring 1-2 block, the other ring 0-2 blocks; for a tier-WHOLE block,
-the other tier-WHOLE blocks. A queue offers its best block that need not wait; when every
-candidate waits, the one due first goes. A tier-WHOLE block of at most ``SHARE_FLOOR``
-tokens goes before an upgrade to whole or a tier-WHOLE block ``_SMALL_RATIO`` (8) times
-its size or more: small blocks are not held up behind a large one (what a greedy fitter's
-skipping gave, kept monotone).
+a block cost more than ``CAP_FLOOR`` tokens waits until the plan's total is ``_CAP_PARTS``
+times that cost: no ring-0 block takes more than half of the budget, no other block more
+than a third (at least ``CAP_FLOOR``), while others wait. Others are: for a ring-0 block,
+ring 1-2 blocks (the only ring-0 block is never capped); for a ring 1-2 block, the other
+ring 0-2 blocks; for a tier-WHOLE block, the other tier-WHOLE blocks. A queue offers its
+best block that need not wait; when every candidate waits, the one due first goes. A
+tier-WHOLE block of at most ``SHARE_FLOOR`` tokens goes before an upgrade to whole or a
+tier-WHOLE block ``_SMALL_RATIO`` (8) times its size or more: small blocks are not held up
+behind a large one (what a greedy fitter's skipping gave, kept monotone).
 
 Costs are what the renderer prints for a block (``cost``); ``fit_text`` measures the whole
 text, header included, with the parts the renderer exposes (``render.Layout``), and owns
