@@ -296,6 +296,47 @@ def test_another_sqlite_database_is_never_overwritten(fixture_repo, tmp_path) ->
         assert conn.execute("SELECT name FROM sqlite_master").fetchall() == [("t",)]
 
 
+def test_a_sqlite_database_without_application_id_is_never_overwritten(fixture_repo, tmp_path
+                                                                       ) -> None:
+    # another program's database has application_id 0, as every SQLite file does by default
+    root = fixture_repo("py_storage")
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    other = mine / "other.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE t(x)")
+    with pytest.raises(IndexStoreError, match="not a ctxopt index"):
+        open_index(root, IndexOptions(path=other))
+    with sqlite3.connect(other) as conn:
+        assert conn.execute("SELECT name FROM sqlite_master").fetchall() == [("t",)]
+    assert [p.name for p in mine.iterdir()] == ["other.db"]  # no lock file beside it
+
+
+def test_an_empty_sqlite_database_becomes_the_index(fixture_repo, tmp_path) -> None:
+    root = fixture_repo("py_storage")
+    empty = tmp_path / "empty.db"
+    sqlite3.connect(empty).close()
+    index, report = open_index(root, IndexOptions(path=empty))
+    index.close()
+    assert report.parsed == 7
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="POSIX pipes")
+def test_an_index_path_that_is_not_a_regular_file_is_refused_before_any_write(fixture_repo,
+                                                                              tmp_path) -> None:
+    root = fixture_repo("py_storage")
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    pipe, folder = mine / "pipe", mine / "folder"
+    os.mkfifo(pipe)
+    folder.mkdir()
+    for path in (pipe, folder):
+        with pytest.raises(IndexStoreError, match="not a regular file"):
+            open_index(root, IndexOptions(path=path))
+    assert sorted(p.name for p in mine.iterdir()) == ["folder", "pipe"]
+    assert list(folder.iterdir()) == []
+
+
 def test_index_path_from_the_environment(fixture_repo, tmp_path, monkeypatch) -> None:
     root = fixture_repo("py_storage")
     monkeypatch.setenv("CTXOPT_INDEX", str(tmp_path / "elsewhere" / "i.db"))

@@ -154,6 +154,8 @@ def _open_at(root: Path, location: str, own: bool, options: IndexOptions, note: 
     """Open (create) and update the database at ``location``, holding its update lock
     (``lock.update_lock``: concurrent runs wait for this update, then reuse it). Raises
     ``IndexDamaged`` when ``own`` and the file there is not an index or is corrupt."""
+    if location != ":memory:" and not own:
+        check_ours(Path(location))  # before the lock file is made beside a path not ours
     with update_lock(location, options.notify):
         if location != ":memory:":
             try:

@@ -11,6 +11,7 @@ import contextlib
 import hashlib
 import os
 import sqlite3
+import stat
 import tempfile
 from pathlib import Path
 
@@ -44,8 +45,18 @@ def move_aside(location: str) -> str:
 
 
 def check_ours(path: Path) -> None:
-    """Refuse to open a file that exists and is not a ctxopt index (never overwrite it)."""
+    """Refuse to open a file that exists and is not a ctxopt index (never overwrite it).
+
+    Accepted: no file, an empty file (a database being created), a SQLite database with
+    ctxopt's ``application_id``, and one with no application id (SQLite's 0) that holds
+    no table or ctxopt's own tables (an index whose header is still in its write-ahead log).
+    Refused, raising ``NotAnIndexError``: anything that is not a regular file (a directory,
+    ``/dev/null``, a pipe), a file that is not SQLite, another program's database."""
     try:
+        mode = path.stat().st_mode
+        if not stat.S_ISREG(mode):
+            raise NotAnIndexError(f"{path} is not a regular file, so not a ctxopt index "
+                                  "(choose another --index path)")
         with path.open("rb") as handle:
             header = handle.read(100)
     except FileNotFoundError:
@@ -55,9 +66,26 @@ def check_ours(path: Path) -> None:
     if not header:
         return  # empty file: a database being created
     application_id = int.from_bytes(header[68:72], "big") if len(header) >= 72 else -1
-    if not header.startswith(SQLITE_MAGIC) or application_id not in (0, APPLICATION_ID):
+    if not header.startswith(SQLITE_MAGIC) or application_id not in (0, APPLICATION_ID) \
+            or (application_id == 0 and not _no_table_or_ours(path)):
         raise NotAnIndexError(f"{path} exists and is not a ctxopt index; "
                               "refusing to overwrite it (choose another --index path)")
+
+
+def _no_table_or_ours(path: Path) -> bool:
+    """True when the SQLite database at ``path``, opened read-only, has no table or has
+    ctxopt's ``meta`` and ``files`` tables; a database SQLite cannot read is left to the
+    caller's damage handling (True)."""
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            names = {name for (name,) in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError:
+        return True
+    return not names or {"meta", "files"} <= names
 
 
 def writable_location(root: Path, requested: Path | None) -> tuple[str, str]:
