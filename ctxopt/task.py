@@ -17,12 +17,13 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from .model import Intent
 
 __all__ = ["ParsedTask", "Reference", "find_references", "parse_task", "limit_task",
-           "is_path_symbol", "split_identifier", "STOP_WORDS", "MAX_TASK_SYMBOLS", "MAX_TASK_KEYWORDS"]
+           "IDENTIFIER", "case_shape", "is_path_symbol", "split_identifier", "STOP_WORDS", "MAX_TASK_SYMBOLS", "MAX_TASK_KEYWORDS"]
 
 # A short English stop list plus words that are frequent in tasks and say nothing about code.
 STOP_WORDS = frozenset(
@@ -91,21 +92,25 @@ _BACKTICK = re.compile(r"`([^`\n]+)`")
 _PATH = re.compile(
     rf"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+|[\w-]+(?:\.[\w-]+)*\.(?:{_EXT_RE}))(?![\w/-])"
 )
-_DOTTED = re.compile(r"(?<![\w.])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?:\(\))?(?![\w])")
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# An identifier: a letter or "_", then letters, digits and "_", letters and digits of any
+# script, as Python (``str.isidentifier``), Java, Go or Rust have them (``grüße``).
+IDENTIFIER = r"[^\W\d]\w*"
+_DOTTED = re.compile(rf"(?<![\w.])({IDENTIFIER}(?:\.{IDENTIFIER})+)(?:\(\))?(?![\w])")
+_WORD = re.compile(IDENTIFIER)
 # C++/Rust ``a::b`` and PHP/C ``a->b`` written without blanks, read as ``a.b``; so is a
-# JVM nested class ``Outer$Inner`` (a stack frame's ``CodeBlock$Builder.add``)
-_QUALIFIER = re.compile(r"(?<=[A-Za-z0-9_])(?:(?:::|->)(?=[A-Za-z_])|\$(?=[A-Z]))")
+# JVM nested class ``Outer$Inner`` (a stack frame's ``CodeBlock$Builder.add``): a ``$``
+# before a capital, which ``_qualifier_dot`` checks
+_QUALIFIER = re.compile(r"(?<=\w)(?:(?:::|->)(?=[^\W\d])|\$(?=[^\W\d_]))")
 # kebab-case names (``used-before-assignment``): their words are keywords, no part is a symbol
-_KEBAB = re.compile(r"-{0,2}[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+")
+_KEBAB = re.compile(r"-{0,2}[^\W\d_][^\W_]*(?:-[^\W\d_][^\W_]*)+")
 # Places in files. A path here may be absolute or carry a scheme (file://, webpack://).
 _REF_PATH = rf"(?P<path>(?:[a-z][\w+.-]*:/+|[A-Za-z]:)?[\w.~@+/\\-]*\.(?:{_EXT_RE}))"
 _REFERENCES = (
     # Python traceback frame, and the function it names (``<module>``, ``<listcomp>``: none)
     re.compile(r'File "(?P<path>[^"\n]+)", line (?P<start>\d+)'
-               r'(?:, in (?:(?P<function>[A-Za-z_]\w*)|<[\w.-]+>))?'),
+               rf'(?:, in (?:(?P<function>{IDENTIFIER})|<[\w.-]+>))?'),
     # JVM stack frame: at com.acme.Codec$Builder.add(Codec.java:246)
-    re.compile(r"(?<![\w$.])(?:[\w$]+\.)+(?P<function>[A-Za-z_]\w*)\((?P<path>[\w$.-]+\."
+    re.compile(rf"(?<![\w$.])(?:[\w$]+\.)+(?P<function>{IDENTIFIER})\((?P<path>[\w$.-]+\."
                r"(?:java|kt|kts|scala|groovy)):(?P<start>\d+)\)"),
     re.compile(_REF_PATH + r"#L(?P<start>\d+)(?:-L?(?P<end>\d+))?(?!\w)"),  # GitHub anchor
     re.compile(_REF_PATH + r":(?P<start>\d+)(?:(?:-|\u2013)(?P<end>\d+)|:\d+)?(?![\w.])"),
@@ -171,15 +176,42 @@ class ParsedTask:
 def split_identifier(identifier: str) -> list[str]:
     """Split an identifier into lower-case words on case changes, digits and underscores.
 
+    Letters of any script count: a letter without case (``数据``) is one as a lower-case
+    letter is, and so is a combining mark.
+
     >>> split_identifier("HTTPAdapter.send_request2")
     ['http', 'adapter', 'send', 'request', '2']
+    >>> split_identifier("größeÄndern")
+    ['größe', 'ändern']
     """
     if identifier.isascii():  # the pattern takes letters and digits only: one pass will do
         return [w.lower() for w in _CAMEL_SPLIT.findall(identifier)]
-    words: list[str] = []
-    for part in re.split(r"[^A-Za-z0-9]+", identifier):
-        words.extend(w.lower() for w in _CAMEL_SPLIT.findall(part))
-    return words
+    # the same pattern over the characters' classes: U upper, l other letters, 0 digits
+    shape = case_shape(identifier)
+    return [identifier[m.start():m.end()].lower() for m in _SHAPE_SPLIT.finditer(shape)]
+
+
+_SHAPE_SPLIT = re.compile(r"U+(?=Ul)|U?l+|U+|0+")
+
+
+def case_shape(text: str) -> str:
+    """``text`` with each character replaced by its class, for the patterns of case
+    changes: ``U`` an upper-case (or title-case) letter, ``l`` any other letter or a
+    combining mark, ``0`` a decimal digit, ``_`` anything else (same length).
+
+    >>> case_shape("Größe_2")
+    'Ullll_0'
+    """
+    return "".join(_char_class(c) for c in text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _char_class(char: str) -> str:
+    if char.isupper() or char.istitle():
+        return "U"
+    if char.isalpha() or unicodedata.category(char).startswith("M"):
+        return "l"
+    return "0" if char.isdecimal() else "_"
 
 
 def is_path_symbol(symbol: str) -> bool:
@@ -202,7 +234,7 @@ _PATHLIKE_SUFFIXES = (".py", ".pyi", ".go", ".js", ".jsx", ".ts", ".tsx", ".mjs"
 def _is_symbol_word(word: str, first: bool) -> bool:
     if "_" in word.strip("_") or (word.startswith("__") and word.endswith("__")):
         return any(c.isalpha() for c in word)
-    if re.fullmatch(r"[a-z]+[A-Z]\w*", word):  # camelCase
+    if _is_camel_case(word):
         return True
     if word[0].isupper() and any(c.islower() for c in word):  # PascalCase, Storage, HTTPAdapter
         lower = word.lower()
@@ -210,6 +242,24 @@ def _is_symbol_word(word: str, first: bool) -> bool:
             return False
         return not (first and lower in _COMMON_FIRST_WORDS)
     return False
+
+
+def _is_camel_case(word: str) -> bool:
+    """``word`` opens with lower-case letters, then a capital (``getItem``, ``größeÄndern``)."""
+    if word.isascii():
+        return bool(_CAMEL_CASE.fullmatch(word))
+    return bool(_CAMEL_SHAPE.match(case_shape(word)))
+
+
+_CAMEL_CASE = re.compile(r"[a-z]+[A-Z]\w*")
+_CAMEL_SHAPE = re.compile(r"l+U")
+
+
+def _qualifier_dot(match: re.Match[str]) -> str:
+    """``.`` for a ``_QUALIFIER`` match: ``::`` and ``->``, and ``$`` before a capital."""
+    if match.group(0) == "$" and not match.string[match.end()].isupper():
+        return "$"
+    return "."
 
 
 # Capitalised sentence openers that are never code names.
@@ -389,7 +439,7 @@ def parse_task(text: str) -> ParsedTask:
     framing += [m.span() for m in _TRACEBACK_HEAD.finditer(text)] + [m.span() for m in absolute]
     words_text = _blank(text, framing + [(start, end) for start, end, _ in path_spans])
     # (a path given as a symbol whole gives no second one of its file name: ``db.py``)
-    rest = _QUALIFIER.sub(".", _blank(text, framing + [
+    rest = _QUALIFIER.sub(_qualifier_dot, _blank(text, framing + [
         (start, end) for start, end, path in path_spans if in_text[path]]))
     for match in _BACKTICK.finditer(rest):
         inner = match.group(1).strip()

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from .graph.view import IndexView
 from .parsing.kinds import CALLABLE_KINDS, TYPE_KINDS
 from .seeds import node_order
-from .task import ParsedTask
+from .task import IDENTIFIER, ParsedTask
 from .walk_inherit import constructor_of
 
 if TYPE_CHECKING:
@@ -26,9 +26,9 @@ if TYPE_CHECKING:
 
 __all__ = ["flow_ring", "parameter_names", "task_parameters"]
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_IDENTIFIER = re.compile(IDENTIFIER)
 # `name=value` in a task: a keyword argument as written in a call (not `==`)
-_KEYWORD_ARGUMENT = re.compile(r"(?<![\w.])([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)")
+_KEYWORD_ARGUMENT = re.compile(rf"(?<![\w.])({IDENTIFIER})\s*=(?!=)")
 # Words that are parameter names in every other signature and so say nothing on their own.
 _RECEIVERS = frozenset({"self", "cls", "this", "args", "kwargs", "kw", "kwds", "options",
                         "opts", "ctx", "context"})

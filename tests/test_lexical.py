@@ -49,7 +49,7 @@ def test_compounds_are_whole_dash_joined_words_only() -> None:
     text = ("no-cache x-1 a-b- -c-d e-f_g é-h i-j\nk-l.m-n foo-bar-baz 9x-y\n"
             "used-before-assignment")
     compounds = [t for t in text_terms(text) if "-" in t]
-    assert compounds == ["=no-cache", "=i-j", "=k-l", "=m-n", "=foo-bar-baz",
+    assert compounds == ["=no-cache", "=é-h", "=i-j", "=k-l", "=m-n", "=foo-bar-baz",
                          "=used-before-assignment"]
 
 
@@ -138,3 +138,11 @@ def test_a_word_the_query_ignores_is_not_taken_for_an_abbreviation(make_repo, bu
     # `object` and `import` are code stop words: no term, so no document holds them
     index = build_index(make_repo({"a.py": "def obj_importer(objects):\n    return objects\n"}))
     assert relevance(index, parse_task("the object import breaks")) == {}
+
+
+def test_identifiers_of_any_script_are_whole_terms() -> None:
+    # trial: "grüße" was the terms "gr" and "e", "über-größe" no compound
+    terms = text_terms("def grüße(name):\n    return größe_berechnen(über-größe)\n")
+    assert {"grüße", "größe", "berechnen", "=größe_berechnen", "=über-größe"} <= set(terms)
+    assert not {"gr", "e", "ber"} & set(terms)
+    assert "=grüße_senden" in joined_words("fix grüße senden")

@@ -86,3 +86,10 @@ def test_gather_shows_the_unreached_helper_of_a_seed_in_a_short_file(make_repo) 
     result = pipeline.gather(root, "fix check_value", pipeline.GatherConfig(budget=2000))
     shown = [b for b in result.selection.blocks if b.kind is Fidelity.FULL]
     assert any("return re.IGNORECASE if text.islower() else 0" in b.content for b in shown)
+
+
+def test_a_task_naming_a_function_of_any_script_finds_it(make_repo) -> None:
+    # trial: "fix grüße" found nothing though greet.py defines grüße
+    root = make_repo({"greet.py": "def grüße(name):\n    return name\n\n\ndef other():\n    return 1\n"})
+    result = pipeline.gather(root, "fix grüße", pipeline.GatherConfig(budget=2000))
+    assert result.selection.blocks[0].symbols == ("grüße",)

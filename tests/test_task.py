@@ -176,3 +176,28 @@ def test_a_task_is_parsed_once_for_all_its_readers() -> None:
     # trial: a gather parsed a pasted 1 MB log twice (the walk, then named_files_left_out)
     text = "fix Storage.get in storage/db.py " + "x" * 1000
     assert parse_task(text) is parse_task(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "symbols", "keywords"),
+    [  # trial: "fix grüße" found nothing, its words were "gr" and "e"
+        ("fix grüße", (), ("fix", "grüße")),
+        ("fix größe_berechnen", ("größe_berechnen",), ("fix", "größe", "berechnen")),
+        ("fix größeÄndern", ("größeÄndern",), ("fix", "größeändern", "größe", "ändern")),
+        ("Maß.berechne fails", ("Maß.berechne",), ("maß", "berechne", "fails")),
+        ("fix Ölß::Größe", ("Ölß.Größe",), ("fix", "ölß", "größe")),
+    ],
+)
+def test_identifiers_of_any_script_are_whole(text, symbols, keywords) -> None:
+    parsed = parse_task(text)
+    assert (parsed.symbols, parsed.keywords, parsed.plain_words) == (symbols, keywords, ())
+
+
+def test_a_traceback_frame_names_a_function_of_any_script() -> None:
+    (reference,) = parse_task('File "app.py", line 3, in über').references
+    assert reference.function == "über"
+
+
+def test_split_identifier_of_any_script() -> None:
+    assert split_identifier("größeÄndern_v2") == ["größe", "ändern", "v", "2"]
+    assert split_identifier("数据Loader") == ["数据", "loader"]

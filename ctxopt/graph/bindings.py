@@ -24,7 +24,7 @@ Binding = tuple[str, str, str]  # (module specifier, name, local)
 Use = tuple[str, str, int, "int | None"]  # (name, kind, line, enclosing), as in FileTags
 
 _JS_LANGUAGES = frozenset({"javascript", "typescript", "tsx"})
-_IDENTIFIER = r"[A-Za-z_$][\w$]*"
+_IDENTIFIER = r"(?:[^\W\d]|\$)[\w$]*"  # letters of any script (``task.IDENTIFIER``)
 _JS_NAMED = re.compile(
     r"\b(?:import|export)\s+(?:type\s+)?(?:" + _IDENTIFIER + r"\s*,\s*)?\{([^{}]*)\}\s*from\s*"
     r"([\"'])([^\"'\n]+)\2")

@@ -32,7 +32,7 @@ _PATH = re.compile(
     r"(?<![\w/.-])((?:[\w.-]+/)*[\w-][\w.-]*\.(?:py|pyi|go|js|jsx|mjs|ts|tsx|rs|java|c|h|cc|"
     r"cpp|hpp|cs|rb|php|kt|swift|scala|md|rst|json|toml|yaml|yml|cfg|ini|sh|txt|html|css|sql|"
     r"lock|xml))(?![\w/])")
-_BACKTICKED = re.compile(r"`([A-Za-z_][\w.:]*[\w])(?:\(\))?`")
+_BACKTICKED = re.compile(r"`([^\W\d][\w.:]*[\w])(?:\(\))?`")
 _SYMBOL_KEYS = frozenset({"symbol", "name", "function", "class", "method", "identifier"})
 # Lines that report an error, at their start (code that merely names an error class,
 # `raise KeyError(...)`, does not match).
