@@ -122,8 +122,18 @@ def task_line(task: str) -> str:
     """The task on one line of at most ``TASK_CHARS`` characters: runs of white space as
     one space, escaped as ``files.text.display_text`` does (control characters and bytes
     that are not UTF-8 as ``\\xHH``, four characters each), then cut with ``…``, never
-    inside an escape. So a task of binary junk gives a line as short as any other."""
-    line = display_text(" ".join(task.split()))
+    inside an escape. So a task of binary junk gives a line as short as any other.
+
+    Only as much of the task is read as the line needs (four times ``TASK_CHARS``
+    characters, four times more while that is not enough): every header of a gather's
+    plan states it, and a 12.9 MB log as the task took 80 CPU-s of 308 whole readings.
+    """
+    size = 4 * TASK_CHARS
+    while True:  # a prefix's line is a prefix of the whole task's line
+        line = display_text(" ".join(task[:size].split()))
+        if len(line) > TASK_CHARS or size >= len(task):
+            break
+        size *= 4
     if len(line) <= TASK_CHARS:
         return line
     return _PARTIAL_ESCAPE.sub("", line[:TASK_CHARS - 1]).rstrip() + "…"

@@ -133,3 +133,40 @@ def test_renderers_state_the_gathers_count_without_counting_again() -> None:
     assert "used 123" in render_text(result, no_count)
     assert '"used": 123' in render_json(result, no_count)
     assert "used 123" in render_manifest(result, no_count)
+
+
+def _whole_task_line(task: str) -> str:
+    """``task_line`` as it was, reading the whole task."""
+    from ctxopt.files.text import display_text
+    from ctxopt.render import _PARTIAL_ESCAPE, TASK_CHARS
+
+    line = display_text(" ".join(task.split()))
+    if len(line) <= TASK_CHARS:
+        return line
+    return _PARTIAL_ESCAPE.sub("", line[:TASK_CHARS - 1]).rstrip() + "…"
+
+
+_CHUNKS = st.sampled_from(["word", " ", " " * 700, "\n" * 3000, "\x01", "é", "\udcff", "\t"])
+
+
+@given(st.lists(_CHUNKS, max_size=40).map("".join))
+def test_the_task_line_of_a_prefix_is_the_whole_tasks(task: str) -> None:
+    from ctxopt.render import task_line
+
+    assert task_line(task) == _whole_task_line(task)
+
+
+def test_the_task_line_reads_only_the_start_of_a_huge_task(monkeypatch) -> None:
+    # trial: a 12.9 MB log as the task took 80 CPU-s, the whole task read for each of
+    # the 308 headers the fitter measured
+    from ctxopt import render
+
+    read: list[int] = []
+
+    def display_text(text: str) -> str:
+        read.append(len(text))
+        return text
+
+    monkeypatch.setattr(render, "display_text", display_text)
+    assert render.task_line("fix it " * 200_000).endswith("…")
+    assert max(read) <= 4 * render.TASK_CHARS
