@@ -26,7 +26,7 @@ from collections import ChainMap, Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import chain, groupby
+from itertools import chain, groupby, islice
 
 import Stemmer  # type: ignore[import-not-found]  # PyStemmer ships no type stubs
 
@@ -69,13 +69,20 @@ def _identifiers(text: str) -> list[str]:
     return (_IDENTIFIER if text.isascii() else _IDENTIFIER_UNICODE).findall(text)
 
 
-def _compounds(text: str) -> list[str]:
-    """The kebab-case compounds of ``text``, in order, repeated as found."""
+def _compounds(text: str, limit: int | None = None) -> list[str]:
+    """The kebab-case compounds of ``text``, in order, repeated as found; the first
+    ``limit`` only, when given (found without reading the rest of a huge task)."""
     if "-" not in text:
         return []
     if text.isascii():
-        return _COMPOUND.findall(text) if _DASH_IN_WORD.search(text) else []
-    return _COMPOUND_UNICODE.findall(text) if _DASH_IN_WORD_UNICODE.search(text) else []
+        pattern, dash = _COMPOUND, _DASH_IN_WORD
+    else:
+        pattern, dash = _COMPOUND_UNICODE, _DASH_IN_WORD_UNICODE
+    if not dash.search(text):
+        return []
+    if limit is None:
+        return pattern.findall(text)
+    return [m.group(0) for m in islice(pattern.finditer(text), limit)]
 
 
 # Programming-language keywords and ubiquitous names carry no meaning for retrieval.
@@ -174,9 +181,9 @@ def query_terms(task: ParsedTask) -> Counter[str]:
         for term in _identifier_terms(keyword):
             terms[term] = 2 if _CODE.fullmatch(term) else 1
     # a huge task (a pasted log) is cut as ``task.limit_task`` cuts its keywords
-    for compound in _compounds(task.raw)[:MAX_TASK_KEYWORDS]:
+    for compound in _compounds(task.raw, MAX_TASK_KEYWORDS):
         terms["=" + compound.lower()] = 1
-    for joined in joined_words(task.raw)[:MAX_TASK_KEYWORDS]:
+    for joined in joined_words(task.raw, limit=MAX_TASK_KEYWORDS):
         terms.setdefault(joined, 1)
     for symbol in task.symbols:
         # a plain capitalised word ("Accessing", "Pylint") is English more often than code
@@ -217,27 +224,30 @@ def _symbol_parts(symbol: str) -> list[str]:
 _RUN = re.compile(r"[^\W\d_]+(?:[ \t]+[^\W\d_]+)+")
 
 
-def joined_words(text: str, longest: int = 3) -> list[str]:
+def joined_words(text: str, longest: int = 3, *, limit: int | None = None) -> list[str]:
     """``=a_b`` and ``=ab`` terms for each two adjacent words of ``text`` (and ``=a_b_c``
     for three), as a compound identifier spelled out in prose ("profile detect" for
     ``profile_detect``, "document type" for ``DocumentType``) gives them; grams made of
-    stop words only are skipped.
+    stop words only are skipped. No duplicates, in order; the first ``limit`` only, when
+    given (found without reading the rest of a huge task).
 
     >>> joined_words("run profile detect")
     ['=run_profile', '=runprofile', '=profile_detect', '=profiledetect', '=run_profile_detect']
     """
-    found: list[str] = []
-    for run in _RUN.findall(text):
-        words = run.lower().split()
+    found: dict[str, None] = {}
+    for match in _RUN.finditer(text):
+        words = match.group(0).lower().split()
         for size in range(2, longest + 1):
             for i in range(len(words) - size + 1):
                 gram = words[i:i + size]
                 if all(w in STOP_WORDS for w in gram):
                     continue
-                found.append("=" + "_".join(gram))
+                found.setdefault("=" + "_".join(gram))
                 if size == 2:
-                    found.append("=" + "".join(gram))
-    return list(dict.fromkeys(found))
+                    found.setdefault("=" + "".join(gram))
+        if limit is not None and len(found) >= limit:
+            return list(found)[:limit]
+    return list(found)
 
 
 # A code as issue titles quote them (rule ids E3057, W8001): a name ending in 3+ digits.

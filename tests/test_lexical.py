@@ -1,5 +1,9 @@
+from hypothesis import given
+from hypothesis import strategies as st
+
 from ctxopt.lexical import (
     LexicalIndex,
+    _compounds,
     abbreviation_terms,
     file_documents,
     joined_words,
@@ -146,3 +150,11 @@ def test_identifiers_of_any_script_are_whole_terms() -> None:
     assert {"grüße", "größe", "berechnen", "=größe_berechnen", "=über-größe"} <= set(terms)
     assert not {"gr", "e", "ber"} & set(terms)
     assert "=grüße_senden" in joined_words("fix grüße senden")
+
+
+@given(st.lists(st.sampled_from(["run", "the", "profile", "detect", "a-b", "x", "\n", " ", "é-ü"]),
+                max_size=60).map(" ".join), st.integers(0, 12))
+def test_the_first_joined_words_and_compounds_are_those_of_the_whole_text(text, limit) -> None:
+    # a pasted log's task: the first 64 are taken, no longer after finding them all
+    assert joined_words(text, limit=limit) == joined_words(text)[:limit]
+    assert _compounds(text, limit) == _compounds(text)[:limit]
