@@ -1,5 +1,5 @@
 """Calibration storage: the correction factor learned per model name, kept in one JSON
-file in the user's configuration directory (the only file ctxopt writes outside an index).
+file in the user's configuration directory. ``user_cache_dir`` is where the memo goes.
 
 The library never asks click or the OS where that directory is: ``config_dir`` applies
 the ``CTXOPT_CONFIG_DIR`` override to a default the caller gives. The arithmetic of a
@@ -17,9 +17,11 @@ from . import jsontext
 from .budget import MAX_FACTOR, MIN_FACTOR
 from .errors import BudgetError, CalibrationError
 
-__all__ = ["CalibrationStore", "config_dir", "user_config_dir", "CONFIG_DIR_ENV"]
+__all__ = ["CalibrationStore", "config_dir", "user_config_dir", "user_cache_dir", "CONFIG_DIR_ENV",
+           "CACHE_DIR_ENV"]
 
 CONFIG_DIR_ENV = "CTXOPT_CONFIG_DIR"
+CACHE_DIR_ENV = "CTXOPT_CACHE_DIR"
 _CALIBRATION_FILE = "calibration.json"
 _CALIBRATION_VERSION = 1
 
@@ -50,6 +52,27 @@ def _platform_config_dir(*environment: str | None) -> Path:
     import platformdirs
 
     return Path(platformdirs.user_config_dir("ctxopt", appauthor=False, roaming=True))
+
+
+def user_cache_dir() -> Path:
+    """The user's ctxopt cache directory (the memo of texts, ``memo``): ``$CTXOPT_CACHE_DIR``,
+    else the platform's (``platformdirs``: ``~/.cache/ctxopt`` on Linux, honouring
+    ``$XDG_CACHE_HOME``; the local application-data folder on Windows). Not created."""
+    if os.environ.get(CACHE_DIR_ENV):
+        return Path(os.environ[CACHE_DIR_ENV])
+    return _platform_cache_dir(*(os.environ.get(name) for name in _PLATFORM_CACHE_ENV))
+
+
+_PLATFORM_CACHE_ENV = ("XDG_CACHE_HOME", "HOME", "LOCALAPPDATA", "USERPROFILE")
+# Every variable the cache directory depends on (``memo.shared_memo`` keys on their values).
+CACHE_DIRECTORY_ENV = (CACHE_DIR_ENV, *_PLATFORM_CACHE_ENV)
+
+
+@functools.lru_cache(maxsize=4)
+def _platform_cache_dir(*environment: str | None) -> Path:
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("ctxopt", appauthor=False))
 
 
 class CalibrationStore:

@@ -1,13 +1,16 @@
 """Values that depend only on a text (its token count, its secret findings), kept by the
 text's digest so that a warm gather neither loads the tokenizer nor scans for secrets.
 
-Entries live in ``<user_config_dir>/memo.sqlite`` (``calibration.user_config_dir``, where
-the token table cache is too), keyed by (namespace, BLAKE2b-128 digest of the UTF-8 text).
-A namespace names what was computed and the versions of everything the value depends on,
-so a new tokenizer or detector version never reads an old value. Values are ``marshal``
-data. New values are written in one transaction when the process exits. The memo is an
-optimisation only: any error (unwritable directory, corrupt or locked file) turns it off
-for the process and the value is computed as if there were no memo.
+Entries live in ``<user_cache_dir>/memo.sqlite`` (``calibration.user_cache_dir``), keyed
+by the BLAKE2b-128 digest of the namespace and the UTF-8 text together (16 bytes a row,
+not the namespace's 67 characters as well: 58 bytes an entry, was 196). A namespace names
+what was computed and the versions of everything the value depends on, so a new
+tokenizer or detector version never reads an old value. Values are ``marshal`` data.
+A file of another layout (``PRAGMA user_version``) is emptied and laid out anew; the
+memo an older ctxopt kept in the configuration directory is never read. New values are
+written in one transaction when the process exits. The memo is an optimisation only: any
+error (unwritable directory, corrupt or locked file) turns it off for the process and the
+value is computed as if there were no memo.
 """
 from __future__ import annotations
 
@@ -23,10 +26,11 @@ from typing import Any
 
 __all__ = ["Memo", "memoized", "module_fingerprint", "shared_memo"]
 
-# Entries kept; past this the oldest half is dropped (about 100 bytes an entry).
+# Entries kept; past this the oldest half is dropped (about 60 bytes an entry).
 MAX_ENTRIES = 400_000
-_SCHEMA = "CREATE TABLE IF NOT EXISTS memo (namespace TEXT NOT NULL, digest BLOB NOT NULL, " \
-          "value BLOB NOT NULL, PRIMARY KEY (namespace, digest))"
+# The layout's number (``PRAGMA user_version``; 0 is the first, keyed by namespace too).
+_LAYOUT = 2
+_SCHEMA = "CREATE TABLE memo (digest BLOB NOT NULL UNIQUE, value BLOB NOT NULL)"
 
 
 class Memo:
@@ -36,7 +40,7 @@ class Memo:
         self.path = path
         self._connection: sqlite3.Connection | None = None
         self._broken = False
-        self._pending: dict[tuple[str, bytes], bytes] = {}
+        self._pending: dict[bytes, bytes] = {}
 
     def _open(self) -> sqlite3.Connection | None:
         if self._connection is None and not self._broken:
@@ -47,7 +51,8 @@ class Memo:
                     # readers and the writer at exit of other processes do not wait for
                     # each other, and a lookup takes no file lock (half its cost)
                     connection.execute("PRAGMA journal_mode = WAL")
-                connection.execute(_SCHEMA)
+                if connection.execute("PRAGMA user_version").fetchone()[0] != _LAYOUT:
+                    _lay_out(connection)
                 self._connection = connection
             except (OSError, sqlite3.Error):
                 self._broken = True
@@ -55,15 +60,14 @@ class Memo:
 
     def get(self, namespace: str, text: str) -> Any | None:
         """The value kept for ``text`` in ``namespace``, or None."""
-        key = (namespace, _digest(text))
+        key = _digest(namespace, text)
         if key in self._pending:
             return marshal.loads(self._pending[key])
         connection = self._open()
         if connection is None:
             return None
         try:
-            row = connection.execute("SELECT value FROM memo WHERE namespace = ? AND digest = ?",
-                                     key).fetchone()
+            row = connection.execute("SELECT value FROM memo WHERE digest = ?", (key,)).fetchone()
             return None if row is None else marshal.loads(row[0])
         except (sqlite3.Error, EOFError, ValueError, TypeError):
             self._broken = True
@@ -72,7 +76,7 @@ class Memo:
     def put(self, namespace: str, text: str, value: Any) -> None:
         """Keep ``value`` (marshal data) for ``text``; written by ``flush``."""
         if not self._broken:
-            self._pending[(namespace, _digest(text))] = marshal.dumps(value)
+            self._pending[_digest(namespace, text)] = marshal.dumps(value)
 
     def flush(self) -> None:
         """Write the new values in one transaction, then drop the oldest half when the
@@ -84,8 +88,8 @@ class Memo:
         try:
             with connection:
                 connection.execute("BEGIN IMMEDIATE")
-                connection.executemany("INSERT OR REPLACE INTO memo VALUES (?, ?, ?)",
-                                       [(n, d, v) for (n, d), v in pending.items()])
+                connection.executemany("INSERT OR REPLACE INTO memo VALUES (?, ?)",
+                                       pending.items())
                 low, high = connection.execute("SELECT min(rowid), max(rowid) FROM memo").fetchone()
                 if high is not None and high - low > MAX_ENTRIES:
                     connection.execute("DELETE FROM memo WHERE rowid < ?", (high - MAX_ENTRIES // 2,))
@@ -108,25 +112,41 @@ def module_fingerprint(name: str) -> str:
     return "missing" if info is None else f"{info.st_size}-{info.st_mtime_ns}"
 
 
-def _digest(text: str) -> bytes:
-    return hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+def _lay_out(connection: sqlite3.Connection) -> None:
+    """Make the memo table of ``_LAYOUT`` in a file that has none or another (an older
+    ctxopt's, keyed by namespace too: its values are dropped), once among processes."""
+    with connection:
+        connection.execute("BEGIN IMMEDIATE")
+        if connection.execute("PRAGMA user_version").fetchone()[0] != _LAYOUT:
+            connection.execute("DROP TABLE IF EXISTS memo")
+            connection.execute(_SCHEMA)
+            connection.execute(f"PRAGMA user_version = {_LAYOUT}")
 
 
-# The memo of each configuration directory, by the environment that names the directory
-# (``calibration.user_config_dir``): looked up for every text, so without a path's cost.
+def _digest(namespace: str, text: str) -> bytes:
+    """The key of ``text`` in ``namespace``: BLAKE2b-128 of both (the namespace's length
+    first, so that no two pairs give one string)."""
+    digest = hashlib.blake2b(f"{len(namespace)}:{namespace}:".encode("utf-8", "surrogatepass"),
+                             digest_size=16)
+    digest.update(text.encode("utf-8", "surrogatepass"))
+    return digest.digest()
+
+
+# The memo of each cache directory, by the environment that names the directory
+# (``calibration.user_cache_dir``): looked up for every text, so without a path's cost.
 _shared: dict[tuple[str | None, ...], Memo] = {}
 
 
 def shared_memo() -> Memo:
-    """The process's memo in the user's configuration directory (as it is now: the
-    directory may be changed by ``$CTXOPT_CONFIG_DIR``), flushed at exit."""
-    from .calibration import DIRECTORY_ENV, user_config_dir
+    """The process's memo in the user's cache directory (as it is now: the directory may
+    be changed by ``$CTXOPT_CACHE_DIR``), flushed at exit."""
+    from .calibration import CACHE_DIRECTORY_ENV, user_cache_dir
 
     environ = os.environ
-    key = tuple(environ.get(name) for name in DIRECTORY_ENV)
+    key = tuple(environ.get(name) for name in CACHE_DIRECTORY_ENV)
     memo = _shared.get(key)
     if memo is None:
-        path = user_config_dir() / "memo.sqlite"
+        path = user_cache_dir() / "memo.sqlite"
         memo = next((m for m in _shared.values() if m.path == path), None) or Memo(path)
         if memo not in _shared.values():
             atexit.register(memo.flush)

@@ -140,11 +140,13 @@ def _parse_cache_in_tmp(monkeypatch: pytest.MonkeyPatch,
 
 @pytest.fixture(scope="session", autouse=True)
 def _config_dir_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
-    """The suite's ctxopt configuration directory (token table cache, memo, calibration:
-    ``calibration.user_config_dir``) is one directory of its own, never the user's: the
+    """The suite's ctxopt configuration directory (token table cache, calibration:
+    ``calibration.user_config_dir``) and cache directory (the memo:
+    ``calibration.user_cache_dir``) are directories of their own, never the user's: the
     suite wrote hundreds of MB of memo there, shared with every other run on the machine.
-    A test that wants it elsewhere sets its own."""
+    A test that wants them elsewhere sets its own."""
     directory = tmp_path_factory.mktemp("config")
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("CTXOPT_CONFIG_DIR", str(directory))
+        patch.setenv("CTXOPT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
         yield directory

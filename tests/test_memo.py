@@ -33,7 +33,7 @@ def test_a_corrupt_file_computes_the_value(tmp_path) -> None:
 def test_an_unwritable_directory_computes_the_value(tmp_path, monkeypatch) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a directory\n")
-    monkeypatch.setenv("CTXOPT_CONFIG_DIR", str(blocker))
+    monkeypatch.setenv("CTXOPT_CACHE_DIR", str(blocker))
     assert memo.memoized("n", "text", len) == 4
     memo.shared_memo().flush()
     assert blocker.read_text() == "not a directory\n"
@@ -51,7 +51,7 @@ def test_the_table_is_pruned_past_its_limit(tmp_path, monkeypatch) -> None:
 
 
 def test_a_counted_text_does_not_load_the_tokenizer(tmp_path, monkeypatch) -> None:
-    monkeypatch.setenv("CTXOPT_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("CTXOPT_CACHE_DIR", str(tmp_path))
     text = "def f(x):\n    return x  # <|endoftext|> ünïcode 12345\n"
     expected = len(tiktoken.get_encoding(tokens.ENCODING_NAME).encode(text, disallowed_special=()))
     assert tokens.count_tokens(text) == expected
@@ -66,7 +66,7 @@ def test_a_counted_text_does_not_load_the_tokenizer(tmp_path, monkeypatch) -> No
 
 
 def test_a_scanned_text_is_not_scanned_again(tmp_path, monkeypatch) -> None:
-    monkeypatch.setenv("CTXOPT_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("CTXOPT_CACHE_DIR", str(tmp_path))
     text = "x = 1\n" + AWS_LINE
     found = secrets.find_secrets(text)
     assert found and found[0].start > len("x = 1\n")
@@ -100,7 +100,7 @@ def test_a_reader_does_not_hold_up_a_writer(tmp_path) -> None:
 def test_a_new_text_without_secrets_needs_no_detector(tmp_path, monkeypatch) -> None:
     """After one scan, the detectors' patterns are in the memo: a new text none of them
     matches (a file just edited) is scanned without loading detect-secrets."""
-    monkeypatch.setenv("CTXOPT_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("CTXOPT_CACHE_DIR", str(tmp_path))
     secrets._denylist.cache_clear()
     assert secrets.find_secrets("x = 1\n" + AWS_LINE)
     memo.shared_memo().flush()
@@ -110,3 +110,55 @@ def test_a_new_text_without_secrets_needs_no_detector(tmp_path, monkeypatch) -> 
         AssertionError("detect-secrets was loaded")))
     assert secrets.find_secrets("def edited(x):\n    return x + 41  # a new line\n") == []
     secrets._denylist.cache_clear()
+
+
+def test_a_row_holds_a_digest_and_a_value_only(tmp_path) -> None:
+    # trial: a 67-character namespace in every row, 112 MB of memo
+    kept = memo.Memo(tmp_path / "memo.sqlite")
+    kept.put("tokens-" + "v" * 60, "some text", 3)
+    kept.flush()
+    (row,) = sqlite3.connect(tmp_path / "memo.sqlite").execute("SELECT * FROM memo").fetchall()
+    assert len(row) == 2 and len(row[0]) == 16
+
+
+def test_the_memo_is_in_the_cache_directory_not_the_configuration_directory(
+        tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("CTXOPT_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("CTXOPT_CACHE_DIR", str(tmp_path / "cache"))
+    assert memo.memoized("n", "text", len) == 4
+    memo.shared_memo().flush()
+    assert (tmp_path / "cache" / "memo.sqlite").is_file()
+    assert not (tmp_path / "config").exists()
+
+
+def _old_memo(path) -> None:
+    """A memo as ctxopt kept it before the namespace went into the digest."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    old = sqlite3.connect(path)
+    old.execute("CREATE TABLE memo (namespace TEXT NOT NULL, digest BLOB NOT NULL, "
+                "value BLOB NOT NULL, PRIMARY KEY (namespace, digest))")
+    old.execute("INSERT INTO memo VALUES ('n', x'00', x'e903000000')")
+    old.commit()
+    old.close()
+
+
+def test_an_old_memo_in_the_configuration_directory_is_left_alone(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("CTXOPT_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("CTXOPT_CACHE_DIR", str(tmp_path / "cache"))
+    _old_memo(tmp_path / "config" / "memo.sqlite")
+    before = (tmp_path / "config" / "memo.sqlite").read_bytes()
+    assert memo.memoized("n", "text", len) == 4
+    memo.shared_memo().flush()
+    memo._shared.clear()
+    assert memo.shared_memo().get("n", "text") == 4
+    assert (tmp_path / "config" / "memo.sqlite").read_bytes() == before
+
+
+def test_a_memo_of_the_old_layout_is_laid_out_anew(tmp_path) -> None:
+    path = tmp_path / "memo.sqlite"
+    _old_memo(path)
+    kept = memo.Memo(path)
+    assert kept.get("n", "text") is None
+    kept.put("n", "text", 4)
+    kept.flush()
+    assert memo.Memo(path).get("n", "text") == 4

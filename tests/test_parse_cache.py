@@ -157,6 +157,9 @@ def test_off_disables_the_cache(runner, make_repo, tmp_path: Path, monkeypatch) 
     monkeypatch.setenv("CTXOPT_PARSE_CACHE", "OFF")
     assert cache_directory(True) is None
     monkeypatch.delenv("CTXOPT_PARSE_CACHE")
+    monkeypatch.setenv("CTXOPT_CACHE_DIR", str(tmp_path / "caches"))
+    assert cache_directory(True) == tmp_path / "caches" / "parse"
+    monkeypatch.delenv("CTXOPT_CACHE_DIR")
     assert cache_directory(True).parts[-2:] == ("ctxopt", "parse")  # platformdirs'
     assert cache_directory(tmp_path) == tmp_path
 

@@ -17,7 +17,8 @@ check or does not unpack is a miss and is written again. The cache never fails a
 a database that cannot be opened, read or written is left alone for the rest of the run.
 
 The directory: ``IndexOptions.parse_cache``, else ``$CTXOPT_PARSE_CACHE`` (``off``
-disables the cache), else ``platformdirs.user_cache_dir("ctxopt")/parse``.
+disables the cache), else ``calibration.user_cache_dir()/parse`` (``$CTXOPT_CACHE_DIR``,
+else ``platformdirs.user_cache_dir("ctxopt")``).
 """
 from __future__ import annotations
 
@@ -52,15 +53,16 @@ _LIBRARIES = (("tree-sitter", "tree_sitter"),
 def cache_directory(setting: Path | str | bool | None) -> Path | None:
     """The cache directory for ``setting`` (``IndexOptions.parse_cache``): a path is used
     as given, ``False`` or ``"off"`` disable the cache (None), ``True``/None mean
-    ``$CTXOPT_PARSE_CACHE`` or else the user cache directory (``platformdirs``)."""
+    ``$CTXOPT_PARSE_CACHE`` or else ``parse`` in the user cache directory
+    (``calibration.user_cache_dir``)."""
     if setting is False:
         return None
     if setting is None or setting is True:
         setting = os.environ.get(CACHE_ENV) or None
         if setting is None:
-            import platformdirs
+            from ..calibration import user_cache_dir
 
-            return Path(platformdirs.user_cache_dir("ctxopt", appauthor=False)) / "parse"
+            return user_cache_dir() / "parse"
     if str(setting).strip().lower() == OFF:
         return None
     return Path(os.path.expanduser(str(setting)))
