@@ -16,13 +16,15 @@ definitions whose words match it best. From the seeds, one function per ring:
 - ring 4: callers of callers (``transitive_ring``).
 
 Each ring scores within its band (``model.RING_BANDS``) by the weights of
-``RingWeights``; nothing outside ring 0 reaches 100, so no other item outranks a ring-0
-definition. The walk is breadth-first by relation, like networkx's ``bfs_layers``, with
-each layer ranked and capped like ``bfs_beam_edges``.
+``RingWeights``, or by a fitted ``Ranker`` where ``WalkConfig.rankers`` has one (rings 3-4
+by default: ``walk_config.RANKERS``); nothing outside ring 0 reaches 100, so no other item
+outranks a ring-0 definition. The walk is breadth-first by relation, like networkx's
+``bfs_layers``, with each layer ranked and capped like ``bfs_beam_edges``.
 """
 from __future__ import annotations
 
 import heapq
+import math
 from collections import defaultdict
 from collections.abc import Iterable
 
@@ -32,11 +34,12 @@ from .model import RING_BANDS, Definition, Fidelity, Item
 from .parsing.kinds import CALLABLE_KINDS
 from .seeds import Seed, best_first, find_seeds, most_relevant, node_order, relevance_scores
 from .task import ParsedTask
-from .walk_config import RingWeights, WalkConfig
+from .walk_config import Ranker, RingWeights, WalkConfig
 from .walk_flow import flow_ring
 from .walk_inherit import inheritance_ring
 
 __all__ = [
+    "Ranker",
     "RingWeights",
     "Seed",
     "WalkConfig",
@@ -71,6 +74,11 @@ _VERBS = {"call": "calls", "type": "uses", "import_member": "imports", "referenc
           "inherit": "subclasses"}
 
 
+# Lines above which a block's size no longer counts (``Ranker.size``): a whole file of
+# 10**9 lines (its length unknown) is no larger than a long module.
+_SIZE_CAP = 5000
+
+
 def _in_edges(index: IndexView, node: str, kinds: tuple[str, ...]) -> list[tuple[str, str, tuple[int, ...]]]:
     """(source, verb or edge kind, lines) of the edges of ``kinds`` into ``node``."""
     found = []
@@ -88,16 +96,21 @@ def _label(index: IndexView, node: str) -> str:
 
 
 class _Walk:
-    """One walk: the index, the knobs, each definition's relevance, and the best item
-    kept per (path, range) with each node's ring (the first ring that reached it)."""
+    """One walk: the index, the knobs, each definition's relevance, each file's match
+    (``file_scores``, as ``relevance_scores`` gives them), and the best item kept per
+    (path, range) with each node's ring (the first ring that reached it)."""
 
-    def __init__(self, index: IndexView, config: WalkConfig, relevance_of: dict[str, float]) -> None:
+    def __init__(self, index: IndexView, config: WalkConfig, relevance_of: dict[str, float],
+                 file_scores: dict[str, float] | None = None) -> None:
         self.index = index
         self.config = config
         self.weights = config.weights
         self.relevance_of = relevance_of
+        self.file_scores = file_scores or {}
+        self.best_file = max(self.file_scores.values(), default=0.0) or 1.0
         self.items: dict[tuple[str, int, int], Item] = {}
         self.ring_of: dict[str, int] = {}
+        self.seed_paths: set[str] = set()  # the files of ring-0 items
 
     def rel(self, node: str) -> float:
         """The node's lexical relevance to the task, in [0, 1]."""
@@ -137,6 +150,11 @@ class _Walk:
             else:
                 d = self.index.definition(node)
                 lines = (d.start_line, d.end_line)
+        ranker = self.config.ranker(ring)
+        if ranker is not None:
+            weight = ranker.weight(self.features(node, weight, path, lines))
+        if ring == 0:
+            self.seed_paths.add(path)
         symbol = None if self.index.is_file(node) else _label(self.index, node)
         item = Item(path=path, start_line=lines[0], end_line=lines[1],
                     score=RING_BANDS[ring].score(weight), ring=ring, reason=reason,
@@ -147,6 +165,21 @@ class _Walk:
         known = self.items.get(key)
         if known is None or (item.score, -item.ring) > (known.score, -known.ring):
             self.items[key] = item
+
+    def features(self, node: str, weight: float, path: str,
+                 lines: tuple[int, int]) -> dict[str, float]:
+        """What ``Ranker`` weighs for an item of ``node`` (``lines`` of ``path``) offered
+        with the hand-set ``weight``: see ``Ranker``'s fields."""
+        index = self.index
+        is_file = index.is_file(node)
+        in_degree = 0 if is_file else len(index.edges_in(node, ("references",)))
+        return {
+            "hand": weight, "relevance": self.rel(node), "in_degree": math.log1p(in_degree),
+            "test": 1.0 if index.is_test(node) else 0.0,
+            "size": math.log(max(1, min(lines[1] - lines[0] + 1, _SIZE_CAP))),
+            "seed_file": 1.0 if path in self.seed_paths else 0.0,
+            "file_match": self.file_scores.get(path, 0.0) / self.best_file,
+        }
 
     def _line_count(self, path: str) -> int:
         count = self.index.line_count(path)
@@ -204,7 +237,7 @@ def walk_rings(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
     config = config or WalkConfig()
     relevance_of, file_scores = relevance_scores(index, task, config)
     seeds = find_seeds(index, task, config, relevance_of)
-    walk = _Walk(index, config, relevance_of)
+    walk = _Walk(index, config, relevance_of, file_scores)
     ring0 = [seed.node for seed in seeds]
     large = seed_ring(walk, seeds)
     members: list[str] = []

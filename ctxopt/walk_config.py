@@ -1,11 +1,13 @@
-"""The ring walker's knobs (``WalkConfig``) and weights (``RingWeights``)."""
+"""The ring walker's knobs (``WalkConfig``), hand-set weights (``RingWeights``) and fitted
+rankers (``Ranker``, ``RANKERS``)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, fields
 
 from .graph.rules import is_test_path
 
-__all__ = ["RingWeights", "WalkConfig"]
+__all__ = ["RANKERS", "Ranker", "RingWeights", "WalkConfig"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,7 +20,8 @@ class RingWeights:
     6e40be4: the closer the relation, the higher) and the relevance terms when BM25
     relevance came in (b873247); they were not tuned one by one. Only the caps of
     ``WalkConfig`` and the signature detail of tests were measured on the localization
-    benchmark (commits 26dfc57, efcc56f).
+    benchmark (commits 26dfc57, efcc56f). In rings 3-4 a fitted ``Ranker``
+    (``RANKERS``) takes these weights as one of its features.
     """
 
     # Ring 0: how well a task's symbol names a definition (by qualified name, by name
@@ -94,6 +97,67 @@ class RingWeights:
 
 
 @dataclass(frozen=True, slots=True)
+class Ranker:
+    """A logistic ranker for the items of some rings: an item's weight in its ring's band
+    is ``sigmoid(intercept + sum(coefficient * feature))``, an estimate of the chance that
+    the item holds a line the task's fix changes. The features of an item (``_Walk.
+    features``):
+
+    - ``hand``: the weight ``RingWeights`` gives its relation (in [0, 1]);
+    - ``relevance``: its definition's lexical relevance to the task, in [0, 1];
+    - ``in_degree``: log(1 + references into its definition) (0 for a file);
+    - ``test``: 1 for a test, else 0;
+    - ``size``: log of its line count;
+    - ``seed_file``: 1 when it lies in the file of a ring-0 item, else 0;
+    - ``file_match``: its file's lexical match over the best file's, in [0, 1].
+    """
+
+    intercept: float
+    hand: float = 0.0
+    relevance: float = 0.0
+    in_degree: float = 0.0
+    test: float = 0.0
+    size: float = 0.0
+    seed_file: float = 0.0
+    file_match: float = 0.0
+
+    def weight(self, features: dict[str, float]) -> float:
+        """The weight in [0, 1] for ``features`` (a value for every coefficient)."""
+        z = self.intercept + sum(getattr(self, f.name) * features[f.name]
+                                 for f in fields(self) if f.name != "intercept")
+        return 1.0 / (1.0 + math.exp(-z)) if z > -700 else 0.0
+
+
+# The rankers of rings 1-2 and of rings 3-4 (None: the hand-set weights).
+#
+# Rings 3-4 (same-file siblings, word matches, the best definition of other matching
+# files): a logistic regression of "the item holds a changed line" on the features, on the
+# walker's items of the localization benchmark (../shared/bench: the 62 tasks of
+# loc_dev.jsonl and the Live mix of 120 of loc_dev_live.jsonl, 10,816 items of rings 3-4,
+# 72 of them holding changed lines; each task weighs the same; standardised features, L2
+# with C=1, scikit-learn; /work/wt/rank-tools fitmodel.py and lopo.py, 2026-12-02). The
+# weights fitted leaving each project out (8 folds) lie close to these (hand -1.8 to -2.5,
+# relevance 1.2 to 2.0, test -3.0 to -3.9, file_match 2.5 to 4.5), and with them each
+# left-out project's line recall at 2,000, 4,000 and 8,000 tokens was the hand-set
+# weights' or above (Live pylint +0.015 at 4,000 and 8,000, dev pytest +0.013 at 8,000;
+# one task each), symbol recall -0.014 on dev and +0.013 on Live at 8,000. Read: a
+# definition of a well-matching file that is neither a test nor the signature of a far
+# file (whose hand weight is high, and which shows no changed line) goes first. The
+# chances are small (mostly below 0.05), so rings 3-4 score near their band's floor; in
+# their tier (``Tier.WHOLE``) only the order counts.
+#
+# Rings 1-2 keep the hand-set weights: a ranker fitted the same way raised Live line
+# recall (+0.013 at 4,000 and +0.012 at 8,000) but lowered dev's (-0.016 at 4,000, dev
+# xarray -0.045) and Live xarray's (-0.039 at 8,000). Ring 0 keeps them too: a fitted one
+# cost line recall at 2,000 tokens (dev pylint 0.227 -> 0.127, Live conan 0.228 -> 0.182).
+RANKERS: tuple[Ranker | None, Ranker | None] = (
+    None,
+    Ranker(intercept=-8.40, hand=-2.20, relevance=1.70, in_degree=-0.158, test=-3.74,
+           size=0.497, seed_file=0.610, file_match=3.60),
+)
+
+
+@dataclass(frozen=True, slots=True)
 class WalkConfig:
     """Knobs of the ring walk; each default says why it is what it is."""
 
@@ -144,10 +208,16 @@ class WalkConfig:
     # Files that match the task but have nothing shown get one signature each.
     max_signature_files: int = 10
     weights: RingWeights = RingWeights()
+    # Rings 1-2 and rings 3-4: a fitted ranker replaces the hand-set weight (None: keeps it).
+    rankers: tuple[Ranker | None, Ranker | None] = RANKERS
 
     def __post_init__(self) -> None:
         if not 0 <= self.max_ring <= 4:
             raise ValueError(f"max_ring must be between 0 and 4, got {self.max_ring}")
+
+    def ranker(self, ring: int) -> Ranker | None:
+        """The ranker of ``ring``'s items; None for ring 0 and where ``rankers`` has none."""
+        return None if ring == 0 else self.rankers[0 if ring <= 2 else 1]
 
     def admits(self, path: str, scope: bool = True) -> bool:
         """Whether items of ``path`` may be shown: tests only with ``include_tests``,
