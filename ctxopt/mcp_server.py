@@ -1,7 +1,10 @@
 """``ctxopt mcp``: a Model Context Protocol server over stdio, on the official ``mcp`` SDK.
 
 Tools: ``gather``, ``tags``, ``index``, ``tokens`` and ``compact`` (agent transcripts). Each returns text for the model and
-the same answer as structured JSON (``gather``'s follows ``ctxopt/schema/gather.schema.json``).
+the same answer as structured JSON (``gather``'s follows ``ctxopt/schema/gather.schema.json``,
+without the ``text`` rendering: clients pass one of the two on to the model, some the
+structured content only, so each holds the code once; with ``format`` json the text is
+the structured content itself).
 The index of the repository is opened on the first call and kept open, so a later gather
 costs only the query; ``index`` (or ``gather`` with ``refresh``) brings it up to date after
 files change. Errors are tool errors (``isError``), never a crash of the server. Standard
@@ -241,7 +244,13 @@ def _add_gather_tool(server: MCPServer, workspace: Workspace, counter: Cl100kCou
         except CtxoptError as exc:
             raise _tool_error(exc) from exc
         document = json.loads(render_json(result, counter.count))
-        text = RENDERERS[format](result, counter.count)
+        # the code once in each of the two forms a client may pass on to its model: the
+        # text content, and the structured content, whose blocks carry it (not `text`)
+        del document["text"]
+        if format == "json":
+            text = json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        else:
+            text = RENDERERS[format](result, counter.count)
         if not result.selection.blocks and not result.selection.excluded:
             text = f"nothing relevant found for {task.strip()!r} under {space.root}"
         answer = _answer(text, document)

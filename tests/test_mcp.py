@@ -1,4 +1,5 @@
 """``ctxopt mcp`` as a client sees it: a subprocess spoken to with the SDK's stdio client."""
+import json
 import sys
 from pathlib import Path
 
@@ -215,3 +216,26 @@ def test_argument_errors_are_one_line_with_values_cut_to_40_characters() -> None
         "Error executing tool gather: bad arguments: task: Field required",
         "Error executing tool gather: bad arguments: budget: Input should be a valid integer, "
         "unable to parse string as an integer (got '" + "9" * 36 + "...)"]
+
+
+def test_gather_sends_the_code_once_in_the_text_and_once_in_the_structured_content(
+        fixture_repo, tmp_path, contract) -> None:
+    # review: the code came three times (the text content, the JSON `text`, each block's
+    # `content`); a client passes one of the two forms on to its model
+    root = fixture_repo("py_storage")
+    seen: dict = {}
+
+    async def scenario(session: ClientSession) -> None:
+        for format in ("text", "json", "manifest"):
+            seen[format] = await session.call_tool(
+                "gather", {"task": "fix Storage bug", "budget": 2000, "format": format})
+
+    _session(root, tmp_path, scenario)
+    structured = contract("gather", seen["text"].structured_content)
+    assert "text" not in structured and structured["blocks"]
+    code = structured["blocks"][0]["content"]
+    assert seen["text"].content[0].text.count(code) == 1
+    assert json.dumps(structured).count(json.dumps(code)[1:-1]) == 1
+    assert json.loads(seen["json"].content[0].text) == seen["json"].structured_content == structured
+    assert seen["manifest"].content[0].text.startswith("# ctxopt manifest")
+    assert seen["manifest"].structured_content == structured
