@@ -413,7 +413,8 @@ def tags_command(paths: tuple[Path, ...], output_format: str, max_file_size: int
     """Show the definitions and references the indexer finds in PATHS (files or
     directories), like `ctags -x`. Files in unsupported languages are skipped, and so
     are those the index skips (binary, secret, too large...): for a file named in PATHS
-    a line on stderr says why. Exit 1 when no tag is shown because of that."""
+    that gives no tag (those, an empty file, one that defines and references nothing) a
+    line on stderr says why. Exit 1 when no tag is shown because of that."""
     from .tags import TAG_RENDERERS, collect_tags
 
     skipped: list[Diagnostic] = []

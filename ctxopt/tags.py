@@ -24,10 +24,13 @@ from .model import Diagnostic, FileTags
 from .parsing.parse import SILENT, parse_file
 
 __all__ = ["TagRecord", "collect_tags", "records_of", "render_tags_text", "render_tags_json",
-           "TAG_RENDERERS", "NO_LANGUAGE"]
+           "TAG_RENDERERS", "NO_LANGUAGE", "EMPTY", "NO_TAGS"]
 
-# The reason a file named to ``collect_tags`` gives no tags when no language claims it.
+# The reasons a file named to ``collect_tags`` gives no tags besides the index's: no
+# language claims it; it holds nothing but white space; it defines and references nothing.
 NO_LANGUAGE = "not in a supported language"
+EMPTY = "empty"
+NO_TAGS = "no definitions or references"
 
 _ROLE_ORDER = {"definition": 0, "reference": 1}
 
@@ -94,7 +97,11 @@ def _tags_of(file: Path, display: str, max_file_bytes: int, hygiene: HygieneConf
     parsed = parse_file(display, data, hygiene)
     if isinstance(parsed, Diagnostic):
         return parsed
-    return parsed.tags if parsed.tags is not None else Diagnostic(display, NO_LANGUAGE)
+    if parsed.tags is None:
+        return Diagnostic(display, NO_LANGUAGE)
+    if not (parsed.tags.definitions or parsed.tags.references):
+        return Diagnostic(display, NO_TAGS if data.strip() else EMPTY)
+    return parsed.tags
 
 
 def collect_tags(paths: list[Path], *, cwd: Path, skipped: list[Diagnostic] | None = None,
@@ -111,7 +118,9 @@ def collect_tags(paths: list[Path], *, cwd: Path, skipped: list[Diagnostic] | No
     skipped : list of Diagnostic, optional
         Receives, for each file named in ``paths`` (not found in a directory) that gives
         no tags, why: the reason the index skips it (``binary``, ``secret``, ``too
-        large``...), ``unreadable`` or ``NO_LANGUAGE``. Its path is relative to ``cwd``.
+        large``...), ``unreadable``, ``NO_LANGUAGE``, ``EMPTY`` (white space only) or
+        ``NO_TAGS`` (parsed, but it defines and references nothing). Its path is
+        relative to ``cwd``.
     max_file_bytes, hygiene : int, HygieneConfig
         The index's rules (``IndexOptions.max_file_bytes`` and ``hygiene``: size limit in
         bytes, parse time limit, exclusions, secrets), so that a file is read as the index

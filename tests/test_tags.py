@@ -95,6 +95,10 @@ def test_odd_file_names_are_escaped_like_gather(make_repo) -> None:
     (".env", b"TOKEN=abc\n", "secret (environment file)"),
     ("big.py", b"x = 1\n" * 200_000, "too large (1200000 bytes)"),
     ("notes.txt", b"def f(): pass\n", "not in a supported language"),
+    # trial: `ctxopt tags empty.py` exited 0 and said nothing
+    ("empty.py", b"", "empty"),
+    ("blank.go", b"\n  \n", "empty"),
+    ("comment.py", b"# nothing here\n", "no definitions or references"),
 ])
 def test_a_named_file_without_tags_says_why_in_one_line(runner, make_repo, monkeypatch, name,
                                                         content, why) -> None:
