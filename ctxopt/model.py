@@ -254,7 +254,8 @@ class Result:
     ``indexed_files`` is how many files the index holds, set when nothing was found
     (None otherwise): 0 means every file was skipped (see ``diagnostics``).
     ``calibrated_for`` names the model whose calibration factor scaled the counts.
-    ``task_note`` says how a huge task was cut before searching (None: it was not).
+    ``task_note`` says how the task was read: how a huge task was cut before searching,
+    a place it points at past the end of its file (``; ``-separated; None: neither).
     ``used`` is the token count of the text rendering, which its header states; the
     gather that made the selection sets it, None has the renderer measure it.
     ``origin`` says where the result came from (set by ``pipeline.gather``).

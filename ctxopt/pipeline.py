@@ -17,6 +17,7 @@ from .fit import PlanStep, TextPlan, plan_steps
 from .graph.view import IndexView
 from .model import Block, Diagnostic, Item, Result, Selection
 from .render import Layout, render_header
+from .seeds import files_named
 from .source import read_blocks
 from .store import IndexOptions, StoredIndex, open_index
 from .task import ParsedTask, limit_task, parse_task
@@ -24,7 +25,7 @@ from .tokens import Cl100kCounter, TokenCounter
 from .walk import WalkConfig, walk_rings
 
 __all__ = ["DEFAULT_BUDGET", "GatherConfig", "Prepared", "fit_prepared", "gather", "prepare",
-           "resolve_scope", "why_nothing_found", "named_files_left_out"]
+           "resolve_scope", "why_nothing_found", "named_files_left_out", "lines_past_the_end"]
 
 DEFAULT_BUDGET = 12000
 # Most rounds of counting the header at the budget it asks for (a fixed point in a few).
@@ -221,6 +222,11 @@ def _prepare_with(root: Path, parsed: ParsedTask, layout: Layout, config: Gather
                   index: IndexView | StoredIndex) -> Prepared:
     walk_config = WalkConfig(max_ring=config.max_ring, include_tests=config.include_tests,
                              scope=scope or None)
+    past = lines_past_the_end(index, parsed)
+    if past:  # the header says so: a note on how the task was read, as a cut is
+        noted = replace(layout.result, task_note="; ".join(
+            note for note in (layout.result.task_note, *past) if note))
+        layout = Layout(noted, layout.count, additive=layout.additive)
     items = walk_rings(index, parsed, walk_config)
     blocks = read_blocks(root, items, index, counter)
     blocks, redacted = clean_blocks(blocks, counter, config.hygiene)
@@ -256,6 +262,20 @@ def why_nothing_found(root: Path, result: Result) -> str:
         return "no source files indexed" + (": " + ", ".join(
             f"{n} {reason}" for reason, n in sorted(skipped.items())) if skipped else "")
     return "no definition, file or keyword matched"
+
+
+def lines_past_the_end(index: IndexView, task: ParsedTask) -> list[str]:
+    """One note for each place the task points at that starts past the end of the file
+    it names (``the task points at line 99999 of main.go, which has 12 lines``: a trace
+    of another version of the file), in the task's order; ``[]`` when there is none."""
+    notes = []
+    for reference in task.references:
+        for path in files_named(index, reference.path)[:1]:
+            lines = index.line_count(path)
+            if lines is not None and reference.start_line > lines:
+                notes.append(f"the task points at line {reference.start_line} of {path}, "
+                             f"which has {lines} line{'' if lines == 1 else 's'}")
+    return list(dict.fromkeys(notes))
 
 
 def named_files_left_out(root: Path, result: Result) -> list[str]:

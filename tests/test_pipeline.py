@@ -93,3 +93,14 @@ def test_a_task_naming_a_function_of_any_script_finds_it(make_repo) -> None:
     root = make_repo({"greet.py": "def grüße(name):\n    return name\n\n\ndef other():\n    return 1\n"})
     result = pipeline.gather(root, "fix grüße", pipeline.GatherConfig(budget=2000))
     assert result.selection.blocks[0].symbols == ("grüße",)
+
+
+def test_a_place_past_the_end_of_its_file_is_noted_in_the_header(make_repo) -> None:
+    # trial: "main.go:99999" (a 12-line file) gave no word of it
+    root = make_repo({"calc.py": "def compute(x):\n    return x\n"})
+    config = pipeline.GatherConfig(budget=2000)
+    result = pipeline.gather(root, "ValueError at calc.py:500 in compute", config)
+    assert result.task_note == "the task points at line 500 of calc.py, which has 2 lines"
+    text = render_text(result, count_tokens)
+    assert text.splitlines()[1] == "# " + result.task_note and count_tokens(text) == result.used
+    assert pipeline.gather(root, "ValueError at calc.py:2 in compute", config).task_note is None
