@@ -1,5 +1,7 @@
 """The command line of the persistent index: `ctxopt index` and the index options of gather."""
+import errno
 import json
+from pathlib import Path
 
 import pytest
 
@@ -48,10 +50,32 @@ def test_gather_uses_the_index_option_and_environment(runner, fixture_repo, tmp_
     assert not (root / ".ctxopt").exists()
 
 
-def test_unwritable_root_gets_a_one_line_note(runner, fixture_repo, tmp_path, monkeypatch) -> None:
+def test_a_file_where_the_index_directory_goes_is_named_and_left_alone(
+        runner, fixture_repo, tmp_path, monkeypatch) -> None:
+    # trial: a user's file ROOT/.ctxopt gave "ROOT is not writable"
     root = fixture_repo("py_storage")
     (root / ".ctxopt").write_text("in the way\n")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root)],
+                           catch_exceptions=False)
+    assert result.exit_code == 0
+    assert result.stderr.startswith(f"ctxopt: {root / '.ctxopt'} is not a directory (left as it "
+                                    "is); the index is kept in ")
+    assert len(result.stderr.splitlines()) == 1
+    assert (root / ".ctxopt").read_text() == "in the way\n"
+
+
+def test_unwritable_root_gets_a_one_line_note(runner, fixture_repo, tmp_path, monkeypatch) -> None:
+    root = fixture_repo("py_storage")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    real_mkdir = Path.mkdir
+
+    def mkdir(self: Path, *args: object, **kwargs: object) -> None:
+        if self == root / ".ctxopt":  # (the suite may run as root, whom modes do not stop)
+            raise PermissionError(errno.EACCES, "Permission denied", str(self))
+        real_mkdir(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "mkdir", mkdir)
     result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root)],
                            catch_exceptions=False)
     assert result.exit_code == 0

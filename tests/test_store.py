@@ -355,7 +355,7 @@ def test_default_index_has_its_own_gitignore(fixture_repo) -> None:
     assert (root / ".gitignore").read_bytes() == before
 
 
-def test_unwritable_root_falls_back_to_the_cache_dir(fixture_repo, tmp_path, monkeypatch) -> None:
+def test_a_file_in_the_way_of_the_index_falls_back_to_the_cache_dir(fixture_repo, tmp_path, monkeypatch) -> None:
     root = fixture_repo("py_storage")
     (root / ".ctxopt").write_text("a file of the user's, in the way\n")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
@@ -364,7 +364,7 @@ def test_unwritable_root_falls_back_to_the_cache_dir(fixture_repo, tmp_path, mon
     with index:
         assert index.definitions_named("Storage")
     assert report.path.startswith(str(tmp_path / "cache" / "ctxopt"))
-    assert len(notes) == 1 and "not writable" in notes[0]
+    assert len(notes) == 1 and f"{root / '.ctxopt'} is not a directory" in notes[0]
     assert (root / ".ctxopt").read_text() == "a file of the user's, in the way\n"
 
 

@@ -8,6 +8,7 @@ path the user gave is never touched.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import sqlite3
@@ -99,18 +100,9 @@ def writable_location(root: Path, requested: Path | None) -> tuple[str, str]:
                 requested.exists() and not os.access(requested, os.W_OK)):
             raise IndexStoreError(f"cannot write the index at {requested}")
         return str(requested), ""
-    directory = root / ".ctxopt"
-    try:
-        directory.mkdir(exist_ok=True)
-        ignore = directory / ".gitignore"
-        if not ignore.exists():
-            ignore.write_text("# written by ctxopt: nothing in here belongs in version control\n*\n",
-                              encoding="utf-8")
-        database = directory / "index.db"
-        if os.access(directory, os.W_OK) and (not database.exists() or os.access(database, os.W_OK)):
-            return str(database), ""
-    except OSError:
-        pass
+    problem = _own_directory_problem(root / ".ctxopt")
+    if problem is None:
+        return str(root / ".ctxopt" / "index.db"), ""
     key = hashlib.blake2b(os.fsencode(root), digest_size=8).hexdigest()
     cache_home = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
     for base in (Path(cache_home) / "ctxopt", Path(tempfile.gettempdir()) / f"ctxopt-{os.getuid()}"):
@@ -118,8 +110,36 @@ def writable_location(root: Path, requested: Path | None) -> tuple[str, str]:
             base.mkdir(parents=True, exist_ok=True)
             if os.access(base, os.W_OK):
                 database = base / f"{root.name or 'root'}-{key}.db"
-                return str(database), f"{root} is not writable; the index is kept in {database}"
+                return str(database), f"{problem}; the index is kept in {database}"
         except OSError:
             continue
-    return ":memory:", f"{root} is not writable; the index is kept in memory for this run"
+    return ":memory:", f"{problem}; the index is kept in memory for this run"
+
+
+def _own_directory_problem(directory: Path) -> str | None:
+    """None when the index can go in ``directory`` (``ROOT/.ctxopt``, made with its
+    ``.gitignore`` when missing), else what is in the way, in words: a file of that
+    name that is not a directory (the user's: left as it is), a root or directory that
+    is not writable, an index file that is not writable, or the system's error."""
+    try:
+        directory.mkdir(exist_ok=True)
+    except FileExistsError:  # (exist_ok: something that is not a directory)
+        return f"{directory} is not a directory (left as it is)"
+    except OSError as exc:
+        if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            return f"{directory.parent} is not writable"
+        return f"cannot create {directory}: {exc.strerror}"
+    if not os.access(directory, os.W_OK):
+        return f"{directory} is not writable"
+    ignore = directory / ".gitignore"
+    try:
+        if not ignore.exists():
+            ignore.write_text("# written by ctxopt: nothing in here belongs in version control\n*\n",
+                              encoding="utf-8")
+    except OSError as exc:
+        return f"cannot write {ignore}: {exc.strerror}"
+    database = directory / "index.db"
+    if database.exists() and not os.access(database, os.W_OK):
+        return f"{database} is not writable"
+    return None
 
