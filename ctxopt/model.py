@@ -261,6 +261,9 @@ class Result:
     ``origin`` says where the result came from (set by ``pipeline.gather``).
     ``upcoming`` lists the blocks not shown whole, in the order a larger budget adds them.
     ``explained`` says what the fitter did with each walker candidate (None: not asked).
+    ``task_symbols`` are the symbols the task was searched for (``ParsedTask.symbols``,
+    as ``task.limit_task`` cuts them), so that no reader parses the task again; they are
+    not rendered.
     """
 
     task: str
@@ -275,3 +278,4 @@ class Result:
     origin: Origin | None = None
     upcoming: tuple[Upcoming, ...] = ()
     explained: tuple[Explained, ...] | None = None
+    task_symbols: tuple[str, ...] = ()

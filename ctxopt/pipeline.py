@@ -161,6 +161,7 @@ def prepare(root: Path | str, task: str, config: GatherConfig | None = None, *,
     parsed, task_note = limit_task(parse_task(task))
     empty = Result(task=task, intent=parsed.intent, budget=config.budget,
                    selection=Selection(blocks=()), task_note=task_note,
+                   task_symbols=parsed.symbols,
                    calibrated_for=None if config.calibrated_for is None
                    else display_text(config.calibrated_for))
     layout = Layout(empty, counter.count, additive=isinstance(counter, Cl100kCounter))
@@ -284,7 +285,7 @@ def named_files_left_out(root: Path, result: Result) -> list[str]:
     in the task's order; ``[]`` when every file it names was indexed with content."""
     notes = []
     shown = {block.path for block in result.selection.blocks}  # (a degraded one is shown)
-    for symbol in parse_task(result.task).symbols:
+    for symbol in result.task_symbols:
         if "/" not in symbol and "." not in symbol:
             continue
         skip = _skip_of(symbol, result.diagnostics)

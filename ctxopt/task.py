@@ -392,9 +392,6 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
     return "".join(chars)
 
 
-# A gather parses its task twice (for the walk, then for the notes on the files it names),
-# and a pasted 1 MB log costs 1.3 CPU-s a parse. Two kept: each holds its whole text.
-@functools.lru_cache(maxsize=2)
 def parse_task(text: str) -> ParsedTask:
     """Parse a task into symbols, keywords and intent.
 

@@ -104,3 +104,17 @@ def test_a_place_past_the_end_of_its_file_is_noted_in_the_header(make_repo) -> N
     text = render_text(result, count_tokens)
     assert text.splitlines()[1] == "# " + result.task_note and count_tokens(text) == result.used
     assert pipeline.gather(root, "ValueError at calc.py:2 in compute", config).task_note is None
+
+
+def test_the_notes_on_named_files_read_the_parsed_task_not_the_text(make_repo, monkeypatch) -> None:
+    # review: named_files_left_out parsed the task again (a pasted 1 MB log: 1.3 CPU-s),
+    # which parse_task's cache of two texts covered
+    root = make_repo({"a.py": "", "b.py": "def run():\n    return 1\n"})
+    result = pipeline.gather(root, "fix run in b.py, see a.py", pipeline.GatherConfig(budget=2000))
+    assert result.task_symbols == ("b.py", "a.py")
+
+    def parse_again(text: str) -> None:
+        raise AssertionError("the task was parsed again")
+
+    monkeypatch.setattr(pipeline, "parse_task", parse_again)
+    assert pipeline.named_files_left_out(root, result) == ["a.py is empty"]

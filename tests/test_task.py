@@ -172,12 +172,6 @@ def test_a_drive_letter_is_no_plain_word() -> None:
     assert parse_task('File "C:\\src\\app\\routes.py", line 3, in get').plain_words == ("get",)
 
 
-def test_a_task_is_parsed_once_for_all_its_readers() -> None:
-    # trial: a gather parsed a pasted 1 MB log twice (the walk, then named_files_left_out)
-    text = "fix Storage.get in storage/db.py " + "x" * 1000
-    assert parse_task(text) is parse_task(text)
-
-
 @pytest.mark.parametrize(
     ("text", "symbols", "keywords"),
     [  # trial: "fix grüße" found nothing, its words were "gr" and "e"
