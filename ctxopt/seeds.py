@@ -19,7 +19,7 @@ from .graph.names import dotted_names
 from .graph.view import IndexView
 from .lexical import REPORT_WORDS, abbreviation_terms, name_words, query_terms
 from .parsing.kinds import CALLABLE_KINDS
-from .task import STOP_WORDS, ParsedTask, is_path_symbol, limit_task, parse_task, split_identifier
+from .task import IDENTIFIER, STOP_WORDS, ParsedTask, is_path_symbol, split_identifier
 from .walk_config import WalkConfig
 
 __all__ = ["Seed", "best_first", "find_seeds", "files_named", "in_repository", "most_relevant",
@@ -411,11 +411,27 @@ def _uses_own_name(index: IndexView, node: str) -> bool:
 
 
 def _without_symbols(task: ParsedTask, symbols: list[str]) -> ParsedTask:
-    """``task`` read again without the places its text writes ``symbols`` (dotted
-    names, written with ``.``, ``::``, ``->`` or ``$`` between their parts)."""
+    """``task`` without what the places its text writes ``symbols`` (dotted names,
+    written with ``.``, ``::``, ``->`` or ``$`` between their parts) give: the symbols, the
+    keywords of their words that the rest of the text does not hold, and their text, which
+    the joined words and compounds of ``lexical.query_terms`` are read from. The task is
+    not parsed again."""
     spelled = "|".join(r"(?:\.|::|->|\$)".join(map(re.escape, s.split("."))) for s in symbols)
     text = re.sub(rf"(?<![\w.])(?:{spelled})(?:\(\))?(?!\w)", " ", task.raw)
-    return limit_task(parse_task(text))[0]
+    theirs = {w for s in symbols for part in s.split(".") for w in _keywords_of(part)}
+    held = {w for word in _IDENTIFIER.findall(text) for w in _keywords_of(word)} & theirs
+    gone = set(symbols)
+    return replace(task, raw=text, symbols=tuple(s for s in task.symbols if s not in gone),
+                   keywords=tuple(k for k in task.keywords if k not in theirs or k in held))
+
+
+_IDENTIFIER = re.compile(IDENTIFIER)
+
+
+def _keywords_of(word: str) -> list[str]:
+    """The keywords a word of the task can give (``task.parse_task``): itself and its parts,
+    lower-case."""
+    return [word.lower(), *split_identifier(word)]
 
 
 def _matching_words(index: IndexView, node: str, terms: list[str]) -> str:

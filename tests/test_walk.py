@@ -404,6 +404,20 @@ def test_the_prose_around_a_qualified_name_still_searches(namesakes_index) -> No
         "WorkerPool.Start", "Service.Start"]
 
 
+def test_a_qualified_name_is_taken_out_of_the_parsed_task_not_parsed_again(
+        namesakes_index, monkeypatch) -> None:
+    # review: seeds._without_symbols parsed the task's text again
+    from ctxopt import seeds
+
+    def parse_again(text: str) -> None:
+        raise AssertionError("the task was parsed again")
+
+    monkeypatch.setattr(seeds, "parse_task", parse_again, raising=False)
+    assert _seed_names(namesakes_index, "WorkerPool.Start should start once") == [
+        "WorkerPool.Start", "Service.Start"]
+    assert _seed_names(namesakes_index, "fix WorkerPool.Start") == ["WorkerPool.Start"]
+
+
 @pytest.mark.parametrize("task", [
     'File "/srv/app/pkg/routes.py", line 619, in <module>',
     "TypeError at /srv/app/pkg/routes.py:619:15",
