@@ -33,8 +33,8 @@ from . import __version__
 from .errors import CtxoptError, UsageError
 from .files.safety import HygieneConfig
 from .model import Result
-from .pipeline import DEFAULT_BUDGET, GatherConfig, fit_prepared, prepare
-from .render import RENDERERS, render_json
+from .pipeline import DEFAULT_BUDGET, GatherConfig, fit_prepared, prepare, why_nothing_found
+from .render import RENDERERS, render_json, task_line
 from .store import IndexOptions, StoredIndex, UpdateReport, open_index
 from .tokens import Cl100kCounter
 
@@ -252,7 +252,10 @@ def _add_gather_tool(server: MCPServer, workspace: Workspace, counter: Cl100kCou
         else:
             text = RENDERERS[format](result, counter.count)
         if not result.selection.blocks and not result.selection.excluded:
-            text = f"nothing relevant found for {task.strip()!r} under {space.root}"
+            root = space.root
+            assert root is not None  # run() opened its index
+            text = (f"nothing relevant found for '{task_line(task)}' under {root} "
+                    f"({why_nothing_found(root, result)})")
         answer = _answer(text, document)
         if result.explained is not None:
             from .explain import render_explain_text

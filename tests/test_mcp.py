@@ -239,3 +239,17 @@ def test_gather_sends_the_code_once_in_the_text_and_once_in_the_structured_conte
     assert json.loads(seen["json"].content[0].text) == seen["json"].structured_content == structured
     assert seen["manifest"].content[0].text.startswith("# ctxopt manifest")
     assert seen["manifest"].structured_content == structured
+
+
+def test_nothing_found_is_one_short_line_saying_why(fixture_repo, tmp_path) -> None:
+    # the whole task was quoted back (a pasted log: megabytes), and no reason given
+    root = fixture_repo("py_storage")
+    seen: dict = {}
+
+    async def scenario(session: ClientSession) -> None:
+        seen["none"] = await session.call_tool("gather", {"task": "zqxv wbrk " * 5000})
+
+    _session(root, tmp_path, scenario)
+    (line,) = seen["none"].content[0].text.splitlines()
+    assert line.startswith("nothing relevant found for 'zqxv wbrk zqxv") and len(line) < 400
+    assert line.endswith("(no definition, file or keyword matched)")
