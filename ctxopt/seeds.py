@@ -19,7 +19,7 @@ from .graph.names import dotted_names
 from .graph.view import IndexView
 from .lexical import REPORT_WORDS, abbreviation_terms, name_words, query_terms
 from .parsing.kinds import CALLABLE_KINDS
-from .task import IDENTIFIER, STOP_WORDS, ParsedTask, is_path_symbol, split_identifier
+from .task import IDENTIFIER, STOP_WORDS, ParsedTask, case_shape, is_path_symbol, split_identifier
 from .walk_config import WalkConfig
 
 __all__ = ["Seed", "best_first", "find_seeds", "files_named", "in_repository", "most_relevant",
@@ -291,7 +291,7 @@ def _seed_symbol(found: _SeedSet, symbol: str) -> None:
         found.offer_all(exact, w.seed_exact, f"definition of {name}",
                         _UNQUALIFIED_MATCHES if len(parts) > 1 else None)
         return
-    if _CAPITALISED.fullmatch(name):
+    if _CAPITALISED.fullmatch(case_shape(name)):
         # a capitalised word ("False", "Running") may open a sentence: its case is all that
         # makes it a name, so only a definition spelled the same way is one ("Blueprints"
         # names `Blueprint`), not `FALSE` or `running`
@@ -317,7 +317,9 @@ def _path_words(path: str) -> set[str]:
 # (``self.name``: eight unrelated ``name`` properties were ring 0 in a conan task); 3 and
 # the usual 8 gave the same benchmark figures on every task (6ef0131).
 _UNQUALIFIED_MATCHES = 3
-_CAPITALISED = re.compile(r"[A-Z][a-z0-9]+")
+# A capital, then lower-case letters or digits (``[A-Z][a-z0-9]+`` in letters of any
+# script: ``task.case_shape``)
+_CAPITALISED = re.compile(r"U[l0]+")
 
 
 def _plural(name: str) -> bool:

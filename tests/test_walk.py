@@ -297,6 +297,14 @@ def test_a_capitalised_word_names_only_a_definition_spelled_the_same_way(make_re
     assert _seed_names(index, "what is `false`") == ["FALSE"]  # written as code
 
 
+def test_a_capitalised_word_of_any_script_names_only_a_definition_spelled_so(
+        make_repo, build_index) -> None:
+    index = build_index(make_repo({"maße.py": "GRÖSSE = 0\n\n\nclass Straße:\n    pass\n"}))
+    reasons = [s.reason for s in find_seeds(index, parse_task("Grösse is wrong, Straßes too"))]
+    assert "definition of Straße (matches Straßes)" in reasons
+    assert not [r for r in reasons if r.startswith("definition of GRÖSSE")]
+
+
 _RUST_WITH_TESTS = """pub struct Store { n: u32 }
 
 impl Store {
