@@ -107,3 +107,17 @@ def test_max_file_size_skips_larger_files(runner, fixture_repo) -> None:
     result = runner.invoke(main, ["index", "--root", str(root), "--max-file-size", "300",
                                   "--format", "json"], catch_exceptions=False)
     assert json.loads(result.stdout)["skipped"]["too large"] >= 1
+
+
+@pytest.mark.parametrize("under", ["blocker", "blocker/sub"])
+def test_an_index_path_under_a_file_names_the_file(runner, fixture_repo, tmp_path, under) -> None:
+    # it said "cannot create blocker: File exists" (or "Not a directory")
+    root = fixture_repo("py_storage")
+    (tmp_path / "blocker").write_text("mine\n")
+    database = tmp_path / under / "index.db"
+    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root),
+                                  "--index", str(database)])
+    assert result.exit_code == 3
+    assert result.stderr == (f"Error: cannot write the index at {database}: {tmp_path / 'blocker'} "
+                             "is not a directory\n")
+    assert (tmp_path / "blocker").read_text() == "mine\n"

@@ -94,6 +94,11 @@ def writable_location(root: Path, requested: Path | None) -> tuple[str, str]:
     if requested is not None:
         try:
             requested.parent.mkdir(parents=True, exist_ok=True)
+        except (FileExistsError, NotADirectoryError) as exc:  # a file where a directory goes
+            blocker = next((p for p in requested.parents if p.exists() and not p.is_dir()),
+                           requested.parent)
+            raise IndexStoreError(f"cannot write the index at {requested}: {blocker} is not "
+                                  "a directory") from exc
         except OSError as exc:
             raise IndexStoreError(f"cannot create {requested.parent}: {exc.strerror}") from exc
         if not os.access(requested.parent, os.W_OK) or (
