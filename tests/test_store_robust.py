@@ -222,3 +222,41 @@ def test_ctrl_c_while_a_worker_starts_leaves_no_worker_behind(tmp_path, monkeypa
         for pid in forked:  # do not leak them when the test fails
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+@linux_only
+def test_a_worker_holds_its_next_chunk_while_busy(tmp_path, monkeypatch) -> None:
+    """Each worker is sent the chunk after its current one before it answers, so it goes
+    on while the parent stores results: the worker held up in the first chunk still does
+    the third (the first two go one to each worker, the third and fourth after them)."""
+    from ctxopt.files.safety import HygieneConfig
+    from ctxopt.store import workers
+
+    root = _tree(tmp_path / "tree", 96)
+    for i, path in enumerate(sorted(root.rglob("*.py"))):  # sizes set the chunks' order
+        path.write_text(path.read_text() + "#" * (2000 - 10 * i) + "\n")
+    work = [(str(path.relative_to(root)), None, None) for path in sorted(root.rglob("*.py"))]
+    order = sorted(work, key=lambda w: -(root / w[0]).stat().st_size)
+    firsts = [order[i][0] for i in range(0, len(order), workers._CHUNK)]
+    log = tmp_path / "chunks.log"
+    scan_chunk = workers.scan_chunk
+
+    def logged(root_text, chunk, config, cache=None):  # runs in the (forked) workers
+        index = firsts.index(chunk[0][0])
+        with open(log, "a") as handle:
+            handle.write(f"{index} {os.getpid()}\n")
+        if index == 0:  # held until the other worker has started every chunk but #2
+            deadline = time.monotonic() + 60  # (a safety net, not a measurement)
+            while time.monotonic() < deadline:
+                started = {int(line.split()[0]) for line in log.read_text().splitlines()}
+                if started >= set(range(len(firsts))) - {2}:
+                    break
+                time.sleep(0.01)
+        return scan_chunk(root_text, chunk, config, cache)
+
+    monkeypatch.setattr(workers, "scan_chunk", logged)
+    results = list(workers.scan_files(root, work, 2, None, HygieneConfig()))
+    assert len(results) == len(work)
+    by_chunk = dict(line.split() for line in log.read_text().splitlines())
+    assert by_chunk["2"] == by_chunk["0"]
+

@@ -32,7 +32,7 @@ __all__ = ["update_tables", "without_cyclic_gc", "write_file", "delete_file", "n
 # An mtime this close to the moment the file was checked cannot prove it unchanged
 # (a write in the same clock tick keeps the mtime): such files are hashed again.
 RACY_NS = 2_000_000_000
-COMMIT_EVERY = 400  # files per write transaction while indexing
+COMMIT_EVERY = 64  # files per write transaction while indexing
 BULK_LOAD = 500  # more files than this to load (and most of the index): index afterwards
 _BUILDER_CACHE_KIB = 4096  # page cache of the connection that builds the indexes then
 # Files whose content changes how imports resolve anywhere: a change recomputes them all.

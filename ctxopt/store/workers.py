@@ -19,6 +19,9 @@ __all__ = ["scan_files"]
 # Below this many files to read, parse in this process (starting workers costs more).
 _PARALLEL_THRESHOLD = 48
 _CHUNK = 16  # files per worker task
+# Chunks sent ahead to each worker: it starts the next one while this process is busy
+# storing results, instead of waiting to be sent one.
+_IN_FLIGHT = 2
 
 
 def _die_with_parent() -> bool:
@@ -128,12 +131,13 @@ def scan_files(root: Path, work: list[tuple[str, str | None, bool | None]], jobs
                 process.start()
                 workers[here] = process
             there.close()
-        busy = set()
-        for conn in workers:
-            chunk = next(chunks, None)
-            if chunk is not None:
-                conn.send(chunk)
-                busy.add(conn)
+        busy: dict[Any, int] = {}  # connection -> chunks sent and not answered yet
+        for _ in range(_IN_FLIGHT):
+            for conn in workers:
+                chunk = next(chunks, None)
+                if chunk is not None:
+                    conn.send(chunk)
+                    busy[conn] = busy.get(conn, 0) + 1
         while busy:
             for conn in cast("list[Any]", wait(list(busy))):
                 try:
@@ -145,7 +149,9 @@ def scan_files(root: Path, work: list[tuple[str, str | None, bool | None]], jobs
                     raise results
                 chunk = next(chunks, None)
                 if chunk is None:
-                    busy.discard(conn)
+                    busy[conn] -= 1
+                    if not busy[conn]:
+                        del busy[conn]
                 else:
                     conn.send(chunk)
                 yield from results
