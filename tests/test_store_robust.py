@@ -260,3 +260,24 @@ def test_a_worker_holds_its_next_chunk_while_busy(tmp_path, monkeypatch) -> None
     by_chunk = dict(line.split() for line in log.read_text().splitlines())
     assert by_chunk["2"] == by_chunk["0"]
 
+
+def test_results_from_workers_equal_those_scanned_here(tmp_path) -> None:
+    """What the workers send back (marshalled fields) is what ``scan_one`` gives in this
+    process, field for field, for parsed, skipped and undecodable files alike."""
+    from ctxopt.files.safety import HygieneConfig
+    from ctxopt.store.scan import scan_one
+    from ctxopt.store.workers import scan_files
+
+    root = _tree(tmp_path / "tree", 60)
+    (root / "pkg0" / "blob.py").write_bytes(b"\x00\x01binary")
+    (root / "pkg1" / "latin.py").write_bytes(b"def caf\xe9():\n    return 1\n")
+    (root / "pkg2" / "notes.txt").write_text("not code\n")
+    work = [(str(path.relative_to(root)), None, None)
+            for path in sorted(root.rglob("*")) if path.is_file()]
+    config = HygieneConfig()
+    here = {r.path: r for r in (scan_one(str(root), path, None, config) for path, _, _ in work)}
+    there = {r.path: r for r in scan_files(root, work, 2, None, config)}
+    assert sorted(there) == sorted(here)
+    for path, result in there.items():
+        assert result.fields()[:4] == here[path].fields()[:4]  # all but checked_ns
+        assert result.fields()[5:] == here[path].fields()[5:]

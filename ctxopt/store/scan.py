@@ -63,6 +63,11 @@ class ScanResult:
     bindings: tuple[tuple, ...] = ()
     cached: bool = False
 
+    def fields(self) -> tuple:
+        """Every field, in order: ``ScanResult(*result.fields())`` is ``result`` again."""
+        return (self.status, self.path, self.size, self.mtime_ns, self.checked_ns,
+                *self.content(), self.cached)
+
     def content(self) -> tuple:
         """The fields that depend only on the file's content, path and the options (what
         the parse cache stores), in field order from ``hash`` to ``bindings``."""
