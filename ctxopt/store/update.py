@@ -7,7 +7,6 @@ import os
 import posixpath
 import re
 import sqlite3
-import threading
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,8 +21,8 @@ from . import resolved as resolved_uses
 from .parsecache import ParseCache, cache_directory, code_fingerprint
 from .recheck import file_rules, must_recheck, store_rules, stored_rules
 from .scan import ScanResult
-from .schema import (BUMP_GENERATION, Transaction, connect, drop_indexes, ensure_indexes,
-                     fingerprint, key_path, path_key, read_meta)
+from .schema import (BUMP_GENERATION, Transaction, drop_indexes, ensure_indexes, fingerprint,
+                     key_path, path_key, read_meta)
 from .workers import scan_files
 
 __all__ = ["update_tables", "without_cyclic_gc", "write_file", "delete_file", "name_table",
@@ -34,7 +33,6 @@ __all__ = ["update_tables", "without_cyclic_gc", "write_file", "delete_file", "n
 RACY_NS = 2_000_000_000
 COMMIT_EVERY = 64  # files per write transaction while indexing
 BULK_LOAD = 500  # more files than this to load (and most of the index): index afterwards
-_BUILDER_CACHE_KIB = 4096  # page cache of the connection that builds the indexes then
 # Files whose content changes how imports resolve anywhere: a change recomputes them all.
 _IMPORT_CONFIG = re.compile(r"^(go\.mod|[tj]sconfig.*\.json)$")
 
@@ -114,16 +112,16 @@ def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
     current |= _write_batch(conn, pending)
     if cache is not None:
         cache.close()
-    # (a removal or an import edge written waits for the indexes: each takes the write lock)
-    with _indexes_built_beside(conn) if bulk else contextlib.nullcontext():
-        if removed:
-            _remove(conn, removed)
-            report.removed = len(removed)
-        if full_imports or changed - current:
-            update_imports(conn, root, None if full_imports else changed - current)
-        elif changed:  # every changed file imports what it did: its edges were kept
-            with Transaction(conn):
-                conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('imports_dirty', '0')")
+    if bulk:
+        ensure_indexes(conn)
+    if removed:
+        _remove(conn, removed)
+        report.removed = len(removed)
+    if full_imports or changed - current:
+        update_imports(conn, root, None if full_imports else changed - current)
+    elif changed:  # every changed file imports what it did: its edges were kept
+        with Transaction(conn):
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('imports_dirty', '0')")
     if {p: r for p, r in new_rules.items() if r} != old_rules:
         store_rules(conn, new_rules)
     with Transaction(conn):  # it may write statistics: inside the retried path like every write
@@ -131,43 +129,6 @@ def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
     if report.rebuilt or report.scanned > 1000:
         conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
     return name_skips
-
-
-@contextlib.contextmanager
-def _indexes_built_beside(conn: sqlite3.Connection) -> Iterator[None]:
-    """The secondary indexes built (``ensure_indexes``) on a second connection in a
-    thread while the block runs: SQLite sorts without holding the GIL, so the block's
-    Python work (resolving the import edges) uses the other core meanwhile; the block's
-    writes wait for the builder's transaction. Built in place, before the block, for an
-    in-memory database (no second connection reaches it). The builder's error is raised
-    after the block."""
-    location = conn.execute("PRAGMA database_list").fetchone()[2]
-    if not location:
-        ensure_indexes(conn)
-        yield
-        return
-    failures: list[BaseException] = []
-    def build() -> None:
-        try:
-            other = connect(location)
-            # it reads each table once, in order: a small page cache of its own will do
-            # (memory a thread's allocations take is not given back to the others)
-            other.execute(f"PRAGMA cache_size = -{_BUILDER_CACHE_KIB}")
-            try:
-                ensure_indexes(other)
-            finally:
-                other.close()
-        except BaseException as exc:  # raised in the caller's thread, after the block
-            failures.append(exc)
-
-    builder = threading.Thread(target=build, name="ctxopt-indexes", daemon=True)
-    builder.start()
-    try:
-        yield
-    finally:
-        builder.join()
-    if failures:
-        raise failures[0]
 
 
 def parse_cache(options: IndexOptions) -> ParseCache | None:
