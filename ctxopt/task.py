@@ -87,6 +87,17 @@ _EXT_RE = "|".join(sorted(_CODE_EXTENSIONS, key=len, reverse=True))
 # log or traceback can hold thousands; a written task holds a few dozen at most.
 MAX_TASK_SYMBOLS = 64
 MAX_TASK_KEYWORDS = 64
+# The most characters of a task that are read (about 25,000 tokens, more than most budgets
+# hold): a pasted 5 MB log took minutes to parse, and its first 64 symbols and keywords,
+# all that is searched, lie near its start. Set by hand.
+MAX_TASK_CHARS = 100_000
+# A run of path and name characters longer than this is no name or path anyone writes (a
+# pasted base64 body, a minified bundle's line) and is read as blanks: the patterns of
+# paths scan such a run from each of its characters, so its cost grew with its square
+# (20,000 characters: 39 s). Set by hand, above the 255 bytes a file name may have.
+MAX_RUN_CHARS = 512
+_RUN = r"[\w.~@+/\\:$-]"
+_LONG_RUN = re.compile(rf"(?<!{_RUN}){_RUN}{{{MAX_RUN_CHARS + 1},}}")
 
 _BACKTICK = re.compile(r"`([^`\n]+)`")
 _PATH = re.compile(
@@ -393,7 +404,9 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
 
 
 def parse_task(text: str) -> ParsedTask:
-    """Parse a task into symbols, keywords and intent.
+    """Parse a task into symbols, keywords and intent, reading its first
+    ``MAX_TASK_CHARS`` characters, and no run of more than ``MAX_RUN_CHARS`` name and path
+    characters (``raw`` is the whole task).
 
     Never raises; an empty or blank task gives empty symbols and keywords. Symbols are
     written as in the text, except that ``::`` and ``->`` between names, and ``$`` before
@@ -403,6 +416,8 @@ def parse_task(text: str) -> ParsedTask:
     >>> t.symbols, t.intent.value
     (('storage/db.go', 'Storage.get'), 'fix')
     """
+    raw = text
+    text = _readable_part(text)
     symbols: dict[str, None] = {}  # ordered, with O(1) membership: a pasted log is huge
 
     def add(symbol: str) -> None:
@@ -476,9 +491,19 @@ def parse_task(text: str) -> ParsedTask:
             if "_" in part:
                 continue
             keywords.setdefault(part)
-    return ParsedTask(raw=text, symbols=tuple(symbols), keywords=tuple(keywords),
+    return ParsedTask(raw=raw, symbols=tuple(symbols), keywords=tuple(keywords),
                       intent=_detect_intent(text), references=tuple(references),
                       plain_words=tuple(dict.fromkeys(plain))[:MAX_TASK_KEYWORDS])
+
+
+def _readable_part(text: str) -> str:
+    """The part of a task that ``parse_task`` reads: its first ``MAX_TASK_CHARS``
+    characters (cut after the last blank within them, when there is one), with each run
+    of more than ``MAX_RUN_CHARS`` name and path characters made blanks."""
+    if len(text) > MAX_TASK_CHARS:
+        cut = max(text.rfind(" ", 0, MAX_TASK_CHARS), text.rfind("\n", 0, MAX_TASK_CHARS))
+        text = text[:cut if cut > 0 else MAX_TASK_CHARS]
+    return _LONG_RUN.sub(lambda m: " " * len(m.group(0)), text)
 
 
 def _starts_sentence(text: str, start: int) -> bool:
@@ -497,8 +522,12 @@ def limit_task(parsed: ParsedTask, *, max_symbols: int = MAX_TASK_SYMBOLS,
                max_keywords: int = MAX_TASK_KEYWORDS) -> tuple[ParsedTask, str | None]:
     """``parsed`` with at most the first ``max_symbols`` symbols and ``max_keywords``
     keywords (a huge task, such as a pasted log, otherwise makes every lookup slow and
-    every match weak), and a note saying what was cut, or None when nothing was."""
+    every match weak), and a note saying what was cut, or None when nothing was (a task
+    longer than ``MAX_TASK_CHARS``, of which ``parse_task`` read only the start, counts
+    as cut)."""
     cut = []
+    if len(parsed.raw) > MAX_TASK_CHARS:
+        cut.append(f"the first {MAX_TASK_CHARS:,} of {len(parsed.raw):,} characters")
     if len(parsed.symbols) > max_symbols:
         cut.append(f"the first {max_symbols} of {len(parsed.symbols)} symbols")
     if len(parsed.keywords) > max_keywords:

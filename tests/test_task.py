@@ -3,7 +3,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ctxopt.model import Intent
-from ctxopt.task import parse_task, split_identifier
+from ctxopt.task import MAX_TASK_CHARS, limit_task, parse_task, split_identifier
 
 
 @pytest.mark.parametrize(
@@ -112,15 +112,17 @@ def test_a_referenced_absolute_path_gives_its_relative_form_as_a_symbol() -> Non
     assert "File" not in symbols  # a traceback line starts with "File"
 
 
-def test_a_task_of_thousands_of_stack_frames_gives_every_frame_in_order() -> None:
-    # Python and JavaScript frames and "lines a-b" words, 3000 of each: each frame's own
+def test_a_task_of_many_stack_frames_gives_every_frame_in_order() -> None:
+    # Python and JavaScript frames and "lines a-b" words, 800 of each (all within
+    # MAX_TASK_CHARS): each frame's own
     # "line N" is inside it (no second reference), each "lines" word goes to the path before
     frames = "\n".join(f'  File "/srv/app/mod_{i}.py", line {i}, in handler_{i}\n'
                        f"    at f (webpack:///src/t_{i}.js:{i}:3) in src/t_{i}.js lines {i}-{i + 2}"
-                       for i in range(1, 3001))
+                       for i in range(1, 801))
+    assert len(frames) < MAX_TASK_CHARS
     parsed = parse_task(frames)
     expected = []
-    for i in range(1, 3001):
+    for i in range(1, 801):
         expected += [(f"srv/app/mod_{i}.py", i, i), (f"src/t_{i}.js", i, i),
                      (f"src/t_{i}.js", i, i + 2)]
     assert [(r.path, r.start_line, r.end_line) for r in parsed.references] == expected
@@ -195,3 +197,19 @@ def test_a_traceback_frame_names_a_function_of_any_script() -> None:
 def test_split_identifier_of_any_script() -> None:
     assert split_identifier("größeÄndern_v2") == ["größe", "ändern", "v", "2"]
     assert split_identifier("数据Loader") == ["数据", "loader"]
+
+
+def test_a_run_longer_than_any_name_is_skipped():
+    # the path patterns scanned such a run from each of its characters: 20,000 took 39 s
+    assert parse_task("fix " + "aB" * 200).symbols == ("aB" * 200,)
+    assert parse_task("fix " + "aB" * 300 + " in Storage.get").symbols == ("Storage.get",)
+    assert parse_task("see " + "x" * 600 + ".py:12").references == ()
+
+
+def test_a_huge_task_is_read_up_to_max_task_chars():
+    text = "fix Storage.get " + "word " * (MAX_TASK_CHARS // 5) + "Cache.put"
+    parsed = parse_task(text)
+    assert parsed.raw == text
+    assert parsed.symbols == ("Storage.get",)
+    limited, note = limit_task(parsed)
+    assert note == f"task cut: searched the first {MAX_TASK_CHARS:,} of {len(text):,} characters"

@@ -8,7 +8,7 @@ import pytest
 from ctxopt.cli import main
 from ctxopt.pipeline import GatherConfig, gather
 from ctxopt.render import render_text
-from ctxopt.task import MAX_TASK_KEYWORDS, MAX_TASK_SYMBOLS, limit_task, parse_task
+from ctxopt.task import MAX_TASK_CHARS, MAX_TASK_KEYWORDS, MAX_TASK_SYMBOLS, limit_task, parse_task
 from ctxopt.tokens import Cl100kCounter
 
 STORAGE = "class Storage:\n    def save(self):\n        return 1\n"
@@ -38,7 +38,9 @@ def test_a_huge_task_still_finds_its_first_symbols_and_the_header_says_it_was_cu
     result = gather(root, task, GatherConfig(budget=2000))
     assert [b.path for b in result.selection.blocks] == ["storage.py"]
     text = render_text(result, Cl100kCounter().count)
-    assert text.splitlines()[1].startswith(f"# task cut: searched the first {MAX_TASK_SYMBOLS} of ")
+    note = text.splitlines()[1]
+    assert note.startswith(f"# task cut: searched the first {MAX_TASK_CHARS:,} of {len(task):,} characters")
+    assert f" and the first {MAX_TASK_SYMBOLS} of " in note
 
 
 def test_a_task_naming_an_empty_file_says_it_is_empty(make_repo, runner) -> None:
