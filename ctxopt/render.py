@@ -53,14 +53,24 @@ def _fence(content: str) -> str:
     return fence
 
 
+# A line comment in each fence language whose comments do not start with ``#``; a
+# language without line comments has its block comment, closed on the line.
+_COMMENTS = {**dict.fromkeys(("c", "cpp", "csharp", "go", "java", "javascript", "json", "kotlin",
+                              "php", "rust", "scala", "swift", "tsx", "typescript"), ("//", "")),
+             "markdown": ("<!--", " -->"), "rst": ("..", ""), "ini": (";", "")}
+
+
 def block_marker(block: Block) -> str:
-    """The line that opens a block inside its file's fence: ``# lines 12-40``, with the
-    notebook cells it shows and ``(signature)`` when it is reduced to its signature. It
-    starts with ``#``: cl100k never joins a line break and a following non-space
-    character in one piece, so each block's part of the text counts on its own."""
+    """The line that opens a block inside its file's fence: ``# lines 12-40`` (``//
+    lines 12-40`` in a language whose comments start so: a comment in the block's own
+    language), with the notebook cells it shows and ``(signature)`` when it is reduced
+    to its signature. It starts with a character that is not white space: cl100k never
+    joins a line break and a following non-space character in one piece, so each
+    block's part of the text counts on its own."""
     cells = f" [{block.cells}]" if block.cells else ""
     kind = " (signature)" if block.kind is Fidelity.SIGNATURE else ""
-    return f"# lines {block.start_line}-{block.end_line}{cells}{kind}"
+    opener, closer = _COMMENTS.get(block.language, ("#", ""))
+    return f"{opener} lines {block.start_line}-{block.end_line}{cells}{kind}{closer}"
 
 
 def block_part(block: Block) -> str:
@@ -194,7 +204,8 @@ class Layout:
     marker line and lines). cl100k_base splits text into pieces with a regular
     expression before merging bytes into tokens, and no piece holds a line break
     followed by a character that is not white space, so the text cut before each
-    ``## ``, ``# lines`` and closing fence line counts as the sum of its parts: the
+    ``## ``, block marker (``# lines``, ``// lines``) and closing fence line counts as
+    the sum of its parts: the
     header with the first file's leading blank line; each file's ``## path`` line and
     opening fence; each block's part (``block_part``); each file's closing fence, with
     the next file's leading blank line but for the last file. ``tokens`` adds those

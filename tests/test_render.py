@@ -9,7 +9,7 @@ from ctxopt.budget import Calibrated
 from ctxopt.errors import BudgetTooSmallForContent
 from ctxopt.fit import fit_text
 from ctxopt.model import Block, Fidelity, Intent, Result, Selection
-from ctxopt.render import Layout, render_body, render_header, render_text
+from ctxopt.render import Layout, block_marker, render_body, render_header, render_text
 from ctxopt.tokens import Cl100kCounter, count_tokens
 
 # Text with what makes token boundaries move: backticks (longer fences), blank lines,
@@ -170,3 +170,13 @@ def test_the_task_line_reads_only_the_start_of_a_huge_task(monkeypatch) -> None:
     monkeypatch.setattr(render, "display_text", display_text)
     assert render.task_line("fix it " * 200_000).endswith("…")
     assert max(read) <= 4 * render.TASK_CHARS
+
+
+@pytest.mark.parametrize(("language", "marker"), [
+    ("python", "# lines 3-4"), ("rust", "// lines 3-4"), ("typescript", "// lines 3-4"),
+    ("go", "// lines 3-4"), ("markdown", "<!-- lines 3-4 -->"), ("", "# lines 3-4")])
+def test_a_block_marker_is_a_comment_in_the_blocks_language(language, marker) -> None:
+    # trial: "# lines 3-4" opened every block, a syntax error in a Rust or Go fence
+    block = Block(path="m", language=language, start_line=3, end_line=4, content="a\nb",
+                  tokens=2, score=1.0, ring=0, reason="r")
+    assert block_marker(block) == marker
