@@ -17,13 +17,17 @@ The plan follows the tiers (``model.Tier``):
 - ``Tier.TRUNCATE`` (ring-0 definitions, score >= 100): a block grows through a ladder of
   truncations (about ``SHARE_FLOOR``, 256 and ``CAP_FLOOR`` tokens, then 1.25 times the
   rung before, then whole), read from where its best item starts, with a marker line for
-  each side where lines were dropped; the block whose next rung costs least for its
+  each side where lines were dropped; a block with salient lines (``Block.salient``) is
+  cut around them instead (its header, then each salient line with its statement and
+  the scope headers above it, gaps marked: ``elide``); the block whose next rung costs least for its
   weight goes first (``_share_weight``: its score's place in the ring-0 band), so ring-0
   blocks share a budget in proportion to their weights, the shares rising with the budget;
 - ``Tier.SIGNATURE`` (rings 1-2, score >= 60): first its signature (the tree-sitter header
   of each definition, body replaced by a placeholder) when that is cheaper, in rank order;
   then whole, in rank order (equal scores cheaper first): cheaper first spent the budget
-  on the many weak callers and left the containing class of the named method a signature;
+  on the many weak callers and left the containing class of the named method a signature.
+  A block with no shorter signature (members merged into one large block) grows through
+  the ring-0 ladder of cuts instead of showing whole or not at all;
 - ``Tier.WHOLE`` (rings 3-4): whole, in rank order.
 
 Each step takes, in this order of precedence, the next ring-0 rung, the next signature,
@@ -47,8 +51,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import Protocol
 
+from .elide import cut_lines, reveal_chunks
 from .errors import BudgetTooSmallForContent
 from .model import RING_BANDS, Block, Dropped, Fidelity, Selection, Tier, Upcoming
 
@@ -93,6 +99,19 @@ _SHARE_BASE = 0.1
 # A budget short of showing the plan's next block whole shows this many of its lines or
 # more when they fit (a ring-0 block: its next rung, from one line).
 PARTIAL_LINES = 10
+# Tiers whose blocks grow through cuts (``_ladder``): ring 0 always; a ring 1-2 block
+# between its signature and whole.
+CUT_TIERS = frozenset({Tier.TRUNCATE, Tier.SIGNATURE})
+# A ring 1-2 block with a signature of at most this many lines (one definition's
+# header, not a class skeleton a cut would show less of) grows through cuts after it;
+# one without a shorter signature (a merged class that would show whole or not at all)
+# always does. 0: none with a signature.
+CUT_SIGNED = 0
+# A ring 1-2 block without a shorter signature grows through cuts when it costs more
+# than this many tokens whole (a class's header of 15 lines is shown whole or not at all).
+CUT_UNSIGNED_ABOVE = CAP_FLOOR
+# A cut's marker line ("    ⋮ 12 lines") costs about this many tokens (for rung sizes).
+_MARKER_TOKENS = 5
 
 
 def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
@@ -104,7 +123,13 @@ def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Bloc
     ``start_line``/``end_line`` are the file lines shown; every other line of the
     content is a marker. A block the source reader already cut (its content ends with a
     ``⋮ N more lines of NAME`` marker after its last file line) keeps that marker when
-    its last line is kept. More ``keep`` never shows fewer of the file's lines."""
+    its last line is kept. More ``keep`` never shows fewer of the file's lines.
+
+    A whole block with ``salient`` lines is cut by ``elide`` instead: its header, then
+    its salient lines with their statements and scope headers, then the rest, whole
+    statements at a time (``_cut_block``)."""
+    if block.salient and block.kind is Fidelity.FULL:
+        return _cut_block(block, keep, count)
     lines, tail = _file_lines(block)
     keep = max(1, min(keep, len(lines)))
     first = _first_kept(block, keep, len(lines))
@@ -121,6 +146,45 @@ def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Bloc
                    start_line=block.start_line + first,
                    end_line=block.start_line + first + keep - 1,
                    focus_line=block.start_line + first)
+
+
+@lru_cache(maxsize=64)
+def _chunks(content: str, focus: int, salient: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """``elide.reveal_chunks`` of a block's content (cached: the ladder cuts one block
+    many times)."""
+    return tuple(tuple(c) for c in reveal_chunks(content.split("\n"), focus, salient))
+
+
+def _block_chunks(block: Block) -> tuple[tuple[int, ...], ...]:
+    """The reveal order of a whole block with salient lines, as chunks of line indices."""
+    start = block.start_line
+    return _chunks(block.content, max(0, block.focus_line - start),
+                   tuple(line - start for line in block.salient))
+
+
+def _cut_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
+    """The first chunks of the block's reveal order holding at most ``keep`` lines (at
+    least the first chunk), gaps marked, ``⋮ N lines above omitted`` and ``⋮ N lines
+    below omitted`` as ``truncate_block`` marks them."""
+    lines = block.content.split("\n")
+    kept: set[int] = set()
+    for chunk in _block_chunks(block):
+        if kept and len(kept) + len(chunk) > keep:
+            break
+        kept.update(chunk)
+    if len(kept) >= len(lines) - 1:  # a marker costs as much as the line it stands for
+        return block
+    if max(kept) == len(lines) - 2:
+        kept.add(len(lines) - 1)
+    shown, first, last = cut_lines(lines, kept)
+    if first > QUIET_ABOVE:
+        shown.insert(0, f"⋮ {first} lines above omitted")
+    if last < len(lines) - 1:
+        shown.append(f"⋮ {len(lines) - 1 - last} lines below omitted")
+    content = "\n".join(shown)
+    return replace(block, content=content, tokens=count(content), kind=Fidelity.TRUNCATED,
+                   start_line=block.start_line + first, end_line=block.start_line + last,
+                   kept=len(kept))
 
 
 def _first_kept(block: Block, keep: int, total: int) -> int:
@@ -165,11 +229,21 @@ def _ladder(block: Block, cost: Callable[[Block], int],
         return [block]
     sizes = [count(line) + 1 for line in lines]
     one = truncate_block(block, 1, count)
-    base = cost(one) - sizes[_first_kept(block, 1, len(lines))]
+    if one.kept:  # a cut: lines in reveal order, a marker per chunk at most
+        prefix = [0]
+        for chunk in _block_chunks(block):
+            for n, i in enumerate(chunk):
+                prefix.append(prefix[-1] + sizes[i] + (_MARKER_TOKENS if n == 0 else 0))
+        base = cost(one) - prefix[len(_block_chunks(block)[0])]
 
-    def approximate(keep: int) -> int:
-        first = _first_kept(block, keep, len(lines))
-        return base + sum(sizes[first:first + keep])
+        def approximate(keep: int) -> int:
+            return base + prefix[keep]
+    else:
+        base = cost(one) - sizes[_first_kept(block, 1, len(lines))]
+
+        def approximate(keep: int) -> int:
+            first = _first_kept(block, keep, len(lines))
+            return base + sum(sizes[first:first + keep])
 
     forms: list[Block] = []
     kept = 0
@@ -182,16 +256,16 @@ def _ladder(block: Block, cost: Callable[[Block], int],
             else:
                 high = middle - 1
         kept = max(kept, 1)
-        if kept > (_kept(forms[-1]) if forms else 0):
-            form = truncate_block(block, kept, count)
-            if cost(form) < full:
-                forms.append(form)
+        form = truncate_block(block, kept, count)
+        if form is not block and _kept(form) > (_kept(forms[-1]) if forms else 0) \
+                and cost(form) < full:
+            forms.append(form)
     return [*forms, block]
 
 
 def _kept(form: Block) -> int:
     """File lines a fitter's truncation shows."""
-    return form.end_line - form.start_line + 1
+    return form.kept or form.end_line - form.start_line + 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,14 +289,26 @@ class _Planner:
             signature = _signature_block(block, count)
             if self.tiers[i] is Tier.TRUNCATE:
                 self.pending[i] = _ladder(block, cost, count)
-            elif (self.tiers[i] is Tier.SIGNATURE and signature is not None
-                  and cost(signature) < cost(block)):
-                self.pending[i] = [signature, block]
+            elif self.tiers[i] is Tier.SIGNATURE:
+                short = (signature is not None and cost(signature) < cost(block))
+                floor = cost(signature) if short and signature is not None else 0
+                self.pending[i] = [*([signature] if short and signature else []), block]
+                if self._cuts(block, short):
+                    self.pending[i][-1:] = [form for form in _ladder(block, cost, count)
+                                            if cost(form) > floor]
             else:
                 self.pending[i] = [block]
         self.ring0 = self.tiers.count(Tier.TRUNCATE)
         self.shown = [0] * len(ranked)  # cost of each block's form so far
         self.total = 0
+
+    def _cuts(self, block: Block, short: bool) -> bool:
+        """Whether a ring 1-2 block grows through cuts: a large one (more than
+        ``CAP_FLOOR`` tokens whole: a smaller one never waits) without a shorter
+        signature, or one whose signature is one short header (``CUT_SIGNED``)."""
+        return (Tier.SIGNATURE in CUT_TIERS and block.kind is Fidelity.FULL
+                and (block.signature.count("\n") < CUT_SIGNED if short
+                     else self.cost(block) > CUT_UNSIGNED_ABOVE))
 
     def steps(self) -> list[PlanStep]:
         """The whole plan: every form of every block, in the order a growing budget

@@ -170,6 +170,13 @@ class Block:
     signature: str = ""  # the block's definitions reduced to their headers ('' if none)
     focus_line: int = 0  # where the best item starts; truncation keeps lines from here
     cells: str = ""  # a notebook's block: the cells it shows (``cell 3, lines 2-5``)
+    # file lines that matter most when the block is cut (``elide``), best first; () when
+    # a cut keeps lines from ``focus_line`` on
+    salient: tuple[int, ...] = ()
+    # a cut around salient lines (``fit.truncate_block``): the lines it keeps, gaps
+    # between them marked ``⋮ N lines`` (a gap of one line is shown instead, uncounted);
+    # 0: a cut that shows all of start_line..end_line, or no cut
+    kept: int = 0
 
 
 @dataclass(frozen=True, slots=True)

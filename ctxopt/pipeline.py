@@ -15,6 +15,7 @@ from .files.safety import HygieneConfig
 from .files.text import display_lines, display_text
 from .fit import PlanStep, TextPlan, plan_steps
 from .graph.view import IndexView
+from .lexical import query_terms
 from .model import Block, Diagnostic, Item, Result, Selection
 from .render import Layout, render_header
 from .seeds import files_named
@@ -229,7 +230,7 @@ def _prepare_with(root: Path, parsed: ParsedTask, layout: Layout, config: Gather
             note for note in (layout.result.task_note, *past) if note))
         layout = Layout(noted, layout.count, additive=layout.additive)
     items = walk_rings(index, parsed, walk_config)
-    blocks = read_blocks(root, items, index, counter)
+    blocks = read_blocks(root, items, index, counter, terms=query_terms(parsed))
     blocks, redacted = clean_blocks(blocks, counter, config.hygiene)
     diagnostics = tuple(sorted(
         {replace(d, path=display_text(d.path)) for d in (*index.diagnostics, *redacted)},

@@ -4,7 +4,10 @@ Each item's line range is widened by ``context_lines`` above; ranges in one file
 merged when they overlap or lie within ``merge_gap`` lines of each other. A merged block
 takes the best score, the lowest ring and the best item's reason, and lists its symbols
 best first. Blocks whose lines are all blank are dropped. Items of different ``Tier``s
-are never merged: a weak neighbour would ride on a strong block's score. (A block may
+are never merged: a weak neighbour would ride on a strong block's score. A block of more
+than a few lines carries its salient lines (``salient_lines``: the line the task points
+at, lines holding the task's terms or the seeds' names, the headers of the definitions
+inside), which a cut of it keeps first (``fit.truncate_block``). (A block may
 stop inside a definition, e.g. a class header or a window around a call; marking those
 with a ``⋮ N more lines of NAME`` line cost 0.02 line recall on the localization
 benchmark, so they are not marked.) Files are decoded and split into lines as
@@ -14,11 +17,15 @@ indexer numbered them.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from .files.notebook import as_source, cell_label, is_notebook
+from .elide import prose_lines
 from .files.text import decode_text, split_lines
 from .graph.view import IndexView
+from .lexical import name_words, text_terms
 from .model import Block, Fidelity, Item, Tier
 from .parsing.kinds import CONTAINER_KINDS
 from .parsing.languages import fence_tag
@@ -30,6 +37,20 @@ __all__ = ["CONTEXT_LINES", "DECORATOR_LINES", "MERGE_GAP", "compact_signature",
 
 CONTEXT_LINES = 2
 MERGE_GAP = 3
+# Tiers whose blocks carry salient lines (``Block.salient``), so that a cut keeps them.
+SALIENT_TIERS = frozenset(Tier)
+# The headers of the definitions inside a block are salient (after the lines that match
+# the task): a cut class shows its members' first lines.
+SALIENT_DEFINITIONS = True
+# A comment or docstring line holding the task's words counts this much of a code line.
+PROSE_WEIGHT = 0.5
+# A block of at most this many lines is never cut around its salient lines.
+_SALIENT_MIN_LINES = 12
+# A cut keeps this many lines from an item's focus line first (the line the task points
+# at is a few lines below it: ``seeds._focus``).
+POINTED_LINES = 7
+# Most salient lines a block keeps.
+_SALIENT_MAX = 64
 
 
 def read_lines(path: Path) -> list[str]:
@@ -131,13 +152,60 @@ def _signature(index: IndexView, path: str, start: int, end: int) -> str:
     return "\n".join(_skeleton(definitions, i) for i in outermost)
 
 
+def salient_lines(lines: list[str], start: int, focus: int | None,
+                  terms: Mapping[str, float], definitions: tuple = ()) -> tuple[int, ...]:
+    """The file lines of ``lines`` (file line ``start`` first) that a cut keeps first,
+    best first: ``focus`` and the ``POINTED_LINES - 1`` lines below it (an item's
+    ``focus_line``: a few lines above a line the task points at), then lines holding the task's
+    terms (``lexical.text_terms``; weight: the sum of ``terms``' weights of the distinct
+    terms a line holds, times ``PROSE_WEIGHT`` in comments and docstrings; ties in line
+    order), then the first lines of ``definitions``
+    starting inside (``SALIENT_DEFINITIONS``). At most ``_SALIENT_MAX`` lines."""
+    scored: list[tuple[float, int]] = []
+    if terms:
+        prose = prose_lines(lines)
+        for offset, line in enumerate(lines):
+            if not line.strip():
+                continue
+            weight = sum(terms.get(term, 0.0) for term in text_terms(line))
+            if weight > 0:
+                scored.append((-weight * (PROSE_WEIGHT if offset in prose else 1.0),
+                               start + offset))
+    scored.sort()
+    found = [line for _, line in scored]
+    if SALIENT_DEFINITIONS:
+        end = start + len(lines) - 1
+        found += sorted(d.start_line for d in definitions if start < d.start_line <= end)
+    if focus is not None:
+        found[:0] = [line for line in range(focus, focus + POINTED_LINES)
+                     if start <= line < start + len(lines)]
+    return tuple(dict.fromkeys(found))[:_SALIENT_MAX]
+
+
+def task_terms(terms: Mapping[str, float], items: list[Item]) -> dict[str, float]:
+    """The terms whose lines a cut keeps: the task's (``lexical.query_terms``) and the
+    words of the names of the ring-0 items (the seeds: a caller's call of one), weight 1."""
+    found = dict(terms)
+    for item in items:
+        if item.ring == 0 and item.symbol:
+            for word in name_words(item.symbol.rsplit(".", 1)[-1]):
+                found.setdefault(word, 1.0)
+    return found
+
+
 def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenCounter, *,
-                context_lines: int = CONTEXT_LINES, merge_gap: int = MERGE_GAP) -> list[Block]:
+                context_lines: int = CONTEXT_LINES, merge_gap: int = MERGE_GAP,
+                terms: Mapping[str, float] | None = None) -> list[Block]:
     """Read the lines of every item and return merged, token-counted blocks.
+
+    ``terms`` (term -> weight, ``lexical.query_terms`` of the task) marks each block's
+    salient lines (``salient_lines``), which a cut of it keeps first; without it a cut
+    keeps lines from the block's focus line on.
 
     Returns blocks sorted by score (descending), then path, then start line. Files that
     cannot be read are left out (the index already reported them).
     """
+    weights = task_terms(terms, items) if terms else {}
     by_path: dict[str, list[Item]] = defaultdict(list)
     for item in items:
         by_path[item.path].append(item)
@@ -160,11 +228,34 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
             for start, end in ranges:
                 if not any(line.strip() for line in lines[start - 1:end]):
                     continue  # blank lines left over between tiers say nothing
-                blocks.append(_block(index, path, lines, tier_items, start, end, counter,
-                                     context_lines))
+                block = _block(index, path, lines, tier_items, start, end, counter,
+                                     context_lines)
+                if (weights and tier in SALIENT_TIERS and block.kind is Fidelity.FULL
+                        and end - start + 1 > _SALIENT_MIN_LINES):
+                    block = _with_salient(block, lines, tier_items, weights,
+                                          index.file_definitions(path) or ())
+                blocks.append(block)
             taken = merge_ranges(taken + ranges)
     blocks.sort(key=lambda b: (-b.score, b.path, b.start_line))
     return blocks
+
+
+def _with_salient(block: Block, lines: list[str], items: list[Item],
+                  terms: Mapping[str, float], definitions: tuple) -> Block:
+    """``block`` with its salient lines; a cut of it then starts at the header of the
+    innermost definition around the line the task points at (its ``focus_line``), the
+    line itself salient first."""
+    start, end = block.start_line, block.end_line
+    pointed = [i.focus_line for i in items
+               if i.focus_line is not None and start <= i.focus_line <= end]
+    focus, line = block.focus_line, min(pointed) if pointed else None
+    if line is not None:
+        around = [d.start_line for d in definitions
+                  if start <= d.start_line <= line <= d.end_line]
+        focus = max(around) if around else start
+    salient = salient_lines(lines[start - 1:end], start, line, terms, definitions)
+    # (no line that matters: the cut still keeps whole statements from the focus on)
+    return replace(block, focus_line=focus, salient=salient or (focus,))
 
 
 def _block(index: IndexView, path: str, lines: list[str], items: list[Item], start: int, end: int,

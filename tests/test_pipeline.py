@@ -48,7 +48,9 @@ def test_header_is_reserved_exactly_so_no_more_line_would_fit_issue_5(budget) ->
     assert (shown.path, whole.path) == ("storage/db.py", "storage/db.py")
     assert shown.kind is Fidelity.TRUNCATED
     assert count_tokens(render_text(result, count_tokens)) <= budget
-    longer = truncate_block(whole, shown.end_line - shown.start_line + 2, count_tokens)
+    kept = shown.kept or shown.end_line - shown.start_line + 1
+    longer = next(form for keep in range(kept + 1, 10_000)  # the next cut (whole statements)
+                  if (form := truncate_block(whole, keep, count_tokens)).content != shown.content)
     grown = replace(result, used=None, selection=replace(  # the renderer measures it again
         result.selection, blocks=(longer, *result.selection.blocks[1:])))
     assert count_tokens(render_text(grown, count_tokens)) > budget

@@ -3,7 +3,7 @@ from itertools import pairwise
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ctxopt.model import Fidelity, Item
+from ctxopt.model import Definition, Fidelity, Item
 from ctxopt.ranges import clamp_range, merge_ranges
 from ctxopt.source import read_blocks, read_lines
 from ctxopt.tokens import Cl100kCounter
@@ -110,3 +110,27 @@ def test_a_long_decorator_is_cut_in_a_signature_block(make_repo, build_index) ->
     assert block.content.split("\n") == [
         "@pytest.mark.parametrize(", "    ⋮ 203 lines", ")", "@pytest.mark.slow",
         "def test_add(a, b):", "    ..."]
+
+
+def test_salient_lines_are_the_pointed_line_then_task_words_then_inner_definitions() -> None:
+    from ctxopt.source import salient_lines
+    lines = ["class Session:", "    # redirect notes", "    def send(self):",
+             "        return self.redirect(url)", "    def close(self):", "        pass"]
+    terms = {"redirect": 2.0, "url": 1.0}
+    found = salient_lines(lines, 10, 15, terms, (Definition("send", "method", "Session.send", 12,
+                                                             13, ""),
+                                                 Definition("close", "method", "Session.close",
+                                                            14, 15, "")))
+    # from the focus line on (a line the task points at); code over a comment with the
+    # same word; then headers
+    assert found == (15, 13, 11, 12, 14)
+    assert salient_lines(lines, 10, 11, {}, ())[:3] == (11, 12, 13)
+
+
+def test_a_block_with_task_words_carries_salient_lines(make_repo, build_index) -> None:
+    body = "".join(f"    step_{i} = {i}\n" for i in range(20))
+    root = make_repo({"m.py": f"def handle():\n{body}    follow_redirect()\n    return 1\n"})
+    items = [Item("m.py", 1, 23, 120, 0, "a", "handle")]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0,
+                           terms={"redirect": 2.0})
+    assert block.salient[0] == 22 and block.focus_line == 1

@@ -1,0 +1,189 @@
+"""Cuts of a block that keep the lines that matter (pure): block lines -> reveal order.
+
+A block too large to show whole is cut to its definition's header plus the lines that
+matter (``Block.salient``: lines holding the task's words or the names it seeds, a line
+the task points at, the headers of the definitions inside it), each with the headers of
+the scopes around it (an ``if``, a loop, a method), the gaps between them shown as one
+``⋮ N lines`` marker line each. Lines are revealed in *chunks*, one statement (its
+continuation lines: open brackets, a trailing backslash, a triple-quoted string) with
+its scope headers at a time, so a cut never ends inside a statement; after the salient
+lines come the rest of the block's statements from its focus line down, then the lines
+above it, so the last cut is the whole block.
+
+Coordinates: indices are 0-based positions in the block's list of file lines (line
+``block.start_line + index`` of the file); ``Block.salient`` holds file line numbers.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = ["HEADER_LINES", "cut_lines", "prose_lines", "reveal_chunks", "statement_spans"]
+
+# A definition's header (decorators, a signature over several lines) is at most this many
+# lines before its body; a longer one is cut there.
+HEADER_LINES = 12
+_OPENERS = "(["
+_CLOSERS = ")]"
+# What ends a definition header: Python's colon, a brace block, an arrow function.
+_HEADER_ENDS = (":", "{", "=>", "->")
+# What opens a comment line, or a docstring.
+_PROSE_OPENERS = ("#", "//", "/*", "* ", "*/", '"""', "'''")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def statement_spans(lines: Sequence[str]) -> list[tuple[int, int]]:
+    """For each line, the (first, last) index of the statement holding it.
+
+    A line continues the statement before it when a ``(`` or ``[`` opened above is
+    still open or the line before ends with a backslash; each line of a triple-quoted
+    string (a docstring) is a statement of its own. Braces are not counted: in brace languages they hold
+    whole bodies, and a statement is then one line. Quotes on one line are skipped
+    roughly (``'`` and ``"`` pairs)."""
+    return _scan(lines)[0]
+
+
+def prose_lines(lines: Sequence[str]) -> set[int]:
+    """Indices of the lines that are comments or inside a triple-quoted string (a
+    docstring): a task's words there say less than in code."""
+    return _scan(lines)[1]
+
+
+def _scan(lines: Sequence[str]) -> tuple[list[tuple[int, int]], set[int]]:
+    """``statement_spans`` and ``prose_lines`` in one pass."""
+    starts: list[int] = []
+    prose: set[int] = set()
+    depth, triple, backslash = 0, "", False
+    for i, line in enumerate(lines):
+        stripped = line.lstrip()
+        if triple or (stripped.startswith(_PROSE_OPENERS) and not stripped.startswith("#[")):
+            prose.add(i)
+        # a docstring's lines are statements of their own: a word in it does not pull in
+        # the whole docstring
+        continues = (depth > 0 and not triple) or backslash
+        starts.append(starts[-1] if continues and starts else i)
+        j, quote = 0, ""
+        while j < len(line):
+            ch = line[j]
+            if triple:
+                if line.startswith(triple, j):
+                    triple, j = "", j + 3
+                    continue
+            elif quote:
+                if ch == "\\":
+                    j += 1
+                elif ch == quote:
+                    quote = ""
+            elif line.startswith(('"""', "'''"), j):
+                triple, j = line[j:j + 3], j + 3
+                continue
+            elif ch in "\"'":
+                quote = ch
+            elif ch == "#" and not line.lstrip().startswith("#["):
+                break  # a comment to the end of the line (Python, shell)
+            elif ch in _OPENERS:
+                depth += 1
+            elif ch in _CLOSERS:
+                depth = max(0, depth - 1)
+            j += 1
+        backslash = line.endswith("\\") and not triple
+    spans: list[tuple[int, int]] = [(0, 0)] * len(lines)
+    i = 0
+    while i < len(lines):
+        end = i
+        while end + 1 < len(lines) and starts[end + 1] == starts[i]:
+            end += 1
+        for k in range(i, end + 1):
+            spans[k] = (starts[i], end)
+        i = end + 1
+    return spans, prose
+
+
+def _header(lines: Sequence[str], spans: list[tuple[int, int]], focus: int) -> list[int]:
+    """The focus line's definition header: its statements until one ends like a header
+    (``:``, ``{``, ``=>``, ``->``), at most ``HEADER_LINES`` lines."""
+    found: list[int] = []
+    i = focus
+    while i < len(lines) and len(found) < HEADER_LINES:
+        first, last = spans[i]
+        found.extend(range(max(first, focus), last + 1))
+        if lines[last].rstrip().endswith(_HEADER_ENDS):
+            break
+        i = last + 1
+    return found[:HEADER_LINES]
+
+
+def _scopes(lines: Sequence[str], spans: list[tuple[int, int]], index: int,
+            floor: int) -> list[int]:
+    """The statements of the scope headers above line ``index`` down to the block's
+    focus line ``floor``: each nearest statement above with less indentation."""
+    found: list[int] = []
+    width = _indent(lines[spans[index][0]])
+    k = spans[index][0] - 1
+    while k >= floor and width > 0:
+        first = spans[k][0]
+        line = lines[first]
+        if line.strip() and _indent(line) < width:
+            found[:0] = range(first, spans[k][1] + 1)
+            width = _indent(line)
+        k = first - 1
+    return found
+
+
+def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int]) -> list[list[int]]:
+    """The order in which cuts of a block reveal its lines, as chunks of indices: the
+    header at ``focus``, then each salient index (best first) with its statement and the
+    scope headers above it, then every other statement from ``focus`` down, then those
+    above ``focus`` (nearest first). Each index appears in exactly one chunk; every chunk
+    is non-empty; the chunks cover every line."""
+    spans = statement_spans(lines)
+    seen: set[int] = set()
+    chunks: list[list[int]] = []
+
+    def add(indices: list[int]) -> None:
+        fresh = [i for i in indices if i not in seen]
+        if fresh:
+            seen.update(fresh)
+            chunks.append(sorted(fresh))
+
+    add(_header(lines, spans, focus) or [focus])
+    for index in salient:
+        if focus <= index < len(lines):
+            first, last = spans[index]
+            add(_scopes(lines, spans, index, focus) + list(range(max(first, focus), last + 1)))
+    i = focus
+    while i < len(lines):
+        last = spans[i][1]
+        add(list(range(max(i, spans[i][0]), last + 1)))
+        i = last + 1
+    for i in range(focus - 1, -1, -1):
+        add([i])
+    return chunks
+
+
+def cut_lines(lines: Sequence[str], kept: set[int]) -> tuple[list[str], int, int]:
+    """The content showing the ``kept`` indices, every run of omitted lines inside as one
+    ``⋮ N lines`` marker at the indentation of the line after it (a single omitted line
+    is shown instead: a marker costs as much), and (first, last) kept index. Lines above
+    the first and below the last kept index are left out without a marker (the caller
+    marks them)."""
+    first, last = min(kept), max(kept)
+    out: list[str] = []
+    i = first
+    while i <= last:
+        if i in kept:
+            out.append(lines[i])
+            i += 1
+            continue
+        gap = i
+        while gap <= last and gap not in kept:
+            gap += 1
+        if gap - i == 1:
+            out.append(lines[i])
+        else:
+            after = lines[gap]
+            out.append(after[:_indent(after)] + f"⋮ {gap - i} lines")
+        i = gap
+    return out, first, last

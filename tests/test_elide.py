@@ -1,0 +1,120 @@
+"""Cuts that keep the lines that matter (ctxopt.elide) and the fitter's use of them."""
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ctxopt.elide import cut_lines, prose_lines, reveal_chunks, statement_spans
+from ctxopt.fit import fit_budget, truncate_block
+from ctxopt.model import Block, Fidelity
+from ctxopt.render import render_block
+from ctxopt.tokens import count_tokens
+
+FUNCTION = [
+    "def handle(request, retries=3):",  # 0
+    '    """Send the request.',  # 1
+    "",  # 2
+    "    Retries on a timeout.",  # 3
+    '    """',  # 4
+    "    session = open_session(",  # 5
+    "        request.url,",  # 6
+    "        timeout=10,",  # 7
+    "    )",  # 8
+    "    for attempt in range(retries):",  # 9
+    "        log(attempt)",  # 10
+    "        if attempt > 1:",  # 11
+    "            session.reset_redirects(request)",  # 12
+    "        session.send(request)",  # 13
+    "    return session",  # 14
+]
+
+
+def test_a_call_over_several_lines_is_one_statement_and_docstring_lines_are_not() -> None:
+    spans = statement_spans(FUNCTION)
+    assert spans[5] == spans[7] == spans[8] == (5, 8)
+    assert spans[1] == (1, 1) and spans[3] == (3, 3)  # a word in a docstring pulls one line
+    assert spans[12] == (12, 12)
+
+
+def test_comments_and_docstrings_are_prose() -> None:
+    assert prose_lines(FUNCTION) == {1, 2, 3, 4}
+    assert prose_lines(["x = 1", "    // note", "#[test]", "# why"]) == {1, 3}
+
+
+def test_a_salient_line_comes_with_its_statement_and_the_scopes_around_it() -> None:
+    chunks = reveal_chunks(FUNCTION, 0, [12, 6])
+    assert chunks[0] == [0]  # the header first
+    assert chunks[1] == [9, 11, 12]  # the loop and the `if` it sits in, then the line
+    assert chunks[2] == [5, 6, 7, 8]  # the whole call, not its second line alone
+    flat = [i for chunk in chunks for i in chunk]
+    assert sorted(flat) == list(range(len(FUNCTION)))  # every line once
+
+
+def test_a_cut_marks_each_gap_and_shows_a_single_omitted_line() -> None:
+    shown, first, last = cut_lines(FUNCTION, {0, 9, 11, 12})
+    assert (first, last) == (0, 12)
+    assert shown == [FUNCTION[0], "    ⋮ 8 lines", FUNCTION[9], FUNCTION[10], FUNCTION[11],
+                     FUNCTION[12]]
+
+
+def _function_block(score: float, salient: tuple[int, ...]) -> Block:
+    body = [f"    step_{i} = compute({i}, value)" for i in range(80)]
+    lines = ["def target(value):", *body[:40], "    if value.is_redirect:",
+             "        follow_redirect(value)", *body[40:]]
+    content = "\n".join(lines)
+    return Block(path="m.py", language="python", start_line=10, end_line=10 + len(lines) - 1,
+                 content=content, tokens=count_tokens(content), score=score,
+                 ring=0 if score >= 100 else 1, reason="r", symbols=("target",),
+                 focus_line=10, salient=salient)
+
+
+def _cost(block: Block) -> int:
+    return count_tokens(render_block(block))
+
+
+def test_a_ring0_cut_keeps_the_header_and_the_salient_line_not_the_first_lines() -> None:
+    block = _function_block(140.0, salient=(52,))  # follow_redirect(value)
+    cut = truncate_block(block, 3, count_tokens)
+    (fitted,) = fit_budget([block], _cost(cut), cost=_cost, count=count_tokens).blocks
+    assert fitted.content == cut.content and cut.kind is Fidelity.TRUNCATED
+    lines = cut.content.split("\n")
+    assert lines[0] == "def target(value):"
+    assert "    if value.is_redirect:" in lines and "        follow_redirect(value)" in lines
+    assert "    step_0 = compute(0, value)" not in lines
+    assert lines[1] == "    ⋮ 40 lines" and lines[-1] == "⋮ 40 lines below omitted"
+    assert cut.kept == 3 and (cut.start_line, cut.end_line) == (10, 52)
+
+
+def test_without_salient_lines_a_cut_keeps_lines_from_the_focus_on() -> None:
+    block = _function_block(140.0, salient=())
+    cut = truncate_block(block, 3, count_tokens)
+    assert cut.content.split("\n")[:3] == ["def target(value):", "    step_0 = compute(0, value)",
+                                           "    step_1 = compute(1, value)"]
+
+
+def test_a_large_ring1_block_without_a_signature_is_cut_not_dropped() -> None:
+    # trial (issue 11, F2): a class's members merged into one 1,150-line block with no
+    # shorter signature, excluded whole at 4000 tokens, so the member the task named was
+    # not shown at all. Now it is cut around its salient lines.
+    block = _function_block(80.0, salient=(52,))
+    selection = fit_budget([block], _cost(block) // 3, cost=_cost, count=count_tokens)
+    (cut,) = selection.blocks
+    assert cut.kind is Fidelity.TRUNCATED and "        follow_redirect(value)" in cut.content
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(60, 2500), st.integers(1, 1500),
+       st.lists(st.integers(10, 90), max_size=6), st.sampled_from([140.0, 80.0]))
+def test_a_larger_budget_shows_every_line_a_cut_showed(budget, more, salient, score) -> None:
+    block = _function_block(score, salient=tuple(salient))
+
+    def shown(at: int) -> set[int]:
+        selection = fit_budget([block], at, cost=_cost, count=count_tokens)
+        assert sum(_cost(b) for b in selection.blocks) <= at
+        found: set[int] = set()
+        lines = block.content.split("\n")
+        for b in selection.blocks:
+            content = set(b.content.split("\n"))
+            found |= {n for n in range(b.start_line, b.end_line + 1)
+                      if lines[n - block.start_line] in content}
+        return found
+
+    assert shown(budget) <= shown(budget + more)
