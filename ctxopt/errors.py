@@ -35,7 +35,8 @@ class BudgetTooSmall(UsageError):
     budget : int
         The budget asked for, in tokens.
     minimum : int
-        The smallest budget that holds the header, in tokens.
+        The smallest budget that works, in tokens: it holds the header (and, through
+        ``BudgetTooSmallForContent``, a block when the task found any).
     """
 
     def __init__(self, budget: int, minimum: int) -> None:
@@ -60,19 +61,22 @@ class BudgetTooSmallForContent(BudgetTooSmall):
         Tokens the smallest form of the fitter's first block (the best-ranked) needs (one
         line of a truncated block, a signature, or the whole block).
     minimum : int
-        ``header + smallest_block``: about the smallest budget that shows something.
+        The smallest budget that shows a block (``header + smallest_block`` unless given:
+        the header quotes the budget, so it can grow by a token on the way there).
     """
 
-    def __init__(self, budget: int, header: int, smallest_block: int) -> None:
+    def __init__(self, budget: int, header: int, smallest_block: int,
+                 minimum: int | None = None) -> None:
+        self.minimum = header + smallest_block if minimum is None else minimum
         UsageError.__init__(
             self,
             f"budget of {budget} tokens is too small: the header takes {header} tokens and "
-            f"the smallest block needs {smallest_block}"
+            f"the smallest block needs {smallest_block} (at least {self.minimum} tokens "
+            "needed)"
         )
         self.budget = budget
         self.header = header
         self.smallest_block = smallest_block
-        self.minimum = header + smallest_block
 
 
 class ConfigError(UsageError):

@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import NoReturn
 
 from .contract import origin_of
-from .errors import BudgetTooSmall, UsageError
+from .errors import BudgetTooSmall, BudgetTooSmallForContent, UsageError
 from .files.redaction import clean_blocks
 from .files.safety import HygieneConfig
 from .files.text import display_lines, display_text
@@ -146,8 +147,9 @@ def prepare(root: Path | str, task: str, config: GatherConfig | None = None, *,
     """Everything ``gather`` does before fitting: parse the task, bring the index up to
     date (or use ``index``), walk the rings, read and clean the blocks, plan the fit.
 
-    Parameters and errors are ``gather``'s; ``config.budget`` is only checked against
-    the header (``BudgetTooSmall``), so that a hopeless budget fails before indexing.
+    Parameters and errors are ``gather``'s, but ``config.budget`` is not checked: a
+    budget too small for the header fails in ``fit_prepared``, once the blocks are known,
+    so that the minimum it states is one that shows a block.
     """
     config = config or GatherConfig()
     counter = counter or Cl100kCounter()
@@ -166,8 +168,6 @@ def prepare(root: Path | str, task: str, config: GatherConfig | None = None, *,
                    calibrated_for=None if config.calibrated_for is None
                    else display_text(config.calibrated_for))
     layout = Layout(empty, counter.count, additive=isinstance(counter, Cl100kCounter))
-    if layout.header_tokens(empty.selection, config.budget) > config.budget:
-        raise BudgetTooSmall(config.budget, _smallest_header_budget(empty, counter))
     if index is None:
         options = replace(index_options or IndexOptions(), hygiene=config.hygiene)
         stored, _ = open_index(root, options)
@@ -193,10 +193,16 @@ def fit_prepared(prepared: Prepared, budget: int, *, explain: bool = False) -> R
     empty = replace(prepared.empty, budget=budget)
     layout = prepared.layout.for_budget(budget)
     if layout.header_tokens(empty.selection, budget) > budget:
-        raise BudgetTooSmall(budget, _smallest_header_budget(empty, prepared.counter))
+        header_minimum = _smallest_header_budget(empty, prepared.counter)
+        if not prepared.blocks:
+            raise BudgetTooSmall(budget, header_minimum)
+        _raise_with_working_minimum(prepared, budget, header_minimum, None)
     if not prepared.blocks:
         return empty
-    fitted = TextPlan(list(prepared.blocks), layout, steps=prepared.steps).fit(budget)
+    try:
+        fitted = TextPlan(list(prepared.blocks), layout, steps=prepared.steps).fit(budget)
+    except BudgetTooSmallForContent as exc:
+        _raise_with_working_minimum(prepared, budget, exc.minimum, exc)
     result = replace(empty, selection=fitted.selection, used=fitted.used,
                      upcoming=fitted.upcoming)
     if explain:
@@ -204,6 +210,31 @@ def fit_prepared(prepared: Prepared, budget: int, *, explain: bool = False) -> R
 
         result = replace(result, explained=explained(prepared.items, prepared.blocks, result))
     return result
+
+
+def _raise_with_working_minimum(prepared: Prepared, budget: int, start: int,
+                                first: BudgetTooSmallForContent | None) -> NoReturn:
+    """Raise ``BudgetTooSmallForContent`` for ``budget`` with a ``minimum`` that shows a
+    block: from ``start`` (tokens), each too-small budget's own ``header + smallest
+    block`` is tried in turn (the header quotes the budget, so it can grow on the way).
+    The header and block figures are those at ``budget``, or at ``start`` when the
+    header does not fit ``budget`` (``first`` is None); ``BudgetTooSmall`` when the
+    header's own minimum ``start`` shows a block already."""
+    need, told = start, first
+    for _ in range(_HEADER_ROUNDS):
+        layout = prepared.layout.for_budget(need)
+        try:
+            TextPlan(list(prepared.blocks), layout, steps=prepared.steps).fit(need)
+        except BudgetTooSmallForContent as exc:
+            told = told or exc
+            if exc.minimum <= need:  # cannot happen: the plan's first step fits there
+                break
+            need = exc.minimum
+            continue
+        break
+    if told is None:  # the header's own minimum shows a block already
+        raise BudgetTooSmall(budget, need)
+    raise BudgetTooSmallForContent(budget, told.header, told.smallest_block, need)
 
 
 def _smallest_header_budget(empty: Result, counter: TokenCounter) -> int:

@@ -84,8 +84,10 @@ def test_budget_that_holds_the_header_but_no_block_exits_2_issue_5(runner, fixtu
                     "--budget", "60")
     assert result.exit_code == 2 and result.stdout == ""
     match = re.fullmatch(r"Error: budget of 60 tokens is too small: the header takes (\d+) "
-                         r"tokens and the smallest block needs (\d+)\n", result.stderr)
+                         r"tokens and the smallest block needs (\d+) \(at least (\d+) tokens "
+                         r"needed\)\n", result.stderr)
     assert match and int(match.group(1)) <= 60 < int(match.group(1)) + int(match.group(2))
+    assert int(match.group(3)) == int(match.group(1)) + int(match.group(2))
 
 
 @pytest.mark.parametrize("fixture", ["py_storage", "go_storage"])
@@ -202,7 +204,7 @@ def test_long_task_is_cut_in_the_header_and_whole_in_json(runner, fixture_repo) 
     (["fix Storage", "--budget", "ten"], "'ten' is not a valid integer"),
     (["fix Storage", "--budget", "800k"], "'800k' is not a valid integer"),
     (["fix Storage", "--budget", "12000.5"], "'12000.5' is not a valid integer"),
-    (["fix Storage", "--budget", "5"], "too small for the output header"),
+    (["fix Storage", "--budget", "5"], "is too small: the header takes"),
     (["   ", ], "the task is empty"),
     (["fix Storage", "--max-ring", "5"], "5 is not in the range 0<=x<=4"),
     (["fix Storage", "--format", "xml"], "'xml' is not one of"),

@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from ctxopt import pipeline
-from ctxopt.errors import BudgetTooSmallForContent, UsageError
+from ctxopt.errors import BudgetTooSmall, BudgetTooSmallForContent, UsageError
 from ctxopt.model import Fidelity
 from ctxopt.render import render_text
 from ctxopt.tokens import count_tokens
@@ -120,3 +120,28 @@ def test_the_notes_on_named_files_read_the_parsed_task_not_the_text(make_repo, m
 
     monkeypatch.setattr(pipeline, "parse_task", parse_again)
     assert pipeline.named_files_left_out(root, result) == ["a.py is empty"]
+
+
+def test_every_too_small_error_names_a_budget_that_shows_a_block() -> None:
+    # trial F11: --budget 30 said "at least 35 tokens" (the header alone); 35-85 failed too
+    prepared = pipeline.prepare(ROOT, "fix Storage bug", pipeline.GatherConfig(budget=1))
+    minimums = set()
+    for budget in range(1, 120):
+        try:
+            pipeline.fit_prepared(prepared, budget)
+        except BudgetTooSmall as exc:
+            assert isinstance(exc, BudgetTooSmallForContent), budget
+            assert f"(at least {exc.minimum} tokens needed)" in str(exc)
+            minimums.add(exc.minimum)
+    (minimum,) = minimums
+    assert pipeline.fit_prepared(prepared, minimum).selection.blocks
+    with pytest.raises(BudgetTooSmall):
+        pipeline.fit_prepared(prepared, minimum - 1)
+
+
+def test_a_task_that_finds_nothing_names_the_budget_that_holds_the_header() -> None:
+    prepared = pipeline.prepare(ROOT, "zzqqx", pipeline.GatherConfig(budget=1))
+    with pytest.raises(BudgetTooSmall) as raised:
+        pipeline.fit_prepared(prepared, 5)
+    assert not isinstance(raised.value, BudgetTooSmallForContent)
+    assert pipeline.fit_prepared(prepared, raised.value.minimum).selection.blocks == ()
