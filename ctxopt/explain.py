@@ -8,6 +8,9 @@ error (text and manifest) or under the JSON key ``explain``.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
+from .files.text import display_text
 from .model import Block, Dropped, Explained, Item, Result, Tier
 
 __all__ = ["explain", "explain_json", "render_explain_text"]
@@ -27,7 +30,14 @@ def _holder(item: Item, blocks: tuple[Block, ...]) -> Block | None:
 def explain(items: tuple[Item, ...], blocks: tuple[Block, ...],
             result: Result) -> tuple[Explained, ...]:
     """What ``result`` (a fit of ``blocks``, read from the walker's ``items``) did with
-    each item, best-scored first (then path and line)."""
+    each item, best-scored first (then path and line).
+
+    The items' paths, reasons and symbols get ``display_text``'s escape, as the blocks'
+    have (``files.redaction.clean_blocks``): a name that is not UTF-8 or holds a line
+    break reads ``\\xHH`` in both, and an item finds the block it was read into."""
+    items = tuple(replace(i, path=display_text(i.path), reason=display_text(i.reason),
+                          symbol=None if i.symbol is None else display_text(i.symbol))
+                  for i in items)
     selection = result.selection
     records: dict[tuple[str, int, int], Dropped] = {
         (d.path, d.start_line, d.end_line): d for d in (*selection.truncated, *selection.excluded)}

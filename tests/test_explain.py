@@ -1,6 +1,7 @@
 """``gather --explain``: a line per walker candidate and what the fitter did with it, off
 the token-counted context (issue 17)."""
 import json
+import os
 import re
 from pathlib import Path
 
@@ -71,3 +72,24 @@ def test_explain_in_json_is_under_its_own_key(runner, storage) -> None:
     assert "explain" not in plain
     assert explained.pop("explain")[0]["action"] in ("full", "truncated")
     assert explained == plain
+
+
+def test_names_not_utf8_or_with_a_newline_are_escaped_and_found_shown(runner, make_repo,
+                                                                     tmp_path) -> None:
+    # trial F7: src/caf\xe9.py read "not read" with a \udce9 surrogate, src/new<LF>line.py
+    # took two lines, though both blocks were shown
+    root = make_repo({"app.py": "x = 1\n"})
+    (root / os.fsdecode(b"caf\xe9.py")).write_text("def latin():\n    return 1\n")
+    (root / "new\nline.py").write_text("def nl():\n    return 2\n")
+    args = ["gather", "fix latin and nl", "--root", str(root), "--explain",
+            "--index", str(tmp_path / "index.db")]
+    text = runner.invoke(main, args, catch_exceptions=False)
+    lines = text.stderr.splitlines()
+    start = next(n for n, line in enumerate(lines) if line.startswith("# explain: 2 "))
+    assert sorted(line.split()[3].split(":")[0] for line in lines[start + 1:]) == [
+        "caf\\xe9.py", "new\\x0aline.py"]
+    assert all(line.endswith(" -> full") for line in lines[start + 1:])
+    document = json.loads(runner.invoke(main, [*args, "--format", "json"]).stdout)
+    assert {e["file"] for e in document["explain"]} == {b["file"] for b in document["blocks"]} \
+        == {"caf\\xe9.py", "new\\x0aline.py"}
+    assert {e["action"] for e in document["explain"]} == {"full"}
