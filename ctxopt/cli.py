@@ -249,14 +249,19 @@ def _diagnostic_summary(diagnostics: tuple[Diagnostic, ...]) -> str | None:
 
     Binary files (images, archives) and lock files (``Cargo.lock``, ``yarn.lock``) are
     skipped on every run of most repositories, so alone they say nothing worth a line;
-    next to other reasons they get a short clause.
+    next to other reasons they get a short clause. Every count is named by its reason,
+    as ``ctxopt index`` and the README's table name it (a lock file is ``generated``).
     """
     reasons = Counter(d.reason for d in diagnostics if not _is_lock_file(d))
-    routine = [f"{n} {what}" for n, what in (
-        (reasons.pop(REASON_BINARY, 0), "binary"),
-        (sum(1 for d in diagnostics if _is_lock_file(d)), "lock file")) if n]
+    locks = sum(1 for d in diagnostics if _is_lock_file(d))
+    binary = reasons.pop(REASON_BINARY, 0)
     if not reasons:
         return None
+    if REASON_GENERATED in reasons:  # other generated files: one count for the reason
+        reasons[REASON_GENERATED] += locks
+        locks = 0
+    routine = [f"{n} {what}" for n, what in ((binary, REASON_BINARY),
+                                             (locks, REASON_GENERATED)) if n]
     summary = ", ".join(f"{n} {reason}" for reason, n in sorted(reasons.items()))
     also = f" (and {', '.join(routine)})" if routine else ""
     return f"ctxopt: skipped or degraded files: {summary}{also}"
