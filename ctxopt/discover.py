@@ -38,7 +38,8 @@ from . import gitrepo
 from .files.notebook import NOTEBOOK_SIZE_FACTOR, as_source, is_notebook
 from .files.patterns import ignore_spec
 from .files.reasons import (REASON_BINARY, REASON_BUILD_OUTPUT, REASON_GENERATED,
-                            REASON_MINIFIED, REASON_NOT_CHECKED_OUT, REASON_SECRET,
+                            REASON_MINIFIED, REASON_NOT_CHECKED_OUT, REASON_NOT_REGULAR,
+                            REASON_SECRET,
                             REASON_TOO_LARGE, REASON_UNREADABLE, REASON_VENDORED, REASONS)
 from .files.safety import (HygieneConfig, check_link, drop_duplicate_links, inspect_file,
                            is_nested_repository, submodule_diagnostic)
@@ -314,7 +315,8 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
     Returns (candidates sorted by path, diagnostics of the files skipped by reason
     ``vendored``, ``too large``, ``generated`` (lock files, ``.gitattributes``),
     ``minified`` (by name), ``submodule``, ``not checked out``, ``broken link``,
-    ``outside root`` or ``unreadable``). ``.gitattributes`` win over the name rules both
+    ``outside root``, ``not a regular file`` (a FIFO, socket or device, or a link to one)
+    or ``unreadable``). ``.gitattributes`` win over the name rules both
     ways: ``linguist-generated``/``gitlab-generated`` and ``linguist-vendored`` skip a file,
     ``-linguist-generated`` keeps a lock file (and its candidate says so, for the header
     rule), ``-linguist-vendored`` keeps a file under ``vendor/``. Symbolic links to
@@ -365,8 +367,11 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
                 continue
             info = full.stat()
             links.add(rel)
-        elif not stat.S_ISREG(info.st_mode):
-            continue  # directories, sockets, fifos
+        elif stat.S_ISDIR(info.st_mode):
+            continue  # a directory where git lists a file (replaced since)
+        elif not stat.S_ISREG(info.st_mode):  # a FIFO, socket or device: never opened
+            diagnostics.append(Diagnostic(rel, REASON_NOT_REGULAR))
+            continue
         generated = _generated_verdict(attributes)
         problem = name_rule(rel, info.st_size, max_file_bytes, config, generated)
         if problem is not None:
