@@ -42,6 +42,9 @@ SALIENT_TIERS = frozenset(Tier)
 # The headers of the definitions inside a block are salient (after the lines that match
 # the task): a cut class shows its members' first lines.
 SALIENT_DEFINITIONS = True
+# A definition's salient header is its first line below the comments the parser counts
+# in it (TypeScript's doc comments): a cut class showed its constructor's doc comment.
+HEADER_BELOW_COMMENTS = True
 # A comment or docstring line holding the task's words counts this much of a code line.
 PROSE_WEIGHT = 0.5
 # A block of at most this many lines is never cut around its salient lines.
@@ -160,10 +163,11 @@ def salient_lines(lines: list[str], start: int, focus: int | None,
     terms (``lexical.text_terms``; weight: the sum of ``terms``' weights of the distinct
     terms a line holds, times ``PROSE_WEIGHT`` in comments and docstrings; ties in line
     order), then the first lines of ``definitions``
-    starting inside (``SALIENT_DEFINITIONS``). At most ``_SALIENT_MAX`` lines."""
+    starting inside (``SALIENT_DEFINITIONS``; below the comments the parser counts in a
+    definition: a doc comment is no header). At most ``_SALIENT_MAX`` lines."""
     scored: list[tuple[float, int]] = []
+    prose = prose_lines(lines)
     if terms:
-        prose = prose_lines(lines)
         for offset, line in enumerate(lines):
             if not line.strip():
                 continue
@@ -174,8 +178,15 @@ def salient_lines(lines: list[str], start: int, focus: int | None,
     scored.sort()
     found = [line for _, line in scored]
     if SALIENT_DEFINITIONS:
-        end = start + len(lines) - 1
-        found += sorted(d.start_line for d in definitions if start < d.start_line <= end)
+        prose = prose_lines(lines)
+        for first in sorted(d.start_line - start for d in definitions
+                            if start < d.start_line < start + len(lines)):
+            # a definition's own first line, below the comments the parser counts in it
+            while HEADER_BELOW_COMMENTS and (first in prose or (
+                    first < len(lines) - 1 and not lines[first].strip())):
+                first += 1
+            if first < len(lines):
+                found.append(start + first)
     if focus is not None:
         found[:0] = [line for line in range(focus, focus + POINTED_LINES)
                      if start <= line < start + len(lines)]

@@ -118,3 +118,25 @@ def test_a_larger_budget_shows_every_line_a_cut_showed(budget, more, salient, sc
         return found
 
     assert shown(budget) <= shown(budget + more)
+
+
+def test_a_cut_class_shows_its_constructor_not_only_its_doc_comment(make_repo, build_index) -> None:
+    # trial (issue 11, F17): ky's HTTPError, the class the task named, was cut to its doc
+    # comment and its constructor never shown, 227 tokens left unused
+    from ctxopt.source import read_blocks
+    from ctxopt.model import Item
+    from ctxopt.tokens import Cl100kCounter
+
+    doc = "".join(f"    // line {i} of the doc comment about responses\n" for i in range(30))
+    source = (f"export class HTTPError extends Error {{\n{doc}"
+              "    constructor(response, request) {\n        super(response.status);\n"
+              "        this.response = response;\n    }\n}\n")
+    root = make_repo({"errors.ts": source})
+    (block,) = read_blocks(root, [Item("errors.ts", 1, 36, 140.0, 0, "named", "HTTPError")],
+                           build_index(root), Cl100kCounter(), context_lines=0,
+                           terms={"=httperror": 2.0})
+    cut = truncate_block(block, 4, count_tokens)
+    lines = cut.content.split("\n")
+    assert lines[0] == "export class HTTPError extends Error {"
+    assert "    constructor(response, request) {" in lines
+    assert sum("doc comment" in line for line in lines) <= 2
