@@ -18,7 +18,7 @@ from typing import Any, NoReturn
 
 import click
 
-from .commands import quiet
+from .commands import announce_root, quiet
 from .errors import CtxoptError, UsageError
 from .files.text import display_text
 
@@ -142,7 +142,9 @@ class ProgressBar:
 @contextlib.contextmanager
 def indexing_progress() -> Iterator[ProgressBar | None]:
     """A progress bar for ``IndexOptions.progress`` when stderr is a terminal and
-    ``--quiet`` was not given (else None), closed when the block ends."""
+    ``--quiet`` was not given (else None), closed when the block ends. The note on a
+    root taken from the current directory (``commands.announce_root``) comes first."""
+    announce_root()
     progress = ProgressBar() if sys.stderr.isatty() and not quiet() else None
     try:
         yield progress

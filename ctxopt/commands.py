@@ -20,7 +20,7 @@ from .config import SETTINGS, ConfigFile, load_config
 from .files.text import display_text
 
 __all__ = ["apply_config", "config_from_root", "root_or_repository", "quiet", "version_text",
-           "use_colour", "exclude_option", "file_rule_options", "index_options", "SECONDS", "Whole", "COMMANDS", "ROOT_OPTION", "MAX_RING_OPTION",
+           "use_colour", "announce_root", "exclude_option", "file_rule_options", "index_options", "SECONDS", "Whole", "COMMANDS", "ROOT_OPTION", "MAX_RING_OPTION",
            "TESTS_OPTION", "SCOPE_OPTION"]
 
 _CONFIG_KEY = "ctxopt.config"
@@ -193,11 +193,34 @@ def root_or_repository(ctx: click.Context, param: click.Parameter | None,
     """The callback of ``ROOT_OPTION``: ``--root`` as given (with the configuration file
     found from it: ``config_from_root``), else the root of the repository around the
     current directory (``gitrepo.repository_root``), so that running from a subdirectory
-    sees the whole repository and uses its one index."""
-    from .gitrepo import repository_root
+    sees the whole repository and uses its one index. Outside any repository the current
+    directory is the root, and a note on stderr says so (it may be a home directory;
+    ``announce_root``)."""
+    from .gitrepo import find_repository_root
 
     root = config_from_root(ctx, param, root)
-    return root if root is not None else repository_root(Path.cwd())
+    if root is not None:
+        return root
+    found = find_repository_root(Path.cwd())
+    if found is not None:
+        return found
+    here = Path.cwd().resolve()
+    ctx.meta[_ROOT_NOTE] = (f"no git work tree or ctxopt index in {here} or above it; "
+                            f"indexing {here} itself (pass --root to choose)")
+    return here
+
+
+_ROOT_NOTE = "ctxopt.root_note"  # ctx.meta key: the note root_or_repository leaves
+
+
+def announce_root() -> None:
+    """Print the note ``root_or_repository`` left (the current directory taken as the
+    root, outside any repository), once: called as indexing starts, so that a bad option
+    parsed after ``--root`` is still one ``Error:`` line alone."""
+    ctx = click.get_current_context(silent=True)
+    text = None if ctx is None else ctx.meta.pop(_ROOT_NOTE, None)
+    if text:
+        note(text)
 
 
 # The options gather, index and curve share (--task-file: gather and curve), defined once.

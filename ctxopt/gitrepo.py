@@ -17,7 +17,7 @@ import pathspec
 
 from .files.patterns import ignore_spec
 
-__all__ = ["WorkTree", "work_tree", "repository_root", "git_directory_problem", "check_attributes",
+__all__ = ["WorkTree", "work_tree", "repository_root", "find_repository_root", "git_directory_problem", "check_attributes",
            "may_have_attributes",
            "AttributeFiles", "ATTRIBUTES", "attribute_verdict"]
 
@@ -44,10 +44,16 @@ def _names(output: bytes) -> list[str]:
 
 
 def repository_root(start: Path) -> Path:
+    """The root of the repository ``start`` lies in (``find_repository_root``); ``start``
+    itself (resolved) when there is none."""
+    return find_repository_root(start) or start.resolve()
+
+
+def find_repository_root(start: Path) -> Path | None:
     """The root of the repository ``start`` lies in, found as git finds it: the top of its
     work tree (``git rev-parse --show-toplevel``), else, without git, the nearest directory
     from ``start`` upwards holding a ``.git`` entry, else one holding a ctxopt index
-    (``.ctxopt/index.db``); ``start`` itself (resolved) when there is none."""
+    (``.ctxopt/index.db``); None when there is none."""
     start = start.resolve()
     located = _git(["rev-parse", "--show-toplevel"], start)
     if located is not None and located.strip():
@@ -56,7 +62,7 @@ def repository_root(start: Path) -> Path:
         for directory in (start, *start.parents):
             if os.path.lexists(directory / marker):
                 return directory
-    return start
+    return None
 
 
 def git_directory_problem(root: Path) -> str | None:
