@@ -1,6 +1,7 @@
 """The command line of the persistent index: `ctxopt index` and the index options of gather."""
 import errno
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -63,6 +64,25 @@ def test_a_file_where_the_index_directory_goes_is_named_and_left_alone(
                                     "is); the index is kept in ")
     assert len(result.stderr.splitlines()) == 1
     assert (root / ".ctxopt").read_text() == "in the way\n"
+
+
+def test_a_read_only_index_file_is_named_not_the_root(runner, fixture_repo, tmp_path,
+                                                      monkeypatch) -> None:
+    # trial F10: ROOT/.ctxopt/index.db read-only in a writable root said "ROOT is not writable"
+    root = fixture_repo("py_storage")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert runner.invoke(main, ["index", "--root", str(root)]).exit_code == 0
+    database = root / ".ctxopt" / "index.db"
+    real_access = os.access
+    # (the suite may run as root, whom modes do not stop)
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if Path(path) == database
+                        and mode == os.W_OK else real_access(path, mode, **kw))
+    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root)],
+                           catch_exceptions=False)
+    assert result.exit_code == 0
+    assert result.stderr.startswith(f"ctxopt: {database} is not writable; the index is kept "
+                                    "in ")
+    assert len(result.stderr.splitlines()) == 1
 
 
 def test_unwritable_root_gets_a_one_line_note(runner, fixture_repo, tmp_path, monkeypatch) -> None:
