@@ -55,9 +55,9 @@ _IDENTIFIER_UNICODE = re.compile(r"[A-Za-z_\x80-\U0010ffff](?<=[^\W\d])\w*")
 # kebab-case compounds: every part starts with a letter, so ``n-1`` is not one. (The same
 # as ``(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+(?![\w-])``, written to let
 # the regex engine skip to letters: a third faster.)
-_COMPOUND = re.compile(r"[A-Za-z](?<![\w-].)[A-Za-z0-9]*+(?:-[A-Za-z][A-Za-z0-9]*+)+(?![\w-])")
-_COMPOUND_UNICODE = re.compile(r"[A-Za-z\x80-\U0010ffff](?<![\w-].)(?<=[^\W\d_])[^\W_]*+"
-                               r"(?:-[^\W\d_][^\W_]*+)+(?![\w-])")
+_COMPOUND = re.compile(r"[A-Za-z](?<![\w-].)[A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+(?![\w-])")
+_COMPOUND_UNICODE = re.compile(r"[A-Za-z\x80-\U0010ffff](?<![\w-].)(?<=[^\W\d_])[^\W_]*"
+                               r"(?:-[^\W\d_][^\W_]*)+(?![\w-])")
 # what every compound holds: a text without it has none (found at the speed of a search
 # for "-")
 _DASH_IN_WORD = re.compile(r"-(?<=[A-Za-z0-9]-)[A-Za-z]")

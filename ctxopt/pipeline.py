@@ -306,7 +306,8 @@ def lines_past_the_end(index: IndexView, task: ParsedTask) -> list[str]:
         for path in files_named(index, reference.path)[:1]:
             lines = index.line_count(path)
             if lines is not None and reference.start_line > lines:
-                notes.append(f"the task points at line {reference.start_line} of {path}, "
+                notes.append(f"the task points at line {reference.start_line} of "
+                             f"{display_text(path)}, "
                              f"which has {lines} line{'' if lines == 1 else 's'}")
     return list(dict.fromkeys(notes))
 

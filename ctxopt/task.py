@@ -92,9 +92,8 @@ MAX_TASK_KEYWORDS = 64
 # all that is searched, lie near its start. Set by hand.
 MAX_TASK_CHARS = 100_000
 # A run of path and name characters longer than this is no name or path anyone writes (a
-# pasted base64 body, a minified bundle's line) and is read as blanks: the patterns of
-# paths scan such a run from each of its characters, so its cost grew with its square
-# (20,000 characters: 39 s). Set by hand, above the 255 bytes a file name may have.
+# pasted base64 body, a minified bundle's line): it is read as blanks, so that it gives
+# no symbol. Set by hand, above the 255 bytes a file name may have.
 MAX_RUN_CHARS = 512
 _RUN = r"[\w.~@+/\\:$-]"
 _LONG_RUN = re.compile(rf"(?<!{_RUN}){_RUN}{{{MAX_RUN_CHARS + 1},}}")
@@ -115,7 +114,10 @@ _QUALIFIER = re.compile(r"(?<=\w)(?:(?:::|->)(?=[^\W\d])|\$(?=[^\W\d_]))")
 # kebab-case names (``used-before-assignment``): their words are keywords, no part is a symbol
 _KEBAB = re.compile(r"-{0,2}[^\W\d_][^\W_]*(?:-[^\W\d_][^\W_]*)+")
 # Places in files. A path here may be absolute or carry a scheme (file://, webpack://).
-_REF_PATH = rf"(?P<path>(?:[a-z][\w+.-]*:/+|[A-Za-z]:)?[\w.~@+/\\-]*\.(?:{_EXT_RE}))"
+# (it starts where a run of path characters does: from inside one, the run was scanned from
+# each of its characters, and a 20,000-character word took 39 s)
+_REF_PATH = (r"(?<![\w.~@+/\\-])"
+             rf"(?P<path>(?:[a-z][\w+.-]*:/+|[A-Za-z]:)?[\w.~@+/\\-]*\.(?:{_EXT_RE}))")
 _REFERENCES = (
     # Python traceback frame, and the function it names (``<module>``, ``<listcomp>``: none)
     re.compile(r'File "(?P<path>[^"\n]+)", line (?P<start>\d+)'
@@ -161,7 +163,8 @@ class ParsedTask:
     Attributes
     ----------
     raw : str
-        The task as given.
+        The part of the task that was read: all of it, or its first ``MAX_TASK_CHARS``
+        characters up to a blank.
     symbols : tuple of str
         Identifiers, dotted names and paths in order of first appearance, no duplicates.
     keywords : tuple of str
@@ -174,6 +177,8 @@ class ParsedTask:
         Words of the prose that are neither symbols nor keywords, as written (one- and
         two-letter words and stop words: ``db`` in "fix db", ``get`` in "fix get"), no
         duplicates; outside paths, dotted names and kebab-case compounds.
+    cut_from : int or None
+        The length of the task as given, in characters, when ``raw`` is only its start.
     """
 
     raw: str
@@ -182,6 +187,8 @@ class ParsedTask:
     intent: Intent
     references: tuple[Reference, ...] = ()
     plain_words: tuple[str, ...] = ()
+    # the task's length in characters as given when only its start was read, else None
+    cut_from: int | None = None
 
 
 def split_identifier(identifier: str) -> list[str]:
@@ -405,8 +412,8 @@ def _blank(text: str, spans: list[tuple[int, int]]) -> str:
 
 def parse_task(text: str) -> ParsedTask:
     """Parse a task into symbols, keywords and intent, reading its first
-    ``MAX_TASK_CHARS`` characters, and no run of more than ``MAX_RUN_CHARS`` name and path
-    characters (``raw`` is the whole task).
+    ``MAX_TASK_CHARS`` characters (``raw``; ``cut_from`` says when that was not all), and
+    no run of more than ``MAX_RUN_CHARS`` name and path characters.
 
     Never raises; an empty or blank task gives empty symbols and keywords. Symbols are
     written as in the text, except that ``::`` and ``->`` between names, and ``$`` before
@@ -416,8 +423,9 @@ def parse_task(text: str) -> ParsedTask:
     >>> t.symbols, t.intent.value
     (('storage/db.go', 'Storage.get'), 'fix')
     """
-    raw = text
-    text = _readable_part(text)
+    raw = _head(text)
+    cut_from = len(text) if len(raw) < len(text) else None
+    text = _scannable(raw)
     symbols: dict[str, None] = {}  # ordered, with O(1) membership: a pasted log is huge
 
     def add(symbol: str) -> None:
@@ -493,17 +501,56 @@ def parse_task(text: str) -> ParsedTask:
             keywords.setdefault(part)
     return ParsedTask(raw=raw, symbols=tuple(symbols), keywords=tuple(keywords),
                       intent=_detect_intent(text), references=tuple(references),
-                      plain_words=tuple(dict.fromkeys(plain))[:MAX_TASK_KEYWORDS])
+                      plain_words=tuple(dict.fromkeys(plain))[:MAX_TASK_KEYWORDS],
+                      cut_from=cut_from)
 
 
-def _readable_part(text: str) -> str:
-    """The part of a task that ``parse_task`` reads: its first ``MAX_TASK_CHARS``
-    characters (cut after the last blank within them, when there is one), with each run
-    of more than ``MAX_RUN_CHARS`` name and path characters made blanks."""
-    if len(text) > MAX_TASK_CHARS:
-        cut = max(text.rfind(" ", 0, MAX_TASK_CHARS), text.rfind("\n", 0, MAX_TASK_CHARS))
-        text = text[:cut if cut > 0 else MAX_TASK_CHARS]
-    return _LONG_RUN.sub(lambda m: " " * len(m.group(0)), text)
+def _head(text: str) -> str:
+    """The part of a task that is read: all of it, or its first ``MAX_TASK_CHARS``
+    characters, cut before the last blank among them when one of the last
+    ``MAX_RUN_CHARS`` is blank (so that no word is cut in two)."""
+    if len(text) <= MAX_TASK_CHARS:
+        return text
+    cut = MAX_TASK_CHARS
+    while cut > MAX_TASK_CHARS - MAX_RUN_CHARS and not text[cut].isspace():
+        cut -= 1
+    return text[:cut if text[cut].isspace() else MAX_TASK_CHARS]
+
+
+def _scannable(text: str) -> str:
+    """``text`` as the patterns read it: each run of more than ``MAX_RUN_CHARS`` name and
+    path characters made blanks, and a blank put where a letter without case (Chinese,
+    Japanese) meets a cased letter, a digit or ``_``: ``Storageのsaveが失敗する`` names
+    ``Storage`` and ``save`` (a task's prose runs into the names it holds)."""
+    text = _LONG_RUN.sub(lambda m: " " * len(m.group(0)), text)
+    if text.isascii():
+        return text
+    return _WORD_RUN.sub(_separate_caseless, text)
+
+
+_WORD_RUN = re.compile(r"\w+")
+
+
+def _separate_caseless(match: re.Match[str]) -> str:
+    run = match.group(0)
+    if run.isascii():
+        return run
+    pieces, start = [], 0
+    for at in range(1, len(run)):
+        if _caseless(run[at]) != _caseless(run[at - 1]) and not _is_mark(run[at]):
+            pieces.append(run[start:at])
+            start = at
+    return " ".join([*pieces, run[start:]])
+
+
+@functools.lru_cache(maxsize=4096)
+def _caseless(char: str) -> bool:
+    """A letter with no case (``的``, ``の``), or a mark on one."""
+    return char.isalpha() and not (char.isupper() or char.islower() or char.istitle())
+
+
+def _is_mark(char: str) -> bool:
+    return unicodedata.category(char).startswith("M")
 
 
 def _starts_sentence(text: str, start: int) -> bool:
@@ -526,8 +573,8 @@ def limit_task(parsed: ParsedTask, *, max_symbols: int = MAX_TASK_SYMBOLS,
     longer than ``MAX_TASK_CHARS``, of which ``parse_task`` read only the start, counts
     as cut)."""
     cut = []
-    if len(parsed.raw) > MAX_TASK_CHARS:
-        cut.append(f"the first {MAX_TASK_CHARS:,} of {len(parsed.raw):,} characters")
+    if parsed.cut_from is not None:
+        cut.append(f"the first {len(parsed.raw):,} of {parsed.cut_from:,} characters")
     if len(parsed.symbols) > max_symbols:
         cut.append(f"the first {max_symbols} of {len(parsed.symbols)} symbols")
     if len(parsed.keywords) > max_keywords:
@@ -537,5 +584,5 @@ def limit_task(parsed: ParsedTask, *, max_symbols: int = MAX_TASK_SYMBOLS,
     limited = ParsedTask(raw=parsed.raw, symbols=parsed.symbols[:max_symbols],
                          keywords=parsed.keywords[:max_keywords], intent=parsed.intent,
                          references=parsed.references[:max_symbols],
-                         plain_words=parsed.plain_words)
+                         plain_words=parsed.plain_words, cut_from=parsed.cut_from)
     return limited, "task cut: searched " + " and ".join(cut)

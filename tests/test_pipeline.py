@@ -145,3 +145,10 @@ def test_a_task_that_finds_nothing_names_the_budget_that_holds_the_header() -> N
         pipeline.fit_prepared(prepared, 5)
     assert not isinstance(raised.value, BudgetTooSmallForContent)
     assert pipeline.fit_prepared(prepared, raised.value.minimum).selection.blocks == ()
+
+
+def test_the_past_the_end_note_escapes_the_path_as_the_block_headers_do(make_repo) -> None:
+    # review: a directory name holding a newline split the header into a non-comment line
+    root = make_repo({"a\nb/calc.py": "def compute(x):\n    return x\n"})
+    result = pipeline.gather(root, "ValueError at calc.py:500", pipeline.GatherConfig(budget=2000))
+    assert result.task_note == "the task points at line 500 of a\\x0ab/calc.py, which has 2 lines"

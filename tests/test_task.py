@@ -209,7 +209,31 @@ def test_a_run_longer_than_any_name_is_skipped():
 def test_a_huge_task_is_read_up_to_max_task_chars():
     text = "fix Storage.get " + "word " * (MAX_TASK_CHARS // 5) + "Cache.put"
     parsed = parse_task(text)
-    assert parsed.raw == text
+    assert parsed.raw == text[:MAX_TASK_CHARS] and parsed.cut_from == len(text)
     assert parsed.symbols == ("Storage.get",)
     limited, note = limit_task(parsed)
     assert note == f"task cut: searched the first {MAX_TASK_CHARS:,} of {len(text):,} characters"
+
+
+def test_a_run_of_max_run_chars_is_read_and_one_more_is_not():
+    from ctxopt.task import MAX_RUN_CHARS
+    name = "a" * (MAX_RUN_CHARS - 1) + "B"
+    assert parse_task(f"fix {name}").symbols == (name,)
+    assert parse_task(f"fix a{name}").symbols == ()
+
+
+def test_names_in_prose_without_blanks_are_read_apart_from_it():
+    # review: Japanese and Chinese prose runs into the names it holds, without blanks
+    parsed = parse_task("Storageのsaveが失敗する")
+    assert parsed.symbols == ("Storage",) and "save" in parsed.keywords
+    assert parse_task("修复Storage的bug").symbols == ("Storage",)
+    assert parse_task("fix größeÄndern").symbols == ("größeÄndern",)
+
+
+def test_a_huge_task_is_cut_at_a_blank_and_the_note_counts_what_was_read():
+    text = "fix Storage.get " + "x" * (MAX_TASK_CHARS - 100) + " " + "y" * 300 + " Cache.put"
+    parsed = parse_task(text)
+    assert parsed.raw == text[:MAX_TASK_CHARS - 100 + 16] and parsed.cut_from == len(text)
+    assert limit_task(parsed)[1] == (f"task cut: searched the first {len(parsed.raw):,} of "
+                                     f"{len(text):,} characters")
+    assert parse_task("fix Storage.get").cut_from is None
