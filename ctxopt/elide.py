@@ -34,24 +34,26 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-def statement_spans(lines: Sequence[str]) -> list[tuple[int, int]]:
+def statement_spans(lines: Sequence[str], comment: str = "#") -> list[tuple[int, int]]:
     """For each line, the (first, last) index of the statement holding it.
 
     A line continues the statement before it when a ``(`` or ``[`` opened above is
     still open or the line before ends with a backslash; each line of a triple-quoted
     string (a docstring) is a statement of its own. Braces are not counted: in brace languages they hold
     whole bodies, and a statement is then one line. Quotes on one line are skipped
-    roughly (``'`` and ``"`` pairs)."""
-    return _scan(lines)[0]
+    roughly (``'`` and ``"`` pairs), and so is a line comment, from ``comment`` (the
+    language's: ``comment_syntax``) to the line's end."""
+    return _scan(lines, comment)[0]
 
 
-def prose_lines(lines: Sequence[str]) -> set[int]:
+def prose_lines(lines: Sequence[str], comment: str = "#") -> set[int]:
     """Indices of the lines that are comments or inside a triple-quoted string (a
-    docstring): a task's words there say less than in code."""
-    return _scan(lines)[1]
+    docstring): a task's words there say less than in code. ``comment`` opens a line
+    comment, as for ``statement_spans``."""
+    return _scan(lines, comment)[1]
 
 
-def _scan(lines: Sequence[str]) -> tuple[list[tuple[int, int]], set[int]]:
+def _scan(lines: Sequence[str], comment: str) -> tuple[list[tuple[int, int]], set[int]]:
     """``statement_spans`` and ``prose_lines`` in one pass."""
     starts: list[int] = []
     prose: set[int] = set()
@@ -81,8 +83,8 @@ def _scan(lines: Sequence[str]) -> tuple[list[tuple[int, int]], set[int]]:
                 continue
             elif ch in "\"'":
                 quote = ch
-            elif ch == "#" and not line.lstrip().startswith("#["):
-                break  # a comment to the end of the line (Python, shell)
+            elif line.startswith(comment, j) and not line.lstrip().startswith("#["):
+                break  # a comment to the end of the line (``#`` or ``//``)
             elif ch in _OPENERS:
                 depth += 1
             elif ch in _CLOSERS:
@@ -132,13 +134,15 @@ def _scopes(lines: Sequence[str], spans: list[tuple[int, int]], index: int,
     return found
 
 
-def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int]) -> list[list[int]]:
+def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
+                  comment: str = "#") -> list[list[int]]:
     """The order in which cuts of a block reveal its lines, as chunks of indices: the
     header at ``focus``, then each salient index (best first) with its statement and the
     scope headers above it, then every other statement from ``focus`` down, then those
     above ``focus`` (nearest first). Each index appears in exactly one chunk; every chunk
-    is non-empty; the chunks cover every line."""
-    spans = statement_spans(lines)
+    is non-empty; the chunks cover every line. ``comment`` opens a line comment, as for
+    ``statement_spans``."""
+    spans = statement_spans(lines, comment)
     seen: set[int] = set()
     chunks: list[list[int]] = []
 

@@ -57,6 +57,7 @@ from typing import Protocol
 from .elide import cut_lines, reveal_chunks
 from .errors import BudgetTooSmallForContent
 from .model import RING_BANDS, Block, Dropped, Fidelity, Selection, Tier, Upcoming
+from .parsing.languages import comment_syntax
 
 __all__ = [
     "CAP_FLOOR",
@@ -149,17 +150,19 @@ def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Bloc
 
 
 @lru_cache(maxsize=64)
-def _chunks(content: str, focus: int, salient: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+def _chunks(content: str, focus: int, salient: tuple[int, ...],
+            language: str) -> tuple[tuple[int, ...], ...]:
     """``elide.reveal_chunks`` of a block's content (cached: the ladder cuts one block
     many times)."""
-    return tuple(tuple(c) for c in reveal_chunks(content.split("\n"), focus, salient))
+    comment = comment_syntax(language)[0]
+    return tuple(tuple(c) for c in reveal_chunks(content.split("\n"), focus, salient, comment))
 
 
 def _block_chunks(block: Block) -> tuple[tuple[int, ...], ...]:
     """The reveal order of a whole block with salient lines, as chunks of line indices."""
     start = block.start_line
     return _chunks(block.content, max(0, block.focus_line - start),
-                   tuple(line - start for line in block.salient))
+                   tuple(line - start for line in block.salient), block.language)
 
 
 def _cut_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:

@@ -14,6 +14,7 @@ from dataclasses import replace
 from . import __version__
 from .files.text import display_text
 from .model import Block, Dropped, Fidelity, Result, Selection, Upcoming
+from .parsing.languages import comment_syntax
 
 __all__ = [
     "RENDERERS",
@@ -53,13 +54,6 @@ def _fence(content: str) -> str:
     return fence
 
 
-# A line comment in each fence language whose comments do not start with ``#``; a
-# language without line comments has its block comment, closed on the line.
-_COMMENTS = {**dict.fromkeys(("c", "cpp", "csharp", "go", "java", "javascript", "json", "kotlin",
-                              "php", "rust", "scala", "swift", "tsx", "typescript"), ("//", "")),
-             "markdown": ("<!--", " -->"), "rst": ("..", ""), "ini": (";", "")}
-
-
 def block_marker(block: Block) -> str:
     """The line that opens a block inside its file's fence: ``# lines 12-40`` (``//
     lines 12-40`` in a language whose comments start so: a comment in the block's own
@@ -69,7 +63,7 @@ def block_marker(block: Block) -> str:
     block's part of the text counts on its own."""
     cells = f" [{block.cells}]" if block.cells else ""
     kind = " (signature)" if block.kind is Fidelity.SIGNATURE else ""
-    opener, closer = _COMMENTS.get(block.language, ("#", ""))
+    opener, closer = comment_syntax(block.language)
     return f"{opener} lines {block.start_line}-{block.end_line}{cells}{kind}{closer}"
 
 

@@ -28,7 +28,7 @@ from .graph.view import IndexView
 from .lexical import name_words, text_terms
 from .model import Block, Fidelity, Item, Tier
 from .parsing.kinds import CONTAINER_KINDS
-from .parsing.languages import fence_tag
+from .parsing.languages import comment_syntax, fence_tag
 from .ranges import clamp_range, merge_ranges, subtract_ranges
 from .tokens import TokenCounter
 
@@ -156,7 +156,8 @@ def _signature(index: IndexView, path: str, start: int, end: int) -> str:
 
 
 def salient_lines(lines: list[str], start: int, focus: int | None,
-                  terms: Mapping[str, float], definitions: tuple = ()) -> tuple[int, ...]:
+                  terms: Mapping[str, float], definitions: tuple = (),
+                  comment: str = "#") -> tuple[int, ...]:
     """The file lines of ``lines`` (file line ``start`` first) that a cut keeps first,
     best first: ``focus`` and the ``POINTED_LINES - 1`` lines below it (an item's
     ``focus_line``: a few lines above a line the task points at), then lines holding the task's
@@ -164,9 +165,10 @@ def salient_lines(lines: list[str], start: int, focus: int | None,
     terms a line holds, times ``PROSE_WEIGHT`` in comments and docstrings; ties in line
     order), then the first lines of ``definitions``
     starting inside (``SALIENT_DEFINITIONS``; below the comments the parser counts in a
-    definition: a doc comment is no header). At most ``_SALIENT_MAX`` lines."""
+    definition: a doc comment is no header). At most ``_SALIENT_MAX`` lines. ``comment``
+    opens a line comment in the block's language (``elide.prose_lines``)."""
     scored: list[tuple[float, int]] = []
-    prose = prose_lines(lines)
+    prose = prose_lines(lines, comment)
     if terms:
         for offset, line in enumerate(lines):
             if not line.strip():
@@ -178,7 +180,6 @@ def salient_lines(lines: list[str], start: int, focus: int | None,
     scored.sort()
     found = [line for _, line in scored]
     if SALIENT_DEFINITIONS:
-        prose = prose_lines(lines)
         for first in sorted(d.start_line - start for d in definitions
                             if start < d.start_line < start + len(lines)):
             # a definition's own first line, below the comments the parser counts in it
@@ -264,7 +265,8 @@ def _with_salient(block: Block, lines: list[str], items: list[Item],
         around = [d.start_line for d in definitions
                   if start <= d.start_line <= line <= d.end_line]
         focus = max(around) if around else start
-    salient = salient_lines(lines[start - 1:end], start, line, terms, definitions)
+    salient = salient_lines(lines[start - 1:end], start, line, terms, definitions,
+                            comment_syntax(block.language)[0])
     # (no line that matters: the cut still keeps whole statements from the focus on)
     return replace(block, focus_line=focus, salient=salient or (focus,))
 

@@ -16,7 +16,7 @@ definitions whose words match it best. From the seeds, one function per ring:
 - ring 4: callers of callers (``transitive_ring``).
 
 Each ring scores within its band (``model.RING_BANDS``) by the weights of
-``RingWeights``, or by a fitted ``Ranker`` where ``WalkConfig.rankers`` has one (rings 3-4
+``RingWeights``, or by a fitted ``Ranker`` where ``WalkConfig.rankers`` has one (ring 3
 by default: ``walk_config.RANKERS``); nothing outside ring 0 reaches 100, so no other item
 outranks a ring-0 definition. The walk is breadth-first by relation, like networkx's
 ``bfs_layers``, with each layer ranked and capped like ``bfs_beam_edges``.

@@ -140,3 +140,24 @@ def test_a_cut_class_shows_its_constructor_not_only_its_doc_comment(make_repo, b
     assert lines[0] == "export class HTTPError extends Error {"
     assert "    constructor(response, request) {" in lines
     assert sum("doc comment" in line for line in lines) <= 2
+
+
+def test_a_bracket_in_a_line_comment_of_the_blocks_language_opens_nothing() -> None:
+    # review: one "(" in a Rust comment made the rest of the block a single statement
+    rust = ["fn run() {", "    // retries (at most 3", "    let a = 1;", "    let b = 2;", "}"]
+    assert statement_spans(rust, "//")[2:4] == [(2, 2), (3, 3)]
+    assert statement_spans(rust)[3] == (1, 4)  # read as Python: "//" is no comment
+    python = ["x = (a // b)", "y = 2"]  # Python's floor division is no comment
+    assert statement_spans(python) == [(0, 0), (1, 1)]
+    assert reveal_chunks(rust, 0, [3], "//")[1] == [3]
+
+
+def test_a_cut_reads_line_comments_in_the_blocks_language() -> None:
+    lines = ["fn run(value: u32) {", "    // retries (at most 3"] + [
+        f"    let step_{i} = compute({i});" for i in range(30)] + ["    follow(value);", "}"]
+    block = Block(path="run.rs", language="rust", start_line=1, end_line=len(lines),
+                  content="\n".join(lines), tokens=count_tokens("\n".join(lines)), score=140.0,
+                  kind=Fidelity.FULL, ring=0, reason="named", focus_line=1, salient=(33,))
+    cut = truncate_block(block, 3, count_tokens)
+    assert "    follow(value);" in cut.content.split("\n")
+    assert "    let step_29 = compute(29);" not in cut.content

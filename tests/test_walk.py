@@ -603,3 +603,14 @@ def test_by_default_the_fitted_ranker_puts_the_seeds_siblings_above_far_files_si
     assert ring3(WalkConfig(rankers=(None, None)))[0] == "best"
     fitted = ring3(WalkConfig())
     assert fitted[-1] == "best" and set(fitted[:-1]) == {"in"}
+
+
+def test_ring_4_keeps_the_hand_set_weights_the_ring_3_ranker_was_not_fitted_on(py_index) -> None:
+    # review: the ranker fitted on ring-3 items was applied to ring 4's too
+    from ctxopt.walk import Ranker
+    task = parse_task("fix Storage bug")
+    hand = walk_rings(py_index, task, WalkConfig(max_ring=4, rankers=(None, None)))
+    flat = walk_rings(py_index, task, WalkConfig(max_ring=4, rankers=(None, Ranker(intercept=0.0))))
+    assert {i.score for i in flat if i.ring == 3} == {RING_BANDS[3].score(0.5)}
+    ring4 = {(i.path, i.start_line, i.score) for i in hand if i.ring == 4}
+    assert ring4 and ring4 == {(i.path, i.start_line, i.score) for i in flat if i.ring == 4}

@@ -19,7 +19,7 @@ from pathlib import Path
 from ..errors import GrammarError
 
 __all__ = ["Language", "LANGUAGES", "language_for_path", "language_for_file", "grammars_dir",
-           "load_query", "HEAD_BYTES"]
+           "load_query", "HEAD_BYTES", "comment_syntax"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +70,20 @@ HEAD_BYTES = 65536
 # Fence tags for files we show but do not parse.
 _FENCE_TAGS = {".md": "markdown", ".toml": "toml", ".yaml": "yaml", ".yml": "yaml",
                ".json": "json", ".cfg": "ini", ".ini": "ini", ".sh": "bash", ".rst": "rst"}
+
+
+# A line comment in each fence language whose comments do not start with ``#``; a
+# language without line comments has its block comment, closed on the line.
+_COMMENTS = {**dict.fromkeys(("c", "cpp", "csharp", "go", "java", "javascript", "json", "kotlin",
+                              "php", "rust", "scala", "swift", "tsx", "typescript"), ("//", "")),
+             "markdown": ("<!--", " -->"), "rst": ("..", ""), "ini": (";", "")}
+
+
+def comment_syntax(tag: str) -> tuple[str, str]:
+    """(opener, closer) of a one-line comment in the language of fence tag ``tag``
+    (``("//", "")`` for Rust, ``("<!--", " -->")`` for Markdown); ``("#", "")`` for
+    Python, shell, TOML, YAML and any tag not known."""
+    return _COMMENTS.get(tag, ("#", ""))
 
 
 def language_for_path(path: str) -> Language | None:
