@@ -335,7 +335,7 @@ def find_references(text: str) -> list[Reference]:
     """The places in files ``text`` points at (see the module docstring), in order.
 
     "line 12" or "lines 12-20" belongs to the nearest path written before it, else to
-    the first one after it; without any path it is no reference.
+    the first one after it on the same line; without such a path it is no reference.
 
     >>> find_references('File "/srv/app/routes.py", line 619, in checkout')
     [Reference(path='srv/app/routes.py', start_line=619, end_line=619, function='checkout')]
@@ -383,10 +383,13 @@ def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple
     for match in _LINES_WORDS.finditer(text):
         if taken.overlaps(match.start(), match.start() + 1):
             continue
-        # the nearest path before the match, else the first one after it
+        # the nearest path before the match, else the first one after it on its line (a
+        # parser's "at line 1 column 2" names no file of a stack frame below it)
         before = bisect.bisect_left(starts, match.start())
         after = bisect.bisect_right(starts, match.start())
-        near = (paths[before - 1] if before else paths[after] if after < len(paths) else None)
+        near = paths[before - 1] if before else None
+        if near is None and after < len(paths) and "\n" not in text[match.end():paths[after][0]]:
+            near = paths[after]
         start = int(match.group("start"))
         if near and near[1] and start > 0:
             end = max(start, int(match.group("end") or start))

@@ -237,3 +237,12 @@ def test_a_huge_task_is_cut_at_a_blank_and_the_note_counts_what_was_read():
     assert limit_task(parsed)[1] == (f"task cut: searched the first {len(parsed.raw):,} of "
                                      f"{len(text):,} characters")
     assert parse_task("fix Storage.get").cut_from is None
+
+
+def test_a_line_word_before_any_path_names_only_a_path_on_its_own_line():
+    # trial: a JSON parser's "at line 1 column 2" became line 1 of the next frame's file
+    trace = ("com.google.gson.JsonSyntaxException: Expected BEGIN_OBJECT at line 1 column 2\n"
+             "\tat com.google.gson.Gson.fromJson(Gson.java:1234)")
+    assert [(r.path, r.start_line) for r in parse_task(trace).references] == [("Gson.java", 1234)]
+    assert [(r.path, r.start_line) for r in parse_task("see lines 12-20 of src/db.py").references] == [
+        ("src/db.py", 12)]
