@@ -39,12 +39,6 @@ CONTEXT_LINES = 2
 MERGE_GAP = 3
 # Tiers whose blocks carry salient lines (``Block.salient``), so that a cut keeps them.
 SALIENT_TIERS = frozenset(Tier)
-# The headers of the definitions inside a block are salient (after the lines that match
-# the task): a cut class shows its members' first lines.
-SALIENT_DEFINITIONS = True
-# A definition's salient header is its first line below the comments the parser counts
-# in it (TypeScript's doc comments): a cut class showed its constructor's doc comment.
-HEADER_BELOW_COMMENTS = True
 # A comment or docstring line holding the task's words counts this much of a code line.
 PROSE_WEIGHT = 0.5
 # A block of at most this many lines is never cut around its salient lines.
@@ -164,8 +158,9 @@ def salient_lines(lines: list[str], start: int, focus: int | None,
     terms (``lexical.text_terms``; weight: the sum of ``terms``' weights of the distinct
     terms a line holds, times ``PROSE_WEIGHT`` in comments and docstrings; ties in line
     order), then the first lines of ``definitions``
-    starting inside (``SALIENT_DEFINITIONS``; below the comments the parser counts in a
-    definition: a doc comment is no header). At most ``_SALIENT_MAX`` lines. ``comment``
+    starting inside, so that a cut class shows its members' first lines (each below the
+    comments the parser counts in its definition: a doc comment is no header; a cut
+    TypeScript class showed its constructor's doc comment). At most ``_SALIENT_MAX`` lines. ``comment``
     opens a line comment in the block's language (``elide.prose_lines``)."""
     scored: list[tuple[float, int]] = []
     prose = prose_lines(lines, comment)
@@ -179,15 +174,13 @@ def salient_lines(lines: list[str], start: int, focus: int | None,
                                start + offset))
     scored.sort()
     found = [line for _, line in scored]
-    if SALIENT_DEFINITIONS:
-        for first in sorted(d.start_line - start for d in definitions
-                            if start < d.start_line < start + len(lines)):
-            # a definition's own first line, below the comments the parser counts in it
-            while HEADER_BELOW_COMMENTS and (first in prose or (
-                    first < len(lines) - 1 and not lines[first].strip())):
-                first += 1
-            if first < len(lines):
-                found.append(start + first)
+    for first in sorted(d.start_line - start for d in definitions
+                        if start < d.start_line < start + len(lines)):
+        # a definition's own first line, below the comments the parser counts in it
+        while first in prose or (first < len(lines) - 1 and not lines[first].strip()):
+            first += 1
+        if first < len(lines):
+            found.append(start + first)
     if focus is not None:
         found[:0] = [line for line in range(focus, focus + POINTED_LINES)
                      if start <= line < start + len(lines)]
