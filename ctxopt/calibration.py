@@ -35,43 +35,38 @@ def user_config_dir() -> Path:
     """The user's ctxopt configuration directory: ``$CTXOPT_CONFIG_DIR``, else the
     platform's (``platformdirs``: ``~/.config/ctxopt`` on Linux, honouring
     ``$XDG_CONFIG_HOME``; the roaming application-data folder on Windows). Not created."""
-    if os.environ.get(CONFIG_DIR_ENV):  # the override: platformdirs need not be imported
-        return Path(os.environ[CONFIG_DIR_ENV])
-    return _platform_config_dir(*(os.environ.get(name) for name in _PLATFORM_ENV))
-
-
-# What platformdirs' answer depends on: the same values give the same directory, so it is
-# asked once per process (the memo asks for every text it looks up).
-_PLATFORM_ENV = ("XDG_CONFIG_HOME", "HOME", "APPDATA", "USERPROFILE")
-# Every variable the directory depends on (``memo.shared_memo`` keys on their values).
-DIRECTORY_ENV = (CONFIG_DIR_ENV, *_PLATFORM_ENV)
-
-
-@functools.lru_cache(maxsize=4)
-def _platform_config_dir(*environment: str | None) -> Path:
-    import platformdirs
-
-    return Path(platformdirs.user_config_dir("ctxopt", appauthor=False, roaming=True))
+    return _user_dir(CONFIG_DIR_ENV, "config", _PLATFORM_ENV)
 
 
 def user_cache_dir() -> Path:
     """The user's ctxopt cache directory (the memo of texts, ``memo``): ``$CTXOPT_CACHE_DIR``,
     else the platform's (``platformdirs``: ``~/.cache/ctxopt`` on Linux, honouring
     ``$XDG_CACHE_HOME``; the local application-data folder on Windows). Not created."""
-    if os.environ.get(CACHE_DIR_ENV):
-        return Path(os.environ[CACHE_DIR_ENV])
-    return _platform_cache_dir(*(os.environ.get(name) for name in _PLATFORM_CACHE_ENV))
+    return _user_dir(CACHE_DIR_ENV, "cache", _PLATFORM_CACHE_ENV)
 
 
+# What platformdirs' answers depend on: the same values give the same directory, so each is
+# asked once per process (the memo asks for every text it looks up).
+_PLATFORM_ENV = ("XDG_CONFIG_HOME", "HOME", "APPDATA", "USERPROFILE")
 _PLATFORM_CACHE_ENV = ("XDG_CACHE_HOME", "HOME", "LOCALAPPDATA", "USERPROFILE")
 # Every variable the cache directory depends on (``memo.shared_memo`` keys on their values).
 CACHE_DIRECTORY_ENV = (CACHE_DIR_ENV, *_PLATFORM_CACHE_ENV)
 
 
-@functools.lru_cache(maxsize=4)
-def _platform_cache_dir(*environment: str | None) -> Path:
+def _user_dir(override: str, kind: str, platform_env: tuple[str, ...]) -> Path:
+    """``$override`` when set and not empty (platformdirs need not be imported), else the
+    platform's user directory of ``kind`` ("config" or "cache")."""
+    if os.environ.get(override):
+        return Path(os.environ[override])
+    return _platform_dir(kind, *(os.environ.get(name) for name in platform_env))
+
+
+@functools.lru_cache(maxsize=8)
+def _platform_dir(kind: str, *environment: str | None) -> Path:
     import platformdirs
 
+    if kind == "config":
+        return Path(platformdirs.user_config_dir("ctxopt", appauthor=False, roaming=True))
     return Path(platformdirs.user_cache_dir("ctxopt", appauthor=False))
 
 
