@@ -275,6 +275,19 @@ def test_parser_fingerprint_mismatch_rebuilds(fixture_repo, monkeypatch) -> None
     assert report.rebuilt and report.parsed == 7
 
 
+def test_an_index_written_by_another_ctxopt_is_rebuilt(fixture_repo, monkeypatch) -> None:
+    # the same schema and grammars, other code: its tags or cached resolutions may differ
+    root = fixture_repo("py_storage")
+    open_index(root)[0].close()
+    monkeypatch.setattr(schema, "code_fingerprint", lambda: b"another ctxopt")
+    index, report = open_index(root)
+    index.close()
+    assert report.rebuilt and report.parsed == 7
+    index, report = open_index(root)
+    index.close()
+    assert not report.rebuilt and report.parsed == 0
+
+
 def test_a_file_that_is_not_an_index_is_never_overwritten(fixture_repo, tmp_path) -> None:
     root = fixture_repo("py_storage")
     precious = tmp_path / "notes.db"

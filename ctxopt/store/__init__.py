@@ -8,8 +8,9 @@ into rows, in worker processes), ``update`` (bringing the tables in line with th
 ``query`` and ``edges`` (the query surface), ``lexical`` (BM25 over the postings),
 ``location`` (where the database lives, recovery from damage).
 
-Storage (``SCHEMA_VERSION``; a database with another version, another parser fingerprint
-or another root is emptied and rebuilt, never misread):
+Storage (``SCHEMA_VERSION``; a database with another version, another fingerprint (of the
+parsers and of ctxopt's code: ``schema.fingerprint``) or another root is emptied and
+rebuilt, never misread):
 
 - ``files``: every selected or content-skipped file keyed by path, with size, mtime (ns),
   a BLAKE2 hash of the content, language, line count, skip reason (``file_tags`` puts a

@@ -16,6 +16,7 @@ from .. import lexical
 from ..files.safety import HygieneConfig
 from ..parsing.languages import LANGUAGES, grammars_dir
 from ..errors import CtxoptError, IndexStoreError
+from .parsecache import code_fingerprint
 
 __all__ = ["SCHEMA_VERSION", "APPLICATION_ID", "SQLITE_MAGIC", "INDEXES", "BUMP_GENERATION",
            "SQL_VARS", "chunks", "marks", "connect", "Transaction", "read_meta", "prepare_schema", "ensure_indexes",
@@ -128,14 +129,18 @@ BUMP_GENERATION = ("INSERT INTO meta(key, value) VALUES ('generation', '1') ON C
 
 
 def fingerprint(config: HygieneConfig) -> str:
-    """Changes whenever the tags or the stored terms of every file could change: schema,
-    languages, tag queries, the line length limit, ``lexical.DOCUMENTS_VERSION``. Options
+    """Changes whenever the tags, the stored terms or the resolved-use cache of every file
+    could change: schema, languages, tag queries, the line length limit,
+    ``lexical.DOCUMENTS_VERSION``, and ctxopt's own code (``parsecache.code_fingerprint``:
+    a new ctxopt may read files or resolve names differently, so its first run rebuilds
+    the index rather than misread one an older version wrote). Options
     that change the verdict on a few files only (secrets allowed, the parse time limit,
     submodules, ``.gitattributes``) are not in it: an update re-checks just those files
     (``store.recheck``)."""
     digest = hashlib.blake2b(digest_size=12)
     digest.update(f"{SCHEMA_VERSION}|{lexical.DOCUMENTS_VERSION}|{sys.version_info[:2]}|"
                   f"{config.max_line_length}".encode())
+    digest.update(code_fingerprint())
     for language in LANGUAGES:
         digest.update(repr(language).encode())
     try:
