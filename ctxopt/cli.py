@@ -141,10 +141,10 @@ def _open_index(root: Path, index_path: Path | None, jobs: int | None,
                 ) -> tuple[StoredIndex, UpdateReport]:
     """Update and open the persistent index, with a progress bar when stderr is a terminal,
     and print the index's note (e.g. a read-only root) on stderr."""
-    with indexing_progress() as progress:
+    with indexing_progress() as feedback:
         options = IndexOptions(path=index_path, jobs=jobs, max_file_bytes=max_file_size,
-                               progress=progress, notify=note, hygiene=hygiene,
-                               parse_cache=parse_cache or True)
+                               progress=feedback.progress, listed=feedback.listed,
+                               notify=note, hygiene=hygiene, parse_cache=parse_cache or True)
         return open_index(root, options)
 
 
@@ -200,9 +200,10 @@ def gather_command(task: str | None, task_file: Path | None, root: Path, budget:
                           and isinstance(counter, Calibrated) else None, hygiene=HygieneConfig(
                               allow_secrets=allow_secrets, submodules=submodules,
                               parse_timeout=parse_timeout, exclude=exclude))
-    with indexing_progress() as progress:
+    with indexing_progress() as feedback:
         options = IndexOptions(path=index_path, jobs=jobs, max_file_bytes=max_file_size,
-                               progress=progress, notify=note, parse_cache=parse_cache or True)
+                               progress=feedback.progress, listed=feedback.listed,
+                               notify=note, parse_cache=parse_cache or True)
         prepared = prepare(root, task, config, counter=counter, index_options=options)
     result = fit_prepared(prepared, config.budget, explain=explain)
     if not result.selection.blocks and not result.selection.excluded:

@@ -12,7 +12,8 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -22,8 +23,8 @@ from .commands import announce_root, quiet
 from .errors import CtxoptError, UsageError
 from .files.text import display_text
 
-__all__ = ["ExitStatus", "ProgressBar", "emit", "exit_nothing_found", "indexing_progress",
-           "output_target", "write_output"]
+__all__ = ["ExitStatus", "IndexingFeedback", "ProgressBar", "emit", "exit_nothing_found",
+           "indexing_progress", "output_target", "write_output"]
 
 
 class ExitStatus(enum.IntEnum):
@@ -139,15 +140,24 @@ class ProgressBar:
             self.bar.close()
 
 
+@dataclass(frozen=True)
+class IndexingFeedback:
+    """What the CLI shows while the index is brought up to date: ``progress`` (a bar, or
+    None) and ``listed``, the callback of ``IndexOptions.listed`` that prints the note on a
+    root taken from the current directory (``commands.announce_root``) with its file count."""
+
+    progress: ProgressBar | None
+    listed: Callable[[int], None] = announce_root
+
+
 @contextlib.contextmanager
-def indexing_progress() -> Iterator[ProgressBar | None]:
-    """A progress bar for ``IndexOptions.progress`` when stderr is a terminal and
-    ``--quiet`` was not given (else None), closed when the block ends. The note on a
-    root taken from the current directory (``commands.announce_root``) comes first."""
-    announce_root()
+def indexing_progress() -> Iterator[IndexingFeedback]:
+    """The feedback for ``IndexOptions.progress`` and ``listed``: a progress bar when
+    stderr is a terminal and ``--quiet`` was not given (else None), closed when the block
+    ends."""
     progress = ProgressBar() if sys.stderr.isatty() and not quiet() else None
     try:
-        yield progress
+        yield IndexingFeedback(progress)
     finally:
         if progress is not None:
             progress.close()

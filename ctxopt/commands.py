@@ -205,22 +205,24 @@ def root_or_repository(ctx: click.Context, param: click.Parameter | None,
     if found is not None:
         return found
     here = Path.cwd().resolve()
-    ctx.meta[_ROOT_NOTE] = (f"no git work tree or ctxopt index in {here} or above it; "
-                            f"indexing {here} itself (pass --root to choose)")
+    ctx.meta[_ROOT_NOTE] = here
     return here
 
 
-_ROOT_NOTE = "ctxopt.root_note"  # ctx.meta key: the note root_or_repository leaves
+_ROOT_NOTE = "ctxopt.root_note"  # ctx.meta key: the root root_or_repository took from the cwd
 
 
-def announce_root() -> None:
-    """Print the note ``root_or_repository`` left (the current directory taken as the
-    root, outside any repository), once: called as indexing starts, so that a bad option
-    parsed after ``--root`` is still one ``Error:`` line alone."""
+def announce_root(files: int) -> None:
+    """Print the note on the root ``root_or_repository`` took from the current directory
+    (outside any repository), once, with the ``files`` the index will hold: called when
+    they are listed, before any is read (``IndexOptions.listed``), so that a bad option
+    parsed after ``--root`` is still one ``Error:`` line alone and a run in a home
+    directory says how much it is about to read."""
     ctx = click.get_current_context(silent=True)
-    text = None if ctx is None else ctx.meta.pop(_ROOT_NOTE, None)
-    if text:
-        note(text)
+    here = None if ctx is None else ctx.meta.pop(_ROOT_NOTE, None)
+    if here is not None:
+        note(f"no git work tree or ctxopt index in {here} or above it; indexing {here} "
+             f"itself, {files:,} file{'' if files == 1 else 's'} (pass --root to choose)")
 
 
 # The options gather, index and curve share (--task-file: gather and curve), defined once.

@@ -82,9 +82,9 @@ def curve_command(task: str | None, task_file: Path | None, root: Path,
     config = GatherConfig(budget=max(chosen), max_ring=max_ring, include_tests=tests,
                           scope=scope, hygiene=HygieneConfig(parse_timeout=parse_timeout,
                                                             exclude=exclude))
-    with indexing_progress() as progress:
+    with indexing_progress() as feedback:
         options = IndexOptions(path=index_path, jobs=jobs, max_file_bytes=max_file_size,
-                               progress=progress)
+                               progress=feedback.progress, listed=feedback.listed)
         curve = budget_curve(root, task, chosen, config, index_options=options)
     if not curve.rows:
         from .pipeline import why_nothing_found

@@ -454,9 +454,12 @@ def test_outside_any_repository_a_note_says_the_current_directory_is_the_root(
     args = ["gather", "fix Storage", "--index", str(tmp_path / "index.db")]
     result = runner.invoke(main, args, catch_exceptions=False)
     assert result.exit_code == 0 and "class Storage" in result.stdout
+    # and says how many files it is about to read (review: a run in $HOME said no count)
     assert result.stderr == (f"ctxopt: no git work tree or ctxopt index in {root.resolve()} "
-                             f"or above it; indexing {root.resolve()} itself (pass --root to "
-                             "choose)\n")
+                             f"or above it; indexing {root.resolve()} itself, 1 file (pass "
+                             "--root to choose)\n")
+    (root / "db.py").write_text("def connect():\n    pass\n")
+    assert ", 2 files (pass" in runner.invoke(main, args).stderr
     assert runner.invoke(main, ["--quiet", *args]).stderr == ""
     assert runner.invoke(main, [*args, "--root", str(root)]).stderr == ""
     _git_init(root)

@@ -20,6 +20,8 @@ class IndexOptions:
     ``jobs``: worker processes for parsing (None: all cores); ``max_file_bytes``: larger
     files are skipped; ``progress``: called as ``progress(done, total)`` while files are
     read (the CLI draws a bar with it), never called when there is nothing to read;
+    ``listed``: called once with the number of files the index will hold (the candidates
+    listed, before any is read; the CLI's note on a root taken from the current directory);
     ``notify``: called with a one-line note for the user (e.g. where the index went when
     the root is read-only); ``hygiene``: secrets, submodules, parse time limit (a change
     re-checks only the files it affects, see ``store.recheck``; the line length limit
@@ -32,6 +34,7 @@ class IndexOptions:
     jobs: int | None = None
     max_file_bytes: int = MAX_FILE_BYTES
     progress: Callable[[int, int], None] | None = None
+    listed: Callable[[int], None] | None = None
     notify: Callable[[str], None] | None = None
     hygiene: HygieneConfig = HygieneConfig()
     parse_cache: Path | str | bool = True

@@ -59,6 +59,8 @@ def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
     Returns the diagnostics of the files skipped by name (not stored: cheap to redo)."""
     candidates, name_skips = list_candidates(root, max_file_bytes=options.max_file_bytes,
                                              config=options.hygiene)
+    if options.listed:
+        options.listed(len(candidates))
     stored = {key_path(row[0]): row[1:] for row in conn.execute(
         "SELECT path, size, mtime_ns, checked_ns, hash, skip, language, detail FROM files")}
     work: list[tuple[str, str | None, bool | None]] = []
