@@ -9,8 +9,28 @@ import pytest
 from ctxopt.cli import main
 
 
-def test_index_command_prints_what_it_holds(runner, fixture_repo) -> None:
-    root = fixture_repo("py_storage")
+@pytest.fixture
+def root(fixture_repo) -> Path:
+    """A copy of the py_storage fixture, the repository most tests here index."""
+    return fixture_repo("py_storage")
+
+
+@pytest.fixture
+def cache_home(tmp_path, monkeypatch) -> Path:
+    """``$XDG_CACHE_HOME`` of the test's own, where an index that cannot be kept in the
+    root goes."""
+    home = tmp_path / "cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    return home
+
+
+def _gather(runner, root: Path, *args: str, **kwargs):
+    """``ctxopt gather "fix Storage bug" --root ROOT ARGS...``."""
+    return runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root), *args],
+                         **kwargs)
+
+
+def test_index_command_prints_what_it_holds(runner, root) -> None:
     (root / "logo.png").write_bytes(b"\x89PNG\x00\x00")
     result = runner.invoke(main, ["index", "--root", str(root)], catch_exceptions=False)
     assert result.exit_code == 0, result.stderr
@@ -39,11 +59,9 @@ def test_index_command_json(runner, fixture_repo) -> None:
     assert document["parse_cache"] == {"directory": None, "hits": 0, "misses": 0}  # nothing read
 
 
-def test_gather_uses_the_index_option_and_environment(runner, fixture_repo, tmp_path, monkeypatch) -> None:
-    root = fixture_repo("py_storage")
+def test_gather_uses_the_index_option_and_environment(runner, root, tmp_path, monkeypatch) -> None:
     database = tmp_path / "a" / "index.db"
-    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root),
-                                  "--index", str(database)], catch_exceptions=False)
+    result = _gather(runner, root, "--index", str(database), catch_exceptions=False)
     assert result.exit_code == 0 and database.is_file()
     monkeypatch.setenv("CTXOPT_INDEX", str(tmp_path / "b.db"))
     result = runner.invoke(main, ["index", "--root", str(root)], catch_exceptions=False)
@@ -52,13 +70,10 @@ def test_gather_uses_the_index_option_and_environment(runner, fixture_repo, tmp_
 
 
 def test_a_file_where_the_index_directory_goes_is_named_and_left_alone(
-        runner, fixture_repo, tmp_path, monkeypatch) -> None:
+        runner, root, cache_home) -> None:
     # trial: a user's file ROOT/.ctxopt gave "ROOT is not writable"
-    root = fixture_repo("py_storage")
     (root / ".ctxopt").write_text("in the way\n")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root)],
-                           catch_exceptions=False)
+    result = _gather(runner, root, catch_exceptions=False)
     assert result.exit_code == 0
     assert result.stderr.startswith(f"ctxopt: {root / '.ctxopt'} is not a directory (left as it "
                                     "is); the index is kept in ")
@@ -66,28 +81,23 @@ def test_a_file_where_the_index_directory_goes_is_named_and_left_alone(
     assert (root / ".ctxopt").read_text() == "in the way\n"
 
 
-def test_a_read_only_index_file_is_named_not_the_root(runner, fixture_repo, tmp_path,
+def test_a_read_only_index_file_is_named_not_the_root(runner, root, cache_home,
                                                       monkeypatch) -> None:
     # trial F10: ROOT/.ctxopt/index.db read-only in a writable root said "ROOT is not writable"
-    root = fixture_repo("py_storage")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     assert runner.invoke(main, ["index", "--root", str(root)]).exit_code == 0
     database = root / ".ctxopt" / "index.db"
     real_access = os.access
     # (the suite may run as root, whom modes do not stop)
     monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if Path(path) == database
                         and mode == os.W_OK else real_access(path, mode, **kw))
-    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root)],
-                           catch_exceptions=False)
+    result = _gather(runner, root, catch_exceptions=False)
     assert result.exit_code == 0
     assert result.stderr.startswith(f"ctxopt: {database} is not writable; the index is kept "
                                     "in ")
     assert len(result.stderr.splitlines()) == 1
 
 
-def test_unwritable_root_gets_a_one_line_note(runner, fixture_repo, tmp_path, monkeypatch) -> None:
-    root = fixture_repo("py_storage")
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+def test_unwritable_root_gets_a_one_line_note(runner, root, cache_home, monkeypatch) -> None:
     real_mkdir = Path.mkdir
 
     def mkdir(self: Path, *args: object, **kwargs: object) -> None:
@@ -96,47 +106,40 @@ def test_unwritable_root_gets_a_one_line_note(runner, fixture_repo, tmp_path, mo
         real_mkdir(self, *args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(Path, "mkdir", mkdir)
-    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root)],
-                           catch_exceptions=False)
+    result = _gather(runner, root, catch_exceptions=False)
     assert result.exit_code == 0
     assert result.stderr.startswith(f"ctxopt: {root} is not writable; the index is kept in ")
     assert len(result.stderr.splitlines()) == 1
 
 
-def test_an_index_path_that_is_not_an_index_is_an_error(runner, fixture_repo, tmp_path) -> None:
-    root = fixture_repo("py_storage")
+def test_an_index_path_that_is_not_an_index_is_an_error(runner, root, tmp_path) -> None:
     precious = tmp_path / "thesis.txt"
     precious.write_text("years of work\n")
-    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root),
-                                  "--index", str(precious)])
+    result = _gather(runner, root, "--index", str(precious))
     assert result.exit_code == 2  # bad input: the user's file is refused, never overwritten
     assert result.stderr.startswith("Error: ") and len(result.stderr.splitlines()) == 1
     assert precious.read_text() == "years of work\n"
 
 
 @pytest.mark.parametrize("args", [["--jobs", "0"], ["--max-file-size", "0"], ["--jobs", "x"]])
-def test_bad_index_options_exit_2(runner, fixture_repo, args) -> None:
-    root = fixture_repo("py_storage")
+def test_bad_index_options_exit_2(runner, root, args) -> None:
     result = runner.invoke(main, ["index", "--root", str(root), *args])
     assert result.exit_code == 2
     assert "Traceback" not in result.output
 
 
-def test_max_file_size_skips_larger_files(runner, fixture_repo) -> None:
-    root = fixture_repo("py_storage")
+def test_max_file_size_skips_larger_files(runner, root) -> None:
     result = runner.invoke(main, ["index", "--root", str(root), "--max-file-size", "300",
                                   "--format", "json"], catch_exceptions=False)
     assert json.loads(result.stdout)["skipped"]["too large"] >= 1
 
 
 @pytest.mark.parametrize("under", ["blocker", "blocker/sub"])
-def test_an_index_path_under_a_file_names_the_file(runner, fixture_repo, tmp_path, under) -> None:
+def test_an_index_path_under_a_file_names_the_file(runner, root, tmp_path, under) -> None:
     # it said "cannot create blocker: File exists" (or "Not a directory")
-    root = fixture_repo("py_storage")
     (tmp_path / "blocker").write_text("mine\n")
     database = tmp_path / under / "index.db"
-    result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root),
-                                  "--index", str(database)])
+    result = _gather(runner, root, "--index", str(database))
     assert result.exit_code == 3
     assert result.stderr == (f"Error: cannot write the index at {database}: {tmp_path / 'blocker'} "
                              "is not a directory\n")
