@@ -17,10 +17,10 @@ def root(fixture_repo) -> Path:
 
 @pytest.fixture
 def cache_home(tmp_path, monkeypatch) -> Path:
-    """``$XDG_CACHE_HOME`` of the test's own, where an index that cannot be kept in the
-    root goes."""
+    """A user cache directory of the test's own (``$CTXOPT_CACHE_DIR``), where an index
+    that cannot be kept in the root goes."""
     home = tmp_path / "cache"
-    monkeypatch.setenv("XDG_CACHE_HOME", str(home))
+    monkeypatch.setenv("CTXOPT_CACHE_DIR", str(home))
     return home
 
 

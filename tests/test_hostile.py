@@ -387,7 +387,7 @@ def test_a_root_whose_name_is_not_utf8(runner, latin1_root, command, code) -> No
 def test_an_unwritable_root_whose_name_is_not_utf8(runner, latin1_root, tmp_path,
                                                    monkeypatch) -> None:
     (latin1_root / ".ctxopt").write_text("in the way\n")  # the index goes to the cache
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("CTXOPT_CACHE_DIR", str(tmp_path / "cache"))
     result = runner.invoke(main, ["gather", "fix spaced_func", "--root", str(latin1_root)])
     assert result.exit_code == 0, result.stderr
     assert "r\\xe9po/.ctxopt is not a directory" in result.stderr_bytes.decode("utf-8")

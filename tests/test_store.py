@@ -1,6 +1,7 @@
 """The persistent index: it answers like a fresh cold build, after any sequence of edits."""
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import sqlite3
@@ -369,16 +370,40 @@ def test_default_index_has_its_own_gitignore(fixture_repo) -> None:
 
 
 def test_a_file_in_the_way_of_the_index_falls_back_to_the_cache_dir(fixture_repo, tmp_path, monkeypatch) -> None:
+    # the user cache directory of the memo and the parse cache (calibration.user_cache_dir):
+    # location.py built its own from $XDG_CACHE_HOME and missed $CTXOPT_CACHE_DIR (review)
     root = fixture_repo("py_storage")
     (root / ".ctxopt").write_text("a file of the user's, in the way\n")
+    monkeypatch.setenv("CTXOPT_CACHE_DIR", str(tmp_path / "mine"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     notes: list[str] = []
     index, report = open_index(root, IndexOptions(notify=notes.append))
     with index:
         assert index.definitions_named("Storage")
-    assert report.path.startswith(str(tmp_path / "cache" / "ctxopt"))
+    assert Path(report.path).parent == tmp_path / "mine"
     assert len(notes) == 1 and f"{root / '.ctxopt'} is not a directory" in notes[0]
     assert (root / ".ctxopt").read_text() == "a file of the user's, in the way\n"
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="the platform's cache directory")
+@pytest.mark.parametrize("xdg", [True, False])
+def test_without_ctxopt_cache_dir_a_fallback_index_stays_where_it_was(
+        fixture_repo, tmp_path, monkeypatch, xdg) -> None:
+    # where fallback indexes went before they used user_cache_dir: $XDG_CACHE_HOME/ctxopt,
+    # else ~/.cache/ctxopt, as NAME-KEY.db with KEY from the root's path
+    root = fixture_repo("py_storage")
+    (root / ".ctxopt").write_text("in the way\n")
+    monkeypatch.delenv("CTXOPT_CACHE_DIR")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    if xdg:
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    else:
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    base = tmp_path / "cache" if xdg else tmp_path / "home" / ".cache"
+    key = hashlib.blake2b(os.fsencode(root.resolve()), digest_size=8).hexdigest()
+    index, report = open_index(root)
+    index.close()
+    assert report.path == str(base / "ctxopt" / f"py_storage-{key}.db")
 
 
 def test_bad_options_are_usage_errors() -> None:

@@ -90,7 +90,10 @@ def _no_table_or_ours(path: Path) -> bool:
 
 
 def writable_location(root: Path, requested: Path | None) -> tuple[str, str]:
-    """(database path or ':memory:', note for the user)."""
+    """(database path or ':memory:', note for the user): ``requested`` when given (made
+    or refused), else ``ROOT/.ctxopt/index.db``, else ``NAME-KEY.db`` in the user cache
+    directory (``calibration.user_cache_dir``: ``$CTXOPT_CACHE_DIR``, else the platform's),
+    else in the temporary directory, else memory; the note says why when not in the root."""
     if requested is not None:
         try:
             requested.parent.mkdir(parents=True, exist_ok=True)
@@ -108,9 +111,12 @@ def writable_location(root: Path, requested: Path | None) -> tuple[str, str]:
     problem = _own_directory_problem(root / ".ctxopt")
     if problem is None:
         return str(root / ".ctxopt" / "index.db"), ""
+    from ..calibration import user_cache_dir
+
     key = hashlib.blake2b(os.fsencode(root), digest_size=8).hexdigest()
-    cache_home = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
-    for base in (Path(cache_home) / "ctxopt", Path(tempfile.gettempdir()) / f"ctxopt-{os.getuid()}"):
+    # the cache directory the memo and the parse cache use (on Linux ~/.cache/ctxopt or
+    # $XDG_CACHE_HOME/ctxopt, where fallback indexes always went)
+    for base in (user_cache_dir(), Path(tempfile.gettempdir()) / f"ctxopt-{os.getuid()}"):
         try:
             base.mkdir(parents=True, exist_ok=True)
             if os.access(base, os.W_OK):
