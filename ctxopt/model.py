@@ -177,6 +177,10 @@ class Block:
     # between them marked ``⋮ N lines`` (a gap of one line is shown instead, uncounted);
     # 0: a cut that shows all of start_line..end_line, or no cut
     kept: int = 0
+    # (qualified name, first line, last line) of a definition the block holds only part of:
+    # a window around a call in a long caller, a class header, the lines around a line the
+    # task points at (``source.read_blocks``); None: each definition it names is whole
+    part_of: tuple[str, int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -33,11 +33,12 @@ __all__ = [
     "render_json",
     "render_manifest",
     "render_text",
+    "shown_kind",
     "task_line",
 ]
 
 # 2: root, ctxopt_version, commit, index and calibrated_for added (ctxopt/schema/);
-# next added (issue 17); text added
+# next added (issue 17); text added; blocks' part_of and kind window added
 SCHEMA_VERSION = 2
 _TOP_SYMBOLS = 5
 # The text and manifest headers show at most this many characters of the task (the JSON
@@ -57,14 +58,26 @@ def _fence(content: str) -> str:
 def block_marker(block: Block) -> str:
     """The line that opens a block inside its file's fence: ``# lines 12-40`` (``//
     lines 12-40`` in a language whose comments start so: a comment in the block's own
-    language), with the notebook cells it shows and ``(signature)`` when it is reduced
-    to its signature. It starts with a character that is not white space: cl100k never
+    language), with the notebook cells it shows, ``(signature)`` when it is reduced
+    to its signature and ``(part of NAME, lines A-B)`` when it holds only part of a
+    definition it names (``Block.part_of``: a window around a call, a class header). It starts with a character that is not white space: cl100k never
     joins a line break and a following non-space character in one piece, so each
     block's part of the text counts on its own."""
     cells = f" [{block.cells}]" if block.cells else ""
     kind = " (signature)" if block.kind is Fidelity.SIGNATURE else ""
+    if block.part_of is not None and block.kind is not Fidelity.SIGNATURE:
+        name, first, last = block.part_of
+        kind = f" (part of {name}, lines {first}-{last})"
     opener, closer = comment_syntax(block.language)
     return f"{opener} lines {block.start_line}-{block.end_line}{cells}{kind}{closer}"
+
+
+def shown_kind(block: Block) -> str:
+    """What the output calls the block's form: its ``kind``, or ``window`` for a block
+    shown as read that holds only part of a definition it names (``Block.part_of``)."""
+    if block.kind is Fidelity.FULL and block.part_of is not None:
+        return "window"
+    return block.kind.value
 
 
 def block_part(block: Block) -> str:
@@ -360,7 +373,9 @@ def render_json(result: Result, count: Callable[[str], int]) -> str:
             "file": b.path, "start_line": b.start_line, "end_line": b.end_line,
             "language": b.language, "content": b.content, "tokens": b.tokens,
             "score": b.score, "ring": b.ring, "reason": b.reason, "symbols": list(b.symbols),
-            "kind": b.kind.value,
+            "kind": shown_kind(b),
+            "part_of": None if b.part_of is None or b.kind is Fidelity.SIGNATURE else {
+                "symbol": b.part_of[0], "start_line": b.part_of[1], "end_line": b.part_of[2]},
         } for b in selection.blocks],
         "truncated": [_dropped(d) for d in selection.truncated],
         "excluded": [_dropped(d) for d in selection.excluded],

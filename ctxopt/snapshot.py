@@ -35,7 +35,7 @@ from . import jsontext
 from .errors import UsageError
 from .files.text import decode_written, display_text, looks_binary
 from .model import Result
-from .render import task_line
+from .render import shown_kind, task_line
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -107,7 +107,7 @@ def manifest_table(result: Result, used: int) -> str:
             symbol = f"{symbol}#{seen[key]}"
         lines.append("\t".join((
             _field(block.path), symbol, content_hash(block.content),
-            f"{block.start_line}-{block.end_line}", block.kind.value, str(block.tokens),
+            f"{block.start_line}-{block.end_line}", shown_kind(block), str(block.tokens),
             _field(block.reason))))
     return "\n".join(lines) + "\n"
 

@@ -7,10 +7,12 @@ best first. Blocks whose lines are all blank are dropped. Items of different ``T
 are never merged: a weak neighbour would ride on a strong block's score. A block of more
 than a few lines carries its salient lines (``salient_lines``: the line the task points
 at, lines holding the task's terms or the seeds' names, the headers of the definitions
-inside), which a cut of it keeps first (``fit.truncate_block``). (A block may
-stop inside a definition, e.g. a class header or a window around a call; marking those
-with a ``⋮ N more lines of NAME`` line cost 0.02 line recall on the localization
-benchmark, so they are not marked.) Files are decoded and split into lines as
+inside), which a cut of it keeps first (``fit.truncate_block``). A block that
+stops inside a definition one of its items names (a class header, a window around a call
+in a long caller, the lines around a line the task points at) says so in ``part_of``: the
+renderer labels it (``# lines 120-132 (part of NAME, lines 100-230)``, JSON kind
+``window``). (A ``⋮ N more lines of NAME`` line for them cost 0.02 line recall on the
+localization benchmark; the label is a few tokens on the block's marker line.) Files are decoded and split into lines as
 ``files.text`` says (BOMs, UTF-16, ``\\r\\n``, ``\\r`` and ``\\n``), the same way the
 indexer numbered them.
 """
@@ -233,8 +235,8 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
             for start, end in ranges:
                 if not any(line.strip() for line in lines[start - 1:end]):
                     continue  # blank lines left over between tiers say nothing
-                block = _block(index, path, lines, tier_items, start, end, counter,
-                                     context_lines)
+                block = _block(index, path, lines, tier_items, (start, end), counter,
+                               context_lines, taken)
                 if (weights and tier in SALIENT_TIERS and block.kind is Fidelity.FULL
                         and end - start + 1 > _SALIENT_MIN_LINES):
                     block = _with_salient(block, lines, tier_items, weights,
@@ -264,8 +266,12 @@ def _with_salient(block: Block, lines: list[str], items: list[Item],
     return replace(block, focus_line=focus, salient=salient or (focus,))
 
 
-def _block(index: IndexView, path: str, lines: list[str], items: list[Item], start: int, end: int,
-           counter: TokenCounter, context_lines: int) -> Block:
+def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
+           span: tuple[int, int], counter: TokenCounter, context_lines: int,
+           taken: list[tuple[int, int]]) -> Block:
+    """The block of lines ``span`` of ``path`` holding ``items``; ``taken``: the lines of
+    the file's blocks of higher tiers."""
+    start, end = span
     members = [i for i in items if i.start_line - context_lines <= end and i.end_line >= start]
     members.sort(key=lambda i: (-i.score, i.ring, i.start_line))
     best = members[0]
@@ -283,4 +289,27 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item], sta
         path=path, language=fence_tag(path), start_line=start, end_line=end, content=content,
         tokens=counter.count(content), score=best.score, ring=min(i.ring for i in members),
         reason=reason, symbols=symbols, kind=kind, signature=signature, focus_line=focus,
-        cells=cell_label(lines, start, end) if is_notebook(path) else "")
+        cells=cell_label(lines, start, end) if is_notebook(path) else "",
+        part_of=None if kind is Fidelity.SIGNATURE else _part_of(index, path, members,
+                                                                span, taken))
+
+
+def _part_of(index: IndexView, path: str, members: list[Item], span: tuple[int, int],
+             taken: list[tuple[int, int]]) -> tuple[str, int, int] | None:
+    """(name, first line, last line) of the first definition, best member first, that a
+    member names and lines ``span`` hold only part of (lines of it that neither they nor
+    the blocks of higher tiers, ``taken``, hold); None when each is whole."""
+    named = [i.symbol for i in members if i.symbol]
+    if not named:
+        return None
+    start, end = span
+    shown = merge_ranges([*taken, span])
+    definitions = index.file_definitions(path) or ()
+    for symbol in dict.fromkeys(named):
+        around = [d for d in definitions if d.qualified_name == symbol
+                  and d.start_line <= end and d.end_line >= start]
+        if around and not any(subtract_ranges([(d.start_line, d.end_line)], shown) == []
+                              for d in around):
+            d = min(around, key=lambda d: (d.start_line, d.end_line))
+            return symbol, d.start_line, d.end_line
+    return None

@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 
 from ctxopt.model import Definition, Fidelity, Item
 from ctxopt.ranges import clamp_range, merge_ranges
+from ctxopt.render import render_block, shown_kind
 from ctxopt.source import read_blocks, read_lines
 from ctxopt.tokens import Cl100kCounter
 
@@ -134,3 +135,31 @@ def test_a_block_with_task_words_carries_salient_lines(make_repo, build_index) -
     (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0,
                            terms={"redirect": 2.0})
     assert block.salient[0] == 22 and block.focus_line == 1
+
+
+def test_a_window_of_a_long_caller_says_it_is_part_of_it(make_repo, build_index) -> None:
+    # review F3: a window around a call in a long caller was "full" with nothing saying
+    # that the caller's other lines were left out
+    body = "".join(f"    x{n} = {n}\n" for n in range(20))
+    root = make_repo({"m.py": f"def caller():\n{body}    target()\n{body}    return x0\n"})
+    index = build_index(root)
+    window = Item("m.py", 16, 28, 80.0, 2, "calls target", "caller")
+    whole = Item("m.py", 1, 43, 80.0, 2, "calls target", "caller")
+    (block,) = read_blocks(root, [window], index, Cl100kCounter(), context_lines=0)
+    assert block.part_of == ("caller", 1, 43) and block.kind is Fidelity.FULL
+    assert render_block(block).split("\n")[3] == "# lines 16-28 (part of caller, lines 1-43)"
+    assert shown_kind(block) == "window"
+    (block,) = read_blocks(root, [whole], index, Cl100kCounter(), context_lines=0)
+    assert block.part_of is None and shown_kind(block) == "full"
+    assert render_block(block).split("\n")[3] == "# lines 1-43"
+
+
+def test_a_definition_whose_other_lines_a_stronger_block_holds_is_not_a_window(
+        make_repo, build_index) -> None:
+    # its first line is a ring-3 block of its own, the rest in the ring-0 block below it
+    root = make_repo({"m.py": "def small(a,\n          b):\n    return a\n"})
+    items = [Item("m.py", 2, 3, 120.0, 0, "named", "small"),
+             Item("m.py", 1, 3, 30.0, 3, "same file", "small")]
+    blocks = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0)
+    assert [(b.start_line, b.end_line, b.part_of) for b in blocks] == [
+        (2, 3, ("small", 1, 3)), (1, 1, None)]
