@@ -34,7 +34,7 @@ def _indent(line: str) -> int:
     return len(line) - len(line.lstrip())
 
 
-def statement_spans(lines: Sequence[str], comment: str = "#") -> list[tuple[int, int]]:
+def statement_spans(lines: Sequence[str], comment: str | None = "#") -> list[tuple[int, int]]:
     """For each line, the (first, last) index of the statement holding it.
 
     A line continues the statement before it when a ``(`` or ``[`` opened above is
@@ -42,18 +42,18 @@ def statement_spans(lines: Sequence[str], comment: str = "#") -> list[tuple[int,
     string (a docstring) is a statement of its own. Braces are not counted: in brace languages they hold
     whole bodies, and a statement is then one line. Quotes on one line are skipped
     roughly (``'`` and ``"`` pairs), and so is a line comment, from ``comment`` (the
-    language's: ``comment_syntax``) to the line's end."""
+    language's: ``comment_opener``; None: the language has none) to the line's end."""
     return _scan(lines, comment)[0]
 
 
-def prose_lines(lines: Sequence[str], comment: str = "#") -> set[int]:
+def prose_lines(lines: Sequence[str], comment: str | None = "#") -> set[int]:
     """Indices of the lines that are comments or inside a triple-quoted string (a
     docstring): a task's words there say less than in code. ``comment`` opens a line
     comment, as for ``statement_spans``."""
     return _scan(lines, comment)[1]
 
 
-def _scan(lines: Sequence[str], comment: str) -> tuple[list[tuple[int, int]], set[int]]:
+def _scan(lines: Sequence[str], comment: str | None) -> tuple[list[tuple[int, int]], set[int]]:
     """``statement_spans`` and ``prose_lines`` in one pass."""
     starts: list[int] = []
     prose: set[int] = set()
@@ -83,7 +83,8 @@ def _scan(lines: Sequence[str], comment: str) -> tuple[list[tuple[int, int]], se
                 continue
             elif ch in "\"'":
                 quote = ch
-            elif line.startswith(comment, j) and not line.lstrip().startswith("#["):
+            elif comment is not None and line.startswith(comment, j) \
+                    and not line.lstrip().startswith("#["):
                 break  # a comment to the end of the line (``#`` or ``//``)
             elif ch in _OPENERS:
                 depth += 1
@@ -135,7 +136,7 @@ def _scopes(lines: Sequence[str], spans: list[tuple[int, int]], index: int,
 
 
 def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
-                  comment: str = "#") -> list[list[int]]:
+                  comment: str | None = "#") -> list[list[int]]:
     """The order in which cuts of a block reveal its lines, as chunks of indices: the
     header at ``focus``, then each salient index (best first) with its statement and the
     scope headers above it, then every other statement from ``focus`` down, then those

@@ -57,7 +57,7 @@ from typing import Protocol
 from .elide import cut_lines, reveal_chunks
 from .errors import BudgetTooSmallForContent
 from .model import RING_BANDS, Block, Dropped, Fidelity, Selection, Tier, Upcoming
-from .parsing.languages import comment_syntax
+from .parsing.languages import comment_opener
 
 __all__ = [
     "CAP_FLOOR",
@@ -149,8 +149,8 @@ def _chunks(content: str, focus: int, salient: tuple[int, ...],
             language: str) -> tuple[tuple[int, ...], ...]:
     """``elide.reveal_chunks`` of a block's content (cached: the ladder cuts one block
     many times)."""
-    comment = comment_syntax(language)[0]
-    return tuple(tuple(c) for c in reveal_chunks(content.split("\n"), focus, salient, comment))
+    return tuple(tuple(c) for c in reveal_chunks(content.split("\n"), focus, salient,
+                                                 comment_opener(language)))
 
 
 def _block_chunks(block: Block) -> tuple[tuple[int, ...], ...]:

@@ -58,18 +58,22 @@ def _fence(content: str) -> str:
 def block_marker(block: Block) -> str:
     """The line that opens a block inside its file's fence: ``# lines 12-40`` (``//
     lines 12-40`` in a language whose comments start so: a comment in the block's own
-    language), with the notebook cells it shows, ``(signature)`` when it is reduced
-    to its signature and ``(part of NAME, lines A-B)`` when it holds only part of a
-    definition it names (``Block.part_of``: a window around a call, a class header). It starts with a character that is not white space: cl100k never
-    joins a line break and a following non-space character in one piece, so each
-    block's part of the text counts on its own."""
+    language), with the notebook cells it shows, ``(signature)`` when it is reduced to
+    its signature and ``(part of NAME, lines A-B)`` when it holds only part of a
+    definition it names (``Block.part_of``: a window around a call, a class header). It
+    starts with a character that is not white space: cl100k never joins a line break and
+    a following non-space character in one piece, so each block's part of the text
+    counts on its own. In a language without comments (JSON) it is the bare text, which
+    goes on the block's own ``## path (lines 12-40)`` line, outside its fence
+    (``render_file``)."""
     cells = f" [{block.cells}]" if block.cells else ""
     kind = " (signature)" if block.kind is Fidelity.SIGNATURE else ""
     if block.part_of is not None and block.kind is not Fidelity.SIGNATURE:
         name, first, last = block.part_of
         kind = f" (part of {name}, lines {first}-{last})"
-    opener, closer = comment_syntax(block.language)
-    return f"{opener} lines {block.start_line}-{block.end_line}{cells}{kind}{closer}"
+    text = f"lines {block.start_line}-{block.end_line}{cells}{kind}"
+    syntax = comment_syntax(block.language)
+    return text if syntax is None else f"{syntax[0]} {text}{syntax[1]}"
 
 
 def shown_kind(block: Block) -> str:
@@ -105,12 +109,41 @@ def by_file(blocks: tuple[Block, ...] | list[Block]) -> list[list[Block]]:
     return [sorted(group, key=lambda b: (b.start_line, b.end_line)) for group in _grouped(blocks)]
 
 
+def _sections(blocks: tuple[Block, ...] | list[Block]) -> list[list[Block]]:
+    """The fenced sections of the text: a file's blocks (``by_file``), or each block of a
+    file in a language without comments alone, in line order (its range cannot be a
+    comment inside the fence)."""
+    sections: list[list[Block]] = []
+    for group in by_file(blocks):
+        if comment_syntax(group[0].language) is None:
+            sections += [[block] for block in group]
+        else:
+            sections.append(group)
+    return sections
+
+
+def _section_head(blocks: list[Block], fence: str) -> str:
+    """A section's ``## path`` line and opening fence, with a blank line before: the
+    block's range on the path line when its language has no comments."""
+    first = blocks[0]
+    if comment_syntax(first.language) is None:
+        return file_head(f"{first.path} ({block_marker(first)})", first.language, fence)
+    return file_head(first.path, first.language, fence)
+
+
 def render_file(blocks: list[Block]) -> str:
     """One file's blocks as text: ``## path``, then one fence holding each block's
-    marker line and lines, in line order (``block_part``)."""
-    fence = _fence("\n".join(b.content for b in blocks))
-    return (file_head(blocks[0].path, blocks[0].language, fence)
-            + "".join(block_part(b) for b in blocks) + f"{fence}\n")
+    marker line and lines, in line order (``block_part``). A file in a language without
+    comments (JSON) has a ``## path (lines A-B)`` line and a fence for each block."""
+    parts = []
+    for section in _sections(blocks):
+        fence = _fence("\n".join(b.content for b in section))
+        if comment_syntax(section[0].language) is None:
+            body = f"{section[0].content}\n"
+        else:
+            body = "".join(block_part(b) for b in section)
+        parts.append(_section_head(section, fence) + body + f"{fence}\n")
+    return "".join(parts)
 
 
 def render_body(blocks: tuple[Block, ...] | list[Block]) -> str:
@@ -272,15 +305,20 @@ class Layout:
 
     def body_tokens(self, blocks: tuple[Block, ...] | list[Block]) -> int:
         """Tokens of the blocks' part of the text (``render_body``, less the first
-        file's leading blank line, which counts with the header): the parts' sum."""
-        files = _grouped(blocks)  # (a file's order of blocks changes no sum)
+        file's leading blank line, which counts with the header): the parts' sum. (A
+        section of a language without comments is its path line, fence and content,
+        counted as one part: content may start with white space.)"""
+        sections = _sections(blocks)
         total = 0
-        for n, group in enumerate(files):
+        for n, group in enumerate(sections):
             parts = [self._part(b) for b in group]
             fence = "`" * max(fence for _, fence in parts)
-            total += sum(cost for cost, _ in parts)
-            total += self._counted(file_head(group[0].path, group[0].language, fence)[1:])
-            total += self._counted(fence + ("\n" if n == len(files) - 1 else "\n\n"))
+            head = _section_head(group, fence)[1:]
+            if comment_syntax(group[0].language) is None:
+                total += self._counted(f"{head}{group[0].content}\n")
+            else:
+                total += sum(cost for cost, _ in parts) + self._counted(head)
+            total += self._counted(fence + ("\n" if n == len(sections) - 1 else "\n\n"))
         return total
 
     def text_tokens(self, selection: Selection, body: int) -> int:

@@ -30,7 +30,7 @@ from .graph.view import IndexView
 from .lexical import name_words, text_terms
 from .model import Block, Fidelity, Item, Tier
 from .parsing.kinds import CONTAINER_KINDS
-from .parsing.languages import comment_syntax, fence_tag
+from .parsing.languages import comment_opener, fence_tag
 from .ranges import clamp_range, merge_ranges, subtract_ranges
 from .tokens import TokenCounter
 
@@ -153,7 +153,7 @@ def _signature(index: IndexView, path: str, start: int, end: int) -> str:
 
 def salient_lines(lines: list[str], start: int, focus: int | None,
                   terms: Mapping[str, float], definitions: tuple = (),
-                  comment: str = "#") -> tuple[int, ...]:
+                  comment: str | None = "#") -> tuple[int, ...]:
     """The file lines of ``lines`` (file line ``start`` first) that a cut keeps first,
     best first: ``focus`` and the ``POINTED_LINES - 1`` lines below it (an item's
     ``focus_line``: a few lines above a line the task points at), then lines holding the task's
@@ -261,7 +261,7 @@ def _with_salient(block: Block, lines: list[str], items: list[Item],
                   if start <= d.start_line <= line <= d.end_line]
         focus = max(around) if around else start
     salient = salient_lines(lines[start - 1:end], start, line, terms, definitions,
-                            comment_syntax(block.language)[0])
+                            comment_opener(block.language))
     # (no line that matters: the cut still keeps whole statements from the focus on)
     return replace(block, focus_line=focus, salient=salient or (focus,))
 

@@ -16,7 +16,7 @@ from ctxopt.tokens import Cl100kCounter, count_tokens
 # trailing spaces, '#', digits, punctuation and non-ASCII letters.
 _TEXT = st.lists(st.sampled_from(list("ab Z9#`\n\t.:-_()'\"é中\r") + ["  ", "\n\n", "```"]),
                 max_size=30).map("".join)
-_BLOCKS = st.lists(st.tuples(_TEXT, st.sampled_from(["python", "go", ""]),
+_BLOCKS = st.lists(st.tuples(_TEXT, st.sampled_from(["python", "go", "", "json"]),
                              st.sampled_from(list(Fidelity)), _TEXT, st.integers(0, 2)),
                    max_size=5)
 
@@ -174,9 +174,28 @@ def test_the_task_line_reads_only_the_start_of_a_huge_task(monkeypatch) -> None:
 
 @pytest.mark.parametrize(("language", "marker"), [
     ("python", "# lines 3-4"), ("rust", "// lines 3-4"), ("typescript", "// lines 3-4"),
-    ("go", "// lines 3-4"), ("markdown", "<!-- lines 3-4 -->"), ("", "# lines 3-4")])
+    ("go", "// lines 3-4"), ("markdown", "<!-- lines 3-4 -->"), ("", "# lines 3-4"),
+    ("json", "lines 3-4")])
 def test_a_block_marker_is_a_comment_in_the_blocks_language(language, marker) -> None:
     # trial: "# lines 3-4" opened every block, a syntax error in a Rust or Go fence
     block = Block(path="m", language=language, start_line=3, end_line=4, content="a\nb",
                   tokens=2, score=1.0, ring=0, reason="r")
     assert block_marker(block) == marker
+
+
+def test_a_json_block_has_its_range_on_its_path_line_outside_its_fence() -> None:
+    # review F17: "// lines 3-4" opened a JSON file's blocks inside a json fence: JSON has
+    # no comments. Each block gets its own "## path (lines A-B)" line and fence.
+    def block(start: int, content: str) -> Block:
+        return Block(path="c.json", language="json", start_line=start,
+                     end_line=start + content.count("\n"), content=content,
+                     tokens=count_tokens(content), score=100.0 - start, ring=0, reason="r")
+
+    blocks = (block(7, '  "b": 2'), block(1, '{\n  "a": 1,'))
+    result = Result(task="t", intent=Intent.GENERAL, budget=1000,
+                    selection=Selection(blocks=blocks))
+    body = render_text(result, count_tokens).split("\n", 3)[3]
+    assert body == ('\n## c.json (lines 1-2)\n```json\n{\n  "a": 1,\n```\n'
+                    '\n## c.json (lines 7-7)\n```json\n  "b": 2\n```\n')
+    layout = Layout(result, count_tokens, additive=True)
+    assert layout.tokens(result.selection) == count_tokens(render_text(result, count_tokens))

@@ -19,7 +19,7 @@ from pathlib import Path
 from ..errors import GrammarError
 
 __all__ = ["Language", "LANGUAGES", "language_for_path", "language_for_file", "grammars_dir",
-           "load_query", "HEAD_BYTES", "comment_syntax"]
+           "load_query", "HEAD_BYTES", "comment_syntax", "comment_opener"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,17 +73,26 @@ _FENCE_TAGS = {".md": "markdown", ".toml": "toml", ".yaml": "yaml", ".yml": "yam
 
 
 # A line comment in each fence language whose comments do not start with ``#``; a
-# language without line comments has its block comment, closed on the line.
-_COMMENTS = {**dict.fromkeys(("c", "cpp", "csharp", "go", "java", "javascript", "json", "kotlin",
-                              "php", "rust", "scala", "swift", "tsx", "typescript"), ("//", "")),
-             "markdown": ("<!--", " -->"), "rst": ("..", ""), "ini": (";", "")}
+# language without line comments has its block comment, closed on the line; None: a
+# language with no comments at all.
+_COMMENTS: dict[str, tuple[str, str] | None] = {
+    **dict.fromkeys(("c", "cpp", "csharp", "go", "java", "javascript", "kotlin", "php", "rust",
+                     "scala", "swift", "tsx", "typescript"), ("//", "")),
+    "markdown": ("<!--", " -->"), "rst": ("..", ""), "ini": (";", ""), "json": None}
 
 
-def comment_syntax(tag: str) -> tuple[str, str]:
+def comment_syntax(tag: str) -> tuple[str, str] | None:
     """(opener, closer) of a one-line comment in the language of fence tag ``tag``
     (``("//", "")`` for Rust, ``("<!--", " -->")`` for Markdown); ``("#", "")`` for
-    Python, shell, TOML, YAML and any tag not known."""
+    Python, shell, TOML, YAML and any tag not known; None for JSON, which has no comments."""
     return _COMMENTS.get(tag, ("#", ""))
+
+
+def comment_opener(tag: str) -> str | None:
+    """What opens a one-line comment in the language of fence tag ``tag``
+    (``comment_syntax``), None when it has no comments."""
+    syntax = comment_syntax(tag)
+    return None if syntax is None else syntax[0]
 
 
 def language_for_path(path: str) -> Language | None:
