@@ -182,7 +182,21 @@ def _cut_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
     content = "\n".join(shown)
     return replace(block, content=content, tokens=count(content), kind=Fidelity.TRUNCATED,
                    start_line=block.start_line + first, end_line=block.start_line + last,
-                   kept=len(kept))
+                   kept=len(kept), shown=_shown_ranges(kept, block.start_line))
+
+
+def _shown_ranges(kept: set[int], start: int) -> tuple[tuple[int, int], ...]:
+    """The file line ranges a cut keeping line indices ``kept`` of a block whose first
+    line is file line ``start`` shows: the kept lines and each one-line gap between
+    them (``cut_lines`` shows it rather than a marker)."""
+    ranges: list[tuple[int, int]] = []
+    for i in range(min(kept), max(kept) + 1):
+        if i in kept or (i - 1 in kept and i + 1 in kept):
+            if ranges and ranges[-1][1] == start + i - 1:
+                ranges[-1] = (ranges[-1][0], start + i)
+            else:
+                ranges.append((start + i, start + i))
+    return tuple(ranges)
 
 
 def _first_kept(block: Block, keep: int, total: int) -> int:

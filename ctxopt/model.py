@@ -177,6 +177,9 @@ class Block:
     # between them marked ``⋮ N lines`` (a gap of one line is shown instead, uncounted);
     # 0: a cut that shows all of start_line..end_line, or no cut
     kept: int = 0
+    # the file line ranges such a cut shows (1-indexed, inclusive; a gap of one line is
+    # shown); (): every line of start_line..end_line
+    shown: tuple[tuple[int, int], ...] = ()
     # (qualified name, first line, last line) of a definition the block holds only part of:
     # a window around a call in a long caller, a class header, the lines around a line the
     # task points at (``source.read_blocks``); None: each definition it names is whole

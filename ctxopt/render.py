@@ -38,7 +38,7 @@ __all__ = [
 ]
 
 # 2: root, ctxopt_version, commit, index and calibrated_for added (ctxopt/schema/);
-# next added (issue 17); text added; blocks' part_of and kind window added
+# next added (issue 17); text added; blocks' part_of, kind window and lines added
 SCHEMA_VERSION = 2
 _TOP_SYMBOLS = 5
 # The text and manifest headers show at most this many characters of the task (the JSON
@@ -351,6 +351,15 @@ def render_text(result: Result, count: Callable[[str], int]) -> str:
     return render_header(result, _used(result, count)) + body
 
 
+def _line_map(block: Block) -> list[list[int]] | None:
+    """The file line ranges the block's content shows, ``[[first, last], ...]`` (1-indexed,
+    inclusive; several for a cut with ``⋮ N lines`` gaps); None for a signature, whose
+    lines are its definitions' headers with their bodies left out."""
+    if block.kind is Fidelity.SIGNATURE:
+        return None
+    return [list(r) for r in block.shown or ((block.start_line, block.end_line),)]
+
+
 def _dropped(d: Dropped) -> dict[str, object]:
     return {"file": d.path, "start_line": d.start_line, "end_line": d.end_line,
             "tokens": d.tokens, "score": d.score, "action": d.action, "reason": d.reason}
@@ -412,6 +421,7 @@ def render_json(result: Result, count: Callable[[str], int]) -> str:
             "language": b.language, "content": b.content, "tokens": b.tokens,
             "score": b.score, "ring": b.ring, "reason": b.reason, "symbols": list(b.symbols),
             "kind": shown_kind(b),
+            "lines": _line_map(b),
             "part_of": None if b.part_of is None or b.kind is Fidelity.SIGNATURE else {
                 "symbol": b.part_of[0], "start_line": b.part_of[1], "end_line": b.part_of[2]},
         } for b in selection.blocks],

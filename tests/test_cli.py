@@ -45,7 +45,7 @@ def test_json_output_schema(runner, fixture_repo) -> None:
     assert set(document["summary"]) == {"file_count", "symbol_count", "symbols", "truncated", "excluded"}
     first = document["blocks"][0]
     assert set(first) == {"file", "start_line", "end_line", "language", "content", "tokens",
-                          "score", "ring", "reason", "symbols", "kind", "part_of"}
+                          "score", "ring", "reason", "symbols", "kind", "part_of", "lines"}
     assert (first["file"], first["language"], first["ring"], first["kind"]) == ("storage/db.go", "go", 0, "full")
     lines = (root / first["file"]).read_text().splitlines()
     assert first["content"] == "\n".join(lines[first["start_line"] - 1:first["end_line"]])

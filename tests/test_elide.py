@@ -161,3 +161,22 @@ def test_a_cut_reads_line_comments_in_the_blocks_language() -> None:
     cut = truncate_block(block, 3, count_tokens)
     assert "    follow(value);" in cut.content.split("\n")
     assert "    let step_29 = compute(29);" not in cut.content
+
+
+def test_a_cut_with_gaps_gives_the_json_the_file_lines_it_shows() -> None:
+    # review F19: the JSON of a cut had start_line-end_line only, so a reader could not
+    # tell which of its content's lines were which file lines
+    import json
+
+    from ctxopt.model import Intent, Result, Selection
+    from ctxopt.render import render_json
+
+    cut = truncate_block(_function_block(140.0, salient=(52,)), 3, count_tokens)
+    assert cut.shown == ((10, 10), (51, 52))  # the header, the `if` and its call
+    whole = _function_block(140.0, salient=())
+    result = Result(task="t", intent=Intent.FIX, budget=10_000,
+                    selection=Selection(blocks=(cut, whole)))
+    blocks = json.loads(render_json(result, count_tokens))["blocks"]
+    assert [b["lines"] for b in blocks] == [[[10, 10], [51, 52]], [[10, 92]]]
+    lines = cut.content.split("\n")
+    assert len(lines) == 1 + 1 + 2 + 1  # the kept lines, a gap marker, the marker below
