@@ -115,9 +115,10 @@ def _skeleton(definitions: tuple, i: int) -> str:
     if definition.kind not in CONTAINER_KINDS or not children:
         return signature
     lines = signature.split("\n")
-    if signature.endswith("{ ... }"):
+    before, placeholder, after = signature.rpartition("{ ... }")
+    if placeholder and "\n" not in after and "{" not in after:  # `{ ... }`, `{ ... };`
         indent = lines[0][: len(lines[0]) - len(lines[0].lstrip())]
-        head, tail = [signature[: -len("{ ... }")] + "{"], [indent + "}"]
+        head, tail = [before + "{"], [indent + "}" + after]
     elif lines[-1].strip() == "...":
         head, tail = lines[:-1], []
     else:

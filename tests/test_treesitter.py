@@ -112,11 +112,37 @@ def test_reference_knows_its_enclosing_definition() -> None:
         ("typescript", b"export const f = async (x: number): Promise<void> => {\n  await x;\n};\n",
          "const f = async (x: number): Promise<void> => { ... }"),
         ("javascript", b"class A extends B {\n  m() { return 1; }\n}\n", "class A extends B { ... }"),
+        # review F14: signatures that were not valid code of their language
+        ("rust", b"pub struct X { a: u8 }\n", "pub struct X { ... }"),
+        ("rust", b"pub struct T(u8, String);\n", "pub struct T(u8, String);"),  # was `pub struct T ...`
+        ("rust", b"pub enum E { A, B(u8), C { x: i32 } }\n", "pub enum E { ... }"),
+        ("rust", b"pub struct G<T>\nwhere\n    T: Clone,\n{\n    inner: T,\n}\n",
+         "pub struct G<T>\nwhere\n    T: Clone,\n{ ... }"),  # `T: Clone, { ... }`
+        ("go", b"package p\ntype S struct {\n" + b"".join(b"\tF%d int\n" % n for n in range(9)) + b"}\n",
+         "type S struct { ... }"),  # was `type S struct { ...`, an unclosed brace
+        ("cpp", b"class C : public B {\n public:\n  void m();\n};\n", "class C : public B { ... };"),
+        ("cpp", b"enum class E { A, B };\n", "enum class E { ... };"),
+        ("c", b"typedef struct { int a; } T;\n", "typedef struct { ... } T;"),  # was `typedef struct { ... }`
+        ("c", b"struct S { int a; };\n", "struct S { ... };"),
+        ("python", b"CODES = {\n" + b"".join(b"    %d: 'x',\n" % n for n in range(9)) + b"}\n",
+         "CODES = { ... }"),  # was `CODES = { ...`
+        ("java", b"public record R(int a, String b) { }\n", "public record R(int a, String b) { ... }"),
+        ("typescript", b"export interface I extends J<K> {\n  a: number;\n}\n",
+         "interface I extends J<K> { ... }"),
     ],
 )
 def test_signature_replaces_the_body(language: str, source: bytes, signature: str) -> None:
     tags = extract_tags("x", language, source)
     assert tags.definitions[0].signature == signature
+
+
+def test_a_rust_tuple_variant_is_shown_whole_and_a_skeleton_keeps_a_c_semicolon() -> None:
+    from ctxopt.source import outline
+
+    tags = extract_tags("x", "rust", b"pub enum E { A, B(u8) }\n")
+    assert [d.signature for d in tags.definitions] == ["pub enum E { ... }", "A", "B(u8)"]
+    tags = extract_tags("x", "cpp", b"struct S {\n  int a;\n  void m();\n};\n")
+    assert outline(tags.definitions) == "struct S {\n  int a;\n  void m();\n};"
 
 
 def test_line_numbers_with_crlf_and_no_trailing_newline() -> None:

@@ -168,43 +168,84 @@ def _python_docstring(body: ts.Node, source: bytes) -> str | None:
 
 
 def signature_of(node: ts.Node, source: bytes, language: str, start: int | None = None) -> str:
-    """The header of a definition with its body replaced by a placeholder.
+    """The header of a definition with its body replaced by a placeholder, so that it
+    reads as code of its language.
 
-    Python keeps the docstring's first line and puts ``...`` where the body was; brace
-    languages get ``{ ... }``. The header is everything from the definition's first byte
-    to its body's first byte, so decorators, modifiers and multi-line parameter lists are
-    kept whole. A definition without a body (a Go struct field, a type alias) is shown in
-    full when short, else by its first line and ``...``. ``start`` (a byte offset, the
-    node's start by default) is where the header begins: at the first decorator or
-    attribute that precedes the node.
+    Python keeps the docstring's first line and puts ``...`` where the body was; a brace
+    body becomes ``{ ... }``, in C and C++ followed by what closes the definition on the
+    body's last line (``typedef struct { ... } T;``; the ``;`` after a class, struct,
+    union or enum), on a line of its own below a header that ends in a ``where`` clause's
+    comma, as rustfmt writes it. The header is everything from the definition's first
+    byte to its body's first byte, so decorators, modifiers and multi-line parameter
+    lists are kept whole. A definition whose body is not a block (a Rust tuple struct or
+    variant, ``B(u8)``) or that has no body (a Go struct type, a field, a type alias) is
+    shown in full when short, else by its first line and ``...``, with the bracket that
+    line opens closed (``type S struct { ... }``). ``start`` (a byte offset, the node's
+    start by default) is where the header begins: at the first decorator or attribute
+    that precedes the node.
     """
     body = _find_body(node)
     start = node.start_byte if start is None else start
     line_start = source.rfind(b"\n", 0, start) + 1
     indent = source[line_start:start]
     indent = indent if not indent.strip() else b""
-    if body is None or body.start_byte <= start:
-        text = source[start:node.end_byte].decode("utf-8", "replace")
+    lead = indent.decode("utf-8", "replace")
+    body_text = b"" if body is None else source[body.start_byte:body.start_byte + 1]
+    if body is None or body.start_byte <= start or body.type in _LIST_BODIES:
+        text = source[start:node.end_byte].decode("utf-8", "replace").rstrip()
         lines = text.splitlines()
         if len(lines) <= _SHORT_DEFINITION_LINES:
-            return indent.decode("utf-8", "replace") + text.rstrip()
-        return indent.decode("utf-8", "replace") + lines[0].rstrip() + " ..."
+            return lead + text
+        return lead + _first_line_cut(lines[0].rstrip())
     header = (indent + source[start:body.start_byte]).decode("utf-8", "replace").rstrip()
     if language == "python":
         body_line_start = source.rfind(b"\n", 0, body.start_byte) + 1
         body_indent = source[body_line_start:body.start_byte].decode("utf-8", "replace")
         if body_indent.strip():  # body on the header's line: `def f(): return 1`
-            body_indent = indent.decode("utf-8", "replace") + "    "
+            body_indent = lead + "    "
         lines = [header]
         docstring = _python_docstring(body, source)
         if docstring:
             lines.append(body_indent + docstring)
         lines.append(body_indent + "...")
         return "\n".join(lines)
-    body_text = source[body.start_byte:body.start_byte + 1]
     if body_text == b"{":
-        return header + " { ... }"
+        if "\n" in header and header.endswith(","):  # `where\n    T: Clone,`
+            return f"{header}\n{lead}{{ ... }}{_closing(node, body, source, language)}"
+        return f"{header} {{ ... }}{_closing(node, body, source, language)}"
     return header + " ..."
+
+
+# Bodies that are a list, not a block (a Rust tuple struct's or variant's fields): the
+# definition is shown whole when short, as one without a body is.
+_LIST_BODIES = frozenset(("ordered_field_declaration_list",))
+_BRACKETS = {"{": "}", "(": ")", "[": "]"}
+# C and C++ definitions whose declaration ends in a `;` after the body's brace.
+_C_TYPE_NODES = frozenset(("class_specifier", "struct_specifier", "union_specifier",
+                           "enum_specifier"))
+
+
+def _first_line_cut(line: str) -> str:
+    """A long definition's first line with ``...`` for the rest, closing the bracket the
+    line ends by opening (``type S struct {`` -> ``type S struct { ... }``)."""
+    closer = _BRACKETS.get(line[-1:])
+    return f"{line} ... {closer}" if closer else f"{line} ..."
+
+
+def _closing(node: ts.Node, body: ts.Node, source: bytes, language: str) -> str:
+    """What follows a C or C++ definition's brace body on its last line and ends it: the
+    rest of the node there (`` T;`` of a ``typedef struct {...} T;``), and the ``;`` that
+    ends a class, struct, union or enum declaration. Other languages need none (a
+    JavaScript ``const f = () => { ... }`` is whole without its ``;``)."""
+    if language not in ("c", "cpp"):
+        return ""
+    rest = source[body.end_byte:node.end_byte].decode("utf-8", "replace")
+    tail = rest.rstrip() if "\n" not in rest.strip() and len(rest.strip()) <= 80 else ""
+    if node.type in _C_TYPE_NODES and not tail.endswith(";"):
+        after = source[node.end_byte:node.end_byte + 81].split(b"\n", 1)[0].lstrip()
+        if after.startswith(b";"):
+            tail += ";"
+    return tail
 
 
 # What a capture is, by its name (see the module docstring).
