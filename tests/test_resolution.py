@@ -95,6 +95,26 @@ def test_an_ambiguous_use_prefers_its_package_and_says_why(make_repo, build_inde
     assert references[("top.py:main", "other/b.py:helper")]["resolved"] == "one of 2 definitions"
 
 
+def test_code_does_not_use_a_test_file_s_definitions_unless_it_imports_them(
+        make_repo, build_index) -> None:
+    # tests/data/sample.py is test input (code for a checker to read), not a library
+    root = make_repo({"app/core.py": "def run():\n    return helper()\n",
+                      "lib/tools.py": "def helper():\n    return 1\n",
+                      "tests/data/sample.py": "def helper():\n    return 2\n\ndef lone():\n    return 3\n",
+                      "app/lone.py": "def go():\n    return lone()\n",
+                      "app/uses_test.py": "from tests.data.sample import lone\n\ndef go():\n    return lone()\n",
+                      "tests/test_core.py": "def test_run():\n    assert helper() == 1\n"})
+    index = build_index(root)
+    references = edge_data(index, "references")
+    assert references[("app/core.py:run", "lib/tools.py:helper")]["resolved"] == "one of 1 definitions"
+    assert ("app/core.py:run", "tests/data/sample.py:helper") not in references
+    assert not [edge for edge in references if edge[0] == "app/lone.py:go"]
+    # an import is followed wherever it leads, and tests still see every candidate
+    assert references[("app/uses_test.py:go", "tests/data/sample.py:lone")]["resolved"] == "imported name"
+    assert {target for source, target in references if source == "tests/test_core.py:test_run"} == {
+        "lib/tools.py:helper", "tests/data/sample.py:helper"}
+
+
 def test_a_reexport_cycle_ends(make_repo, build_index) -> None:
     root = make_repo({"a/__init__.py": "from b import thing\n", "b/__init__.py": "from a import thing\n",
                       "use.py": "from a import thing\n\ndef run():\n    return thing()\n",

@@ -21,6 +21,11 @@ A use of ``name`` in file F resolves, in this order, to:
 7. every candidate, when there are at most ``MAX_AMBIGUOUS_TARGETS``
    (``one of N definitions``).
 
+From step 5 on, a use in a file that is not a test file (``rules.is_test_path``) has no
+candidates in test files: code does not use a definition of a test, a fixture or test
+data that it does not import (pylint's ``tests/functional/`` holds thousands of sample
+modules whose names would otherwise become callees of the checkers).
+
 Attribute uses (kind ``reference``) stop after step 4 (``MAX_ATTRIBUTE_TARGETS``). A type
 nested in a class (``sim::Loader::Input``) is a candidate for a type use only in the file
 that defines it, in files that import that file, and inside the class itself: elsewhere the
@@ -34,7 +39,7 @@ from typing import Protocol
 
 from ..model import Definition
 from ..parsing.kinds import MODULE_KINDS, TYPE_KINDS
-from .rules import MAX_AMBIGUOUS_TARGETS, MAX_ATTRIBUTE_TARGETS
+from .rules import MAX_AMBIGUOUS_TARGETS, MAX_ATTRIBUTE_TARGETS, is_test_path
 
 __all__ = ["ResolutionData", "resolve", "imported_definitions", "compatible",
            "compatible_candidates",
@@ -169,6 +174,10 @@ def resolve(data: ResolutionData, path: str, name: str, kind: str,
     via_import = [node for node, where in pairs if where in imported]
     if via_import:
         return via_import, "imported file"
+    if not is_test_path(path):  # code does not use a test's definitions it does not import
+        pairs = [(c, where) for c, where in pairs if not is_test_path(where)]
+        if not pairs:
+            return [], ""
     candidates = [node for node, _ in pairs]
     if kind == "reference" and len(candidates) > MAX_ATTRIBUTE_TARGETS:
         return [], ""
