@@ -1,9 +1,9 @@
 """Cuts of a block that keep the lines that matter (pure): block lines -> reveal order.
 
-A block too large to show whole is cut to its definition's header plus the lines that
-matter (``Block.salient``: lines holding the task's words or the names it seeds, a line
-the task points at, the headers of the definitions inside it), each with the headers of
-the scopes around it (an ``if``, a loop, a method), the gaps between them shown as one
+A block too large to show whole is cut to its definition's header (the code below its doc
+comment, which comes later) plus the lines that matter (``Block.salient``: lines holding
+the task's words or the names it seeds, a line the task points at, the headers of the
+definitions inside it), each with the headers of the scopes around it (an ``if``, a loop, a method), the gaps between them shown as one
 ``⋮ N lines`` marker line each. Lines are revealed in *chunks*, one statement (its
 continuation lines: open brackets, a trailing backslash, a triple-quoted string) with
 its scope headers at a time, so a cut never ends inside a statement; after the salient
@@ -60,7 +60,8 @@ def _scan(lines: Sequence[str], comment: str | None) -> tuple[list[tuple[int, in
     depth, triple, backslash = 0, "", False
     for i, line in enumerate(lines):
         stripped = line.lstrip()
-        if triple or (stripped.startswith(_PROSE_OPENERS) and not stripped.startswith("#[")):
+        if triple or stripped == "*" or (stripped.startswith(_PROSE_OPENERS)
+                                         and not stripped.startswith("#[")):
             prose.add(i)
         # a docstring's lines are statements of their own: a word in it does not pull in
         # the whole docstring
@@ -138,12 +139,20 @@ def _scopes(lines: Sequence[str], spans: list[tuple[int, int]], index: int,
 def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
                   comment: str | None = "#") -> list[list[int]]:
     """The order in which cuts of a block reveal its lines, as chunks of indices: the
-    header at ``focus``, then each salient index (best first) with its statement and the
-    scope headers above it, then every other statement from ``focus`` down, then those
+    header at ``focus`` (below the comments and blank lines it starts with), then each
+    salient index (best first) with its statement and the scope headers above it, then
+    every other statement from the header down, then those comments, then the lines
     above ``focus`` (nearest first). Each index appears in exactly one chunk; every chunk
     is non-empty; the chunks cover every line. ``comment`` opens a line comment, as for
     ``statement_spans``."""
-    spans = statement_spans(lines, comment)
+    spans, prose = _scan(lines, comment)
+    # the header is the code below the comments above a definition (its doc comment):
+    # a cut shows the signature and the lines that matter before the prose about them
+    start = focus
+    while start < len(lines) and (start in prose or not lines[start].strip()):
+        start += 1
+    if start == len(lines):
+        start = focus
     seen: set[int] = set()
     chunks: list[list[int]] = []
 
@@ -153,16 +162,17 @@ def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
             seen.update(fresh)
             chunks.append(sorted(fresh))
 
-    add(_header(lines, spans, focus) or [focus])
+    add(_header(lines, spans, start) or [start])
     for index in salient:
         if focus <= index < len(lines):
             first, last = spans[index]
-            add(_scopes(lines, spans, index, focus) + list(range(max(first, focus), last + 1)))
-    i = focus
+            add(_scopes(lines, spans, index, start) + list(range(max(first, focus), last + 1)))
+    i = start
     while i < len(lines):
         last = spans[i][1]
         add(list(range(max(i, spans[i][0]), last + 1)))
         i = last + 1
+    add(list(range(focus, start)))  # the comments above the header, whole
     for i in range(focus - 1, -1, -1):
         add([i])
     return chunks

@@ -180,3 +180,24 @@ def test_a_cut_with_gaps_gives_the_json_the_file_lines_it_shows() -> None:
     assert [b["lines"] for b in blocks] == [[[10, 10], [51, 52]], [[10, 92]]]
     lines = cut.content.split("\n")
     assert len(lines) == 1 + 1 + 2 + 1  # the kept lines, a gap marker, the marker below
+
+
+def test_a_cut_starts_at_the_code_below_a_doc_comment_and_shows_the_comment_later() -> None:
+    # trial G1: a Java trace's frame line was cut away at 1000 tokens: the cut's header
+    # was the method's 10-line javadoc plus its signature, and the budget ended there
+    doc = ["  /**", "   * Returns the next double.", "   *", "   * @throws NumberFormatException",
+           "   */"]
+    body = [f"    step{i}();" for i in range(20)]
+    lines = [*doc, "  public double nextDouble() throws IOException {", *body,
+             '    throw new NumberFormatException("Expected a double");', "  }"]
+    assert {0, 1, 2, 3, 4} <= prose_lines(lines, "//")  # a bare " *" line is prose too
+    chunks = reveal_chunks(lines, 0, [26], "//")
+    assert chunks[0] == [5] and chunks[1] == [26]  # the signature, then the pointed line
+    assert [0, 1, 2, 3, 4] in chunks and chunks.index([0, 1, 2, 3, 4]) > chunks.index([25])
+    content = "\n".join(lines)
+    block = Block(path="JsonReader.java", language="java", start_line=1019,
+                  end_line=1019 + len(lines) - 1, content=content, tokens=count_tokens(content),
+                  score=140.0, ring=0, reason="holds line 1045", focus_line=1019, salient=(1045,))
+    cut = truncate_block(block, 3, count_tokens).content.split("\n")
+    assert cut[0] == "⋮ 5 lines above omitted" and cut[1] == lines[5]
+    assert lines[26] in cut and lines[1] not in cut
