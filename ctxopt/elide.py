@@ -17,7 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-__all__ = ["HEADER_LINES", "cut_lines", "prose_lines", "reveal_chunks", "statement_spans"]
+__all__ = ["HEADER_LINES", "cut_lines", "prose_lines", "reveal_chunks", "shown_runs",
+           "statement_spans"]
 
 # A definition's header (decorators, a signature over several lines) is at most this many
 # lines before its body; a longer one is cut there.
@@ -178,27 +179,30 @@ def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
     return chunks
 
 
-def cut_lines(lines: Sequence[str], kept: set[int]) -> tuple[list[str], int, int]:
-    """The content showing the ``kept`` indices, every run of omitted lines inside as one
-    ``⋮ N lines`` marker at the indentation of the line after it (a single omitted line
-    is shown instead: a marker costs as much), and (first, last) kept index. Lines above
-    the first and below the last kept index are left out without a marker (the caller
-    marks them)."""
-    first, last = min(kept), max(kept)
-    out: list[str] = []
-    i = first
-    while i <= last:
-        if i in kept:
-            out.append(lines[i])
-            i += 1
-            continue
-        gap = i
-        while gap <= last and gap not in kept:
-            gap += 1
-        if gap - i == 1:
-            out.append(lines[i])
+def shown_runs(kept: set[int]) -> list[tuple[int, int]]:
+    """The runs of indices, (first, last) inclusive, that a cut keeping the ``kept``
+    indices shows (``cut_lines``): the kept ones and each single index between two of
+    them (a one-line gap is shown, as a marker would cost as much); every other gap is a
+    marker."""
+    runs: list[tuple[int, int]] = []
+    for i in sorted(kept):
+        if runs and i - runs[-1][1] <= 2:  # adjacent, or one line between
+            runs[-1] = (runs[-1][0], i)
         else:
-            after = lines[gap]
-            out.append(after[:_indent(after)] + f"⋮ {gap - i} lines")
-        i = gap
-    return out, first, last
+            runs.append((i, i))
+    return runs
+
+
+def cut_lines(lines: Sequence[str], kept: set[int]) -> tuple[list[str], int, int]:
+    """The content showing the ``kept`` indices (``shown_runs``), every other run of
+    omitted lines inside as one ``⋮ N lines`` marker at the indentation of the line
+    after it, and (first, last) kept index. Lines above the first and below the last
+    kept index are left out without a marker (the caller marks them)."""
+    runs = shown_runs(kept)
+    out: list[str] = []
+    for n, (first, last) in enumerate(runs):
+        if n:
+            gap = first - runs[n - 1][1] - 1
+            out.append(lines[first][:_indent(lines[first])] + f"⋮ {gap} lines")
+        out.extend(lines[first:last + 1])
+    return out, runs[0][0], runs[-1][1]

@@ -54,7 +54,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Protocol
 
-from .elide import cut_lines, reveal_chunks
+from .elide import cut_lines, reveal_chunks, shown_runs
 from .errors import BudgetTooSmallForContent
 from .model import RING_BANDS, Block, Dropped, Fidelity, Selection, Tier, Upcoming
 from .parsing.languages import comment_opener
@@ -182,21 +182,8 @@ def _cut_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
     content = "\n".join(shown)
     return replace(block, content=content, tokens=count(content), kind=Fidelity.TRUNCATED,
                    start_line=block.start_line + first, end_line=block.start_line + last,
-                   kept=len(kept), shown=_shown_ranges(kept, block.start_line))
-
-
-def _shown_ranges(kept: set[int], start: int) -> tuple[tuple[int, int], ...]:
-    """The file line ranges a cut keeping line indices ``kept`` of a block whose first
-    line is file line ``start`` shows: the kept lines and each one-line gap between
-    them (``cut_lines`` shows it rather than a marker)."""
-    ranges: list[tuple[int, int]] = []
-    for i in range(min(kept), max(kept) + 1):
-        if i in kept or (i - 1 in kept and i + 1 in kept):
-            if ranges and ranges[-1][1] == start + i - 1:
-                ranges[-1] = (ranges[-1][0], start + i)
-            else:
-                ranges.append((start + i, start + i))
-    return tuple(ranges)
+                   kept=len(kept), shown=tuple((block.start_line + a, block.start_line + b)
+                                               for a, b in shown_runs(kept)))
 
 
 def _first_kept(block: Block, keep: int, total: int) -> int:
