@@ -4,9 +4,9 @@ Indexing a second worktree, a CI job that restores the cache directory, or a bra
 switch re-parses only the files whose content is new: ``scan.scan_one`` looks up each
 file it would parse here first. An entry is keyed by (BLAKE2 of the file's content, its
 repository path, its ``.gitattributes`` verdict, the options that change a verdict or the
-tags: ``schema.fingerprint``, secrets allowed) and ``code_fingerprint()`` (ctxopt's own
-modules, grammars and the versions of the parsing libraries), so a new ctxopt or grammar
-never reads an old entry. The path is in the key because the tags and lexical terms depend
+tags: ``schema.fingerprint``, secrets allowed), and the fingerprint holds
+``code_fingerprint()`` (ctxopt's own modules, grammars and the versions of the parsing
+libraries), so a new ctxopt or grammar never reads an old entry. The path is in the key because the tags and lexical terms depend
 on it (a file's language, its path words, a default export's name).
 
 Storage: one SQLite database (``cache.db``) in the directory, WAL mode, written in short

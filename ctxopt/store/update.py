@@ -18,7 +18,7 @@ from ..graph.manifests import go_modules, read_ts_paths
 from ..model import Diagnostic
 from .options import IndexOptions, UpdateReport
 from . import resolved as resolved_uses
-from .parsecache import ParseCache, cache_directory, code_fingerprint
+from .parsecache import ParseCache, cache_directory
 from .recheck import file_rules, must_recheck, store_rules, stored_rules
 from .scan import ScanResult
 from .schema import (BUMP_GENERATION, Transaction, drop_indexes, ensure_indexes, fingerprint,
@@ -140,7 +140,8 @@ def parse_cache(options: IndexOptions) -> ParseCache | None:
     if directory is None:
         return None
     hygiene = options.hygiene
-    prefix = b"|".join((code_fingerprint(), fingerprint(hygiene).encode(), repr(
+    # (the fingerprint holds ``code_fingerprint``: a new ctxopt reads no old entry)
+    prefix = b"|".join((fingerprint(hygiene).encode(), repr(
         (hygiene.allow_secrets, hygiene.submodules, hygiene.max_line_length)).encode()))
     return ParseCache(directory, prefix)
 
