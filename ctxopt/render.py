@@ -109,13 +109,19 @@ def by_file(blocks: tuple[Block, ...] | list[Block]) -> list[list[Block]]:
     return [sorted(group, key=lambda b: (b.start_line, b.end_line)) for group in _grouped(blocks)]
 
 
+def _commentless(block: Block) -> bool:
+    """A block in a language without comments (JSON): its range marker cannot go inside
+    the fence, so it is shown in a section of its own (``_sections``)."""
+    return comment_syntax(block.language) is None
+
+
 def _sections(blocks: tuple[Block, ...] | list[Block]) -> list[list[Block]]:
     """The fenced sections of the text: a file's blocks (``by_file``), or each block of a
     file in a language without comments alone, in line order (its range cannot be a
     comment inside the fence)."""
     sections: list[list[Block]] = []
     for group in by_file(blocks):
-        if comment_syntax(group[0].language) is None:
+        if _commentless(group[0]):
             sections += [[block] for block in group]
         else:
             sections.append(group)
@@ -126,7 +132,7 @@ def _section_head(blocks: list[Block], fence: str) -> str:
     """A section's ``## path`` line and opening fence, with a blank line before: the
     block's range on the path line when its language has no comments."""
     first = blocks[0]
-    if comment_syntax(first.language) is None:
+    if _commentless(first):
         return file_head(f"{first.path} ({block_marker(first)})", first.language, fence)
     return file_head(first.path, first.language, fence)
 
@@ -138,7 +144,7 @@ def render_file(blocks: list[Block]) -> str:
     parts = []
     for section in _sections(blocks):
         fence = _fence("\n".join(b.content for b in section))
-        if comment_syntax(section[0].language) is None:
+        if _commentless(section[0]):
             body = f"{section[0].content}\n"
         else:
             body = "".join(block_part(b) for b in section)
@@ -314,7 +320,7 @@ class Layout:
             parts = [self._part(b) for b in group]
             fence = "`" * max(fence for _, fence in parts)
             head = _section_head(group, fence)[1:]
-            if comment_syntax(group[0].language) is None:
+            if _commentless(group[0]):
                 total += self._counted(f"{head}{group[0].content}\n")
             else:
                 total += sum(cost for cost, _ in parts) + self._counted(head)
