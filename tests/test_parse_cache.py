@@ -115,12 +115,12 @@ def test_a_damaged_entry_is_ignored_and_rewritten(runner, make_repo, tmp_path: P
     first = _index(runner, make_repo(TREE, "one"), cache)
     conn = sqlite3.connect(cache / "cache.db")
     with conn:  # one entry's payload flipped, one cut short, the others garbage
-        keys = [key for (key,) in conn.execute("SELECT key FROM entries ORDER BY key")]
-        value = conn.execute("SELECT value FROM entries WHERE key = ?", (keys[0],)).fetchone()[0]
-        conn.execute("UPDATE entries SET value = ? WHERE key = ?",
+        keys = [key for (key,) in conn.execute("SELECT key FROM scans ORDER BY key")]
+        value = conn.execute("SELECT value FROM scans WHERE key = ?", (keys[0],)).fetchone()[0]
+        conn.execute("UPDATE scans SET value = ? WHERE key = ?",
                      (value[:-1] + bytes([value[-1] ^ 1]), keys[0]))
-        conn.execute("UPDATE entries SET value = substr(value, 1, 20) WHERE key = ?", (keys[1],))
-        conn.execute("UPDATE entries SET value = randomblob(40) WHERE key NOT IN (?, ?)",
+        conn.execute("UPDATE scans SET value = substr(value, 1, 20) WHERE key = ?", (keys[1],))
+        conn.execute("UPDATE scans SET value = randomblob(40) WHERE key NOT IN (?, ?)",
                      (keys[0], keys[1]))
     conn.close()
     second = _index(runner, make_repo(TREE, "two"), cache)
@@ -261,3 +261,41 @@ def test_library_versions_are_the_installed_ones() -> None:
     for name, module in _LIBRARIES:
         assert library_version(name, module) == metadata.version(name)
     assert library_version("no-such-library", "no_such_library") == "none"
+
+
+def test_entries_are_appended_and_looked_up_by_their_key_index(tmp_path: Path) -> None:
+    """Values go to the end of a rowid table, in the order written, and a lookup searches
+    the key's index (a table ordered by key inserted each value at a random page)."""
+    _write_entries(tmp_path, 0, 30)
+    conn = sqlite3.connect(tmp_path / "cache.db")
+    try:
+        cache = ParseCache(tmp_path, b"test")
+        written = [cache.key(f"f{i}.py", f"{i:032x}", None) for i in range(30)]
+        assert [key for (key,) in conn.execute("SELECT key FROM scans ORDER BY rowid")] == written
+        plan = " ".join(row[-1] for row in conn.execute(
+            "EXPLAIN QUERY PLAN SELECT value FROM scans WHERE key = ?", (written[0],)))
+        assert "SEARCH" in plan and "INDEX" in plan, plan
+    finally:
+        conn.close()
+
+
+def test_a_cache_of_an_earlier_layout_is_used_and_its_table_left(
+        runner, make_repo, tmp_path: Path) -> None:
+    """A cache.db made by an earlier build (a ``WITHOUT ROWID`` table ``entries``): the
+    index fills the current table beside it and the old rows stay as they were."""
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    conn = sqlite3.connect(cache / "cache.db")
+    conn.execute("CREATE TABLE entries(key BLOB PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID")
+    conn.execute("INSERT INTO entries VALUES (x'00', x'01')")
+    conn.commit()
+    conn.close()
+    first = _index(runner, make_repo(TREE, "one"), cache)
+    second = _index(runner, make_repo(TREE, "two"), cache)
+    assert first["parse_cache"]["misses"] == second["parse_cache"]["hits"] >= 6
+    assert second["parse_cache"]["misses"] == 0
+    conn = sqlite3.connect(cache / "cache.db")
+    try:
+        assert conn.execute("SELECT key, value FROM entries").fetchall() == [(b"\0", b"\1")]
+    finally:
+        conn.close()
