@@ -370,9 +370,38 @@ def _add_tokens_tool(server: MCPServer, counter: Cl100kCounter) -> None:
 
 
 def serve(settings: ServerSettings) -> None:
-    """Run the server over stdio until the client closes it."""
+    """Run the server over stdio until the client closes it.
+
+    Raises
+    ------
+    KeyboardInterrupt
+        At once on Ctrl-C (SIGINT), even while a line of stdin or a tool call is awaited.
+        The SDK reads stdin in a worker thread that no cancel can stop, so the event loop
+        would wait for the client's next line before ending; it runs in a daemon thread
+        instead (its worker threads are daemons too), which the process does not wait for.
+        A tool call cut short is as safe for the index as a killed run.
+    """
     server = build_server(settings)
+    workspace: Workspace = server.workspace  # type: ignore[attr-defined]  # set by build_server
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            server.run("stdio")
+        except BaseException as exc:  # handed to the main thread, which raises it
+            failure.append(exc)
+
+    thread = threading.Thread(target=run, name="ctxopt mcp", daemon=True)
+    thread.start()
     try:
-        server.run("stdio")
-    finally:
-        server.workspace.close()  # type: ignore[attr-defined]  # attribute set by build_server
+        thread.join()  # a signal interrupts the wait, so KeyboardInterrupt is raised here
+    except KeyboardInterrupt:
+        if workspace.lock.acquire(blocking=False):  # no tool call is using the index
+            try:
+                workspace.close()
+            finally:
+                workspace.lock.release()
+        raise
+    workspace.close()
+    if failure:
+        raise failure[0]

@@ -253,3 +253,31 @@ def test_nothing_found_is_one_short_line_saying_why(fixture_repo, tmp_path) -> N
     (line,) = seen["none"].content[0].text.splitlines()
     assert line.startswith("nothing relevant found for 'zqxv wbrk zqxv") and len(line) < 400
     assert line.endswith("(no definition, file or keyword matched)")
+
+
+def test_ctrl_c_ends_the_server_at_once_with_130(fixture_repo, tmp_path) -> None:
+    # trial: the server waited for a line on stdin (the SDK reads it in a thread that a
+    # cancel cannot stop), so Ctrl-C with the client still connected did nothing
+    import signal
+    import subprocess
+
+    root = fixture_repo("py_storage")
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "test", "version": "1"}}}
+    with subprocess.Popen(
+            [sys.executable, "-m", "ctxopt", "mcp", "--root", str(root)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            cwd=tmp_path) as process:
+        try:
+            process.stdin.write(json.dumps(initialize) + "\n")
+            process.stdin.flush()
+            assert "result" in json.loads(process.stdout.readline())  # serving
+            process.send_signal(signal.SIGINT)  # stdin stays open, as a client keeps it
+            process.wait(timeout=30)  # a hang fails here
+            stderr = process.stderr.read()
+        finally:
+            process.kill()
+    assert process.returncode == 130
+    assert stderr.strip().splitlines()[-1] == "ctxopt: interrupted"
+    assert "Traceback" not in stderr
