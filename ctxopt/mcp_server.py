@@ -281,8 +281,8 @@ def _add_tags_tool(server: MCPServer, workspace: Workspace) -> None:
         root = space.root
         assert root is not None
         try:
-            targets = [(root / p).resolve() for p in paths]
-            outside = [p for p, t in zip(paths, targets) if not t.is_relative_to(root)]
+            targets = [root / p for p in paths]  # a link is read by the index's rules
+            outside = [p for p, t in zip(paths, targets) if not t.resolve().is_relative_to(root)]
             if outside:
                 raise UsageError(f"outside the repository root: {', '.join(outside)}")
             settings = space.settings  # the index's rules, as the index tool reads files

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .discover import MAX_FILE_BYTES, discover_sources, name_rule
 from .errors import UsageError
-from .files.reasons import REASON_UNREADABLE
-from .files.safety import HygieneConfig
+from .files.reasons import REASON_NOT_REGULAR, REASON_UNREADABLE
+from .files.safety import HygieneConfig, check_link
 from .files.text import display_text
 from .model import Diagnostic, FileTags
 from .parsing.parse import SILENT, parse_file
@@ -74,6 +75,22 @@ def _display(path: Path, cwd: Path) -> str:
     return os.path.relpath(path, cwd).replace(os.sep, "/")
 
 
+def _named_path_rule(path: Path, display: str) -> Diagnostic | None:
+    """Why the index would never open ``path``, a path the caller names, or None: the
+    rules ``discover.list_candidates`` applies to what it lists, before any read (a FIFO,
+    socket or device is ``not a regular file``; a symbolic link must resolve to a regular
+    file: ``files.safety.check_link``, with no root to be outside of)."""
+    try:
+        mode = path.lstat().st_mode
+    except OSError as exc:
+        return Diagnostic(display, REASON_UNREADABLE, exc.strerror or str(exc))
+    if stat.S_ISLNK(mode):
+        return check_link(path, display, None)
+    if stat.S_ISDIR(mode) or stat.S_ISREG(mode):
+        return None
+    return Diagnostic(display, REASON_NOT_REGULAR)
+
+
 def _files_of(path: Path, max_file_bytes: int, hygiene: HygieneConfig) -> list[Path]:
     if path.is_dir():
         files, _ = discover_sources(path, max_file_bytes=max_file_bytes, config=hygiene)
@@ -118,9 +135,10 @@ def collect_tags(paths: list[Path], *, cwd: Path, skipped: list[Diagnostic] | No
     skipped : list of Diagnostic, optional
         Receives, for each file named in ``paths`` (not found in a directory) that gives
         no tags, why: the reason the index skips it (``binary``, ``secret``, ``too
-        large``...), ``unreadable``, ``NO_LANGUAGE``, ``EMPTY`` (white space only) or
-        ``NO_TAGS`` (parsed, but it defines and references nothing). Its path is
-        relative to ``cwd``.
+        large``, ``not a regular file`` (never opened), ``directory link`` (never
+        followed), ``broken link``...), ``unreadable``, ``NO_LANGUAGE``, ``EMPTY`` (white
+        space only) or ``NO_TAGS`` (parsed, but it defines and references nothing). Its
+        path is relative to ``cwd``.
     max_file_bytes, hygiene : int, HygieneConfig
         The index's rules (``IndexOptions.max_file_bytes`` and ``hygiene``: size limit in
         bytes, parse time limit, exclusions, secrets), so that a file is read as the index
@@ -137,16 +155,21 @@ def collect_tags(paths: list[Path], *, cwd: Path, skipped: list[Diagnostic] | No
     Raises
     ------
     UsageError
-        When a path does not exist.
+        When a path does not exist (a dangling link exists: ``broken link``).
     GrammarError
         When a language's tag query does not compile.
     """
-    missing = [str(p) for p in paths if not p.exists()]
+    missing = [str(p) for p in paths if not os.path.lexists(p)]
     if missing:
         raise UsageError(f"no such file or directory: {', '.join(missing)}")
     seen: set[Path] = set()
     records: list[TagRecord] = []
     for path in paths:
+        problem = _named_path_rule(path, _display(path, cwd))
+        if problem is not None:
+            if skipped is not None:
+                skipped.append(problem)
+            continue
         named = not path.is_dir()
         for file in _files_of(path, max_file_bytes, hygiene):
             resolved = file.resolve()

@@ -201,6 +201,21 @@ def test_the_tags_tool_reads_files_by_the_servers_index_settings(make_repo, tmp_
     assert {record["file"] for record in seen["tags"]["tags"]} == {"ok.py"}
 
 
+def test_the_tags_tool_follows_no_link_the_index_would_not(make_repo, tmp_path) -> None:
+    # trial: a link to a directory was walked (the tool resolved the paths it was given)
+    root = make_repo({"src/ok.py": "def ok(): pass\n"})
+    (root / "linked").symlink_to("src", target_is_directory=True)
+    seen: dict = {}
+
+    async def scenario(session: ClientSession) -> None:
+        for paths in (["linked"], ["src"]):
+            seen[paths[0]] = (await session.call_tool("tags", {"paths": paths})).structured_content
+
+    _session(root, tmp_path, scenario)
+    assert seen["linked"]["tags"] == []
+    assert {record["file"] for record in seen["src"]["tags"]} == {"src/ok.py"}
+
+
 def test_argument_errors_are_one_line_with_values_cut_to_40_characters() -> None:
     server = build_server(ServerSettings())
     messages = []

@@ -1,5 +1,6 @@
 """`ctxopt tags`: records of what the indexer saw, their order, formats and errors."""
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -129,3 +130,37 @@ def test_tags_reads_files_by_the_settings_the_index_uses(runner, make_repo, monk
     wider = runner.invoke(main, ["tags", ".", "--max-file-size", "1000", "--exclude", "nothing"])
     assert sorted({line.split()[-1] for line in wider.stdout.splitlines()}) == [
         "big.py", "gen/made.py", "ok.py"]
+
+
+@pytest.mark.parametrize("name", ["pipe", "to_pipe.py"])
+def test_a_named_fifo_is_never_opened(make_repo, name) -> None:
+    # trial: `ctxopt tags pipe` waited forever for a writer; the index never opens one
+    # (run apart, so that a hang fails at the timeout)
+    root = make_repo({"ok.py": "def ok(): pass\n"})
+    os.mkfifo(root / "pipe")
+    (root / "to_pipe.py").symlink_to("pipe")
+    result = subprocess.run([sys.executable, "-m", "ctxopt", "tags", name], cwd=root,
+                            capture_output=True, text=True, timeout=30)
+    assert (result.returncode, result.stdout, result.stderr) == (
+        1, "", f"ctxopt: no tags for {name}: not a regular file\n")
+
+
+@pytest.mark.parametrize("name, make, why", [
+    # trial: a link to a directory named on the command line was walked, though the index
+    # never follows one (its files are read at their real paths)
+    ("linked", lambda path: path.symlink_to("src", target_is_directory=True),
+     "directory link (not followed; name the directory itself)"),
+    ("dangling.py", lambda path: path.symlink_to("nowhere.py"), "broken link"),
+    ("loop.py", lambda path: path.symlink_to("loop.py"), "link loop"),
+])
+def test_a_named_link_follows_the_index_rules_for_links(runner, make_repo, monkeypatch, name,
+                                                        make, why) -> None:
+    root = make_repo({"src/ok.py": "def ok(): pass\n"})
+    make(root / name)
+    monkeypatch.chdir(root)
+    result = runner.invoke(main, ["tags", name])
+    assert (result.exit_code, result.stdout, result.stderr) == (
+        1, "", f"ctxopt: no tags for {name}: {why}\n")
+    walked = runner.invoke(main, ["tags", "."])  # found in a directory: left out silently
+    assert (walked.exit_code, walked.stderr) == (0, "")
+    assert [line.split()[-1] for line in walked.stdout.splitlines()] == ["src/ok.py"]

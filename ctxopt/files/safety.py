@@ -62,13 +62,15 @@ class HygieneConfig:
                 raise PatternError(f"--exclude {shown} {problem}")
 
 
-def check_link(link: Path, rel: str, root: Path) -> Diagnostic | None:
+def check_link(link: Path, rel: str, root: Path | None) -> Diagnostic | None:
     """None when the symbolic link ``link`` (at ``rel`` under the resolved ``root``) may
     be read: it resolves to a regular file inside the root. Otherwise why not.
 
     Links are never followed into directories: a link to a directory that contains it
     (``up -> ..``) is a ``link loop``, any other one a ``directory link`` (its files are
-    indexed at their real path when that is inside the root).
+    indexed at their real path when that is inside the root). ``root`` None: a link the
+    user names (``ctxopt tags LINK``), which has no root to be outside of; a link to a
+    directory is then a ``directory link`` whatever the directory.
     """
     try:
         target = link.resolve(strict=True)
@@ -78,9 +80,12 @@ def check_link(link: Path, rel: str, root: Path) -> Diagnostic | None:
         if exc.errno == errno.ELOOP:
             return Diagnostic(rel, REASON_LINK_LOOP)
         return Diagnostic(rel, REASON_BROKEN_LINK)
-    if not target.is_relative_to(root):
+    if root is None:
+        if target.is_dir():
+            return Diagnostic(rel, REASON_DIRECTORY_LINK, "not followed; name the directory itself")
+    elif not target.is_relative_to(root):
         return Diagnostic(rel, REASON_OUTSIDE_ROOT, "the link points outside the root")
-    if target.is_dir():
+    elif target.is_dir():
         where = target.relative_to(root).as_posix()
         if where == "." or rel == where or rel.startswith(where + "/"):
             return Diagnostic(rel, REASON_LINK_LOOP, f"points to {where if where != '.' else 'the root'}, which contains it")
