@@ -56,12 +56,16 @@ class _Main(click.Group):
              **extra: Any) -> Any:
         """Run a command; every error ends the process with one line on stderr: click's
         usage errors and ``UsageError`` exit 2, other ``CtxoptError``s their
-        ``exit_code``, Ctrl-C 130. Never a traceback for an expected error."""
+        ``exit_code``, Ctrl-C 130. Never a traceback for an expected error. No command at
+        all prints the help on stderr and exits 2, as click does."""
         run = super().main
         if not standalone_mode:
             return run(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
             status = run(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as exc:  # no command: the help itself
+            exc.show()
+            sys.exit(exc.exit_code)
         except click.ClickException as exc:  # click.UsageError and its subclasses
             _fail(exc.format_message() + _from_environment(exc), exc.exit_code,
                   getattr(exc, "ctx", None))

@@ -93,6 +93,15 @@ def test_help_and_version_exit_0(runner) -> None:
     assert version.exit_code == 0 and "ctxopt" in version.stdout
 
 
+def test_no_command_prints_the_help_as_click_does(runner) -> None:
+    # trial: bare `ctxopt` printed its help squeezed into one 'Error:' line; click prints
+    # the help itself on stderr and exits 2 (a missing command is a usage error)
+    result = runner.invoke(main, [], prog_name="ctxopt")
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == runner.invoke(main, ["--help"], prog_name="ctxopt").stdout
+    assert result.stderr.startswith("Usage: ctxopt [OPTIONS] COMMAND [ARGS]...\n")
+
+
 def test_no_command_copies_the_error_handling() -> None:
     """The boundary is the only place that catches ``CtxoptError`` (issue 10)."""
     from pathlib import Path
