@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import errno
 import os
 import stat
 import sys
@@ -43,13 +44,15 @@ def output_target(output: str | None) -> Path | None:
 
     A symbolic link is resolved, so the write goes to its target and the link stays.
     A device or pipe (``/dev/null``) is returned as given: it is written in place.
-    Checked before any work is done: the directory must exist and be writable.
+    Checked before any work is done: the directory must exist and be writable, and an
+    existing file writable (the atomic write would replace a read-only one).
 
     Raises
     ------
     UsageError
         When the target is a directory, or its directory does not exist or cannot be
-        written.
+        written, or it is a file that cannot be written (exit 2: bad input, as click's
+        own checks of a path are).
     """
     if output is None or output == "-":
         return None
@@ -71,6 +74,8 @@ def output_target(output: str | None) -> Path | None:
     if not os.access(target.parent, os.W_OK | os.X_OK):
         raise UsageError(f"cannot write {output!r}: directory {str(target.parent)!r} "
                          "is not writable")
+    if mode is not None and not os.access(target, os.W_OK):  # as the shell's > would not
+        raise UsageError(f"cannot write {output!r}: {os.strerror(errno.EACCES)}")
     return target
 
 

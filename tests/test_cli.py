@@ -275,6 +275,31 @@ def test_output_into_a_missing_directory_exits_2_before_any_work(runner, fixture
     assert not target.parent.exists()
 
 
+@pytest.mark.parametrize("blocked, why", [
+    ("directory", "directory {parent!r} is not writable"),
+    # trial: a read-only file was replaced (the write goes through a new file beside it)
+    ("file", "Permission denied"),
+])
+def test_an_unwritable_output_exits_2_before_any_work_and_keeps_the_file(
+        runner, fixture_repo, tmp_path, monkeypatch, blocked, why) -> None:
+    # README: -o that cannot be written is bad input, found before any work, as a missing
+    # directory is; only a write that fails once the output is made exits 1
+    target = tmp_path / "context.md"
+    target.write_text("mine")
+    denied = target.parent if blocked == "directory" else target
+    real_access = os.access
+    # (the suite may run as root, whom modes do not stop)
+    monkeypatch.setattr(os, "access", lambda path, mode, **kw: False if Path(path) == denied
+                        and mode & os.W_OK else real_access(path, mode, **kw))
+    monkeypatch.setattr("ctxopt.cli.prepare", lambda *a, **k: pytest.fail("gather ran"))
+    result = gather(runner, "fix Storage bug", "--root", str(fixture_repo("py_storage")),
+                    "-o", str(target))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (f"Error: cannot write {str(target)!r}: "
+                             f"{why.format(parent=str(target.parent))}\n")
+    assert target.read_text() == "mine"
+
+
 def test_output_keeps_the_mode_of_an_existing_file(runner, fixture_repo, tmp_path) -> None:
     target = tmp_path / "context.md"
     target.write_text("old")
