@@ -24,7 +24,7 @@ from .calibration import CalibrationStore, user_config_dir
 from .errors import BudgetError, CtxoptError, Interrupted, UsageError
 from .files.reasons import REASON_BINARY, REASON_GENERATED
 from .files.safety import HygieneConfig
-from .files.text import display_text
+from .files.text import decode_text, display_text, looks_binary
 from .commands import (COMMANDS, MAX_RING_OPTION, ROOT_OPTION, SCOPE_OPTION, SECONDS,
                        TASK_FILE_OPTION, TESTS_OPTION, Whole, apply_config, file_rule_options,
                        index_options, note, quiet, version_text)
@@ -309,23 +309,30 @@ def tokens_command(paths: tuple[str, ...], estimate: bool, model: str | None,
                    messages: bool) -> None:
     """Print the token count of each PATH, or of standard input (no PATH, or -).
 
-    One input prints its count; several print `COUNT<TAB>PATH` lines and a total.
+    One input prints its count; several print `COUNT<TAB>PATH` lines and a total. Text is
+    read as the index reads a file (a BOM decides UTF-16 or UTF-32); a binary input is
+    not counted, and a line on stderr says so. Exit 1 when nothing is counted.
     """
     if messages:
         _transcript_usage(paths, estimate, model)
         return
+    inputs = paths or ("-",)
     texts: list[tuple[str, str]] = []
-    for path in paths or ("-",):
-        if path == "-":
-            texts.append(("-", sys.stdin.read()))
-            continue
+    for path in inputs:
         try:
-            texts.append((path, Path(path).read_text(encoding="utf-8", errors="replace")))
+            data = (sys.stdin.buffer.read() if path == "-"
+                    else Path(path).read_bytes())
         except OSError as exc:
             raise UsageError(f"cannot read {path!r}: {exc.strerror or exc}") from exc
+        if looks_binary(data):  # the index's rule: a NUL or many control bytes
+            note(f"no count for {display_text(path)}: {REASON_BINARY}")
+        else:
+            texts.append((path, decode_text(data).text))
+    if not texts:
+        sys.exit(ExitStatus.NOTHING_FOUND)
     counter = _model_counter(EstimatingCounter() if estimate else Cl100kCounter(), model)
     counts = [(counter.count(text), path) for path, text in texts]
-    if len(counts) == 1:
+    if len(inputs) == 1:
         click.echo(counts[0][0])
         return
     for count, path in counts:

@@ -223,6 +223,28 @@ def test_tokens_unreadable_path_exits_2(runner, tmp_path: Path, name: str) -> No
     assert len(result.stderr.splitlines()) == 1
 
 
+def test_a_binary_file_is_not_counted_and_says_why(runner, tmp_path: Path) -> None:
+    # trial: `ctxopt tokens logo.png` printed a count of its bytes decoded as U+FFFD, no note
+    (tmp_path / "ok.txt").write_text("fine")
+    (tmp_path / "logo.png").write_bytes(b"\x89PNG\x00")
+    line = f"ctxopt: no count for {tmp_path / 'logo.png'}: binary\n"
+    alone = runner.invoke(main, ["tokens", str(tmp_path / "logo.png")])
+    assert (alone.exit_code, alone.stdout, alone.stderr) == (1, "", line)  # nothing counted
+    piped = runner.invoke(main, ["tokens", "-"], input=b"\x00")
+    assert (piped.exit_code, piped.stdout, piped.stderr) == (1, "", "ctxopt: no count for -: binary\n")
+    both = runner.invoke(main, ["tokens", str(tmp_path / "ok.txt"), str(tmp_path / "logo.png")])
+    fine = count_tokens("fine")
+    assert (both.exit_code, both.stderr) == (0, line)
+    assert both.stdout == f"{fine}\t{tmp_path / 'ok.txt'}\n{fine}\ttotal\n"
+
+
+def test_a_utf16_file_is_counted_as_its_text(runner, tmp_path: Path) -> None:
+    # the index's decoding: a BOM is text, not NUL bytes decoded as UTF-8
+    (tmp_path / "notes.txt").write_bytes("hello world\n".encode("utf-16"))
+    result = runner.invoke(main, ["tokens", str(tmp_path / "notes.txt")])
+    assert (result.exit_code, result.stdout) == (0, f"{count_tokens('hello world' + chr(10))}\n")
+
+
 def test_tokens_escapes_odd_paths(make_repo) -> None:
     # trial: `ctxopt tokens` printed raw undecodable bytes and newlines in paths
     import os
