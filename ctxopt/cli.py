@@ -38,7 +38,7 @@ from .pipeline import (DEFAULT_BUDGET, GatherConfig, fit_prepared, named_files_l
 from .render import RENDERERS
 from .taskinput import TaskCommand, read_task
 from .store import IndexOptions, StoredIndex, UpdateReport, open_index
-from .store.parsecache import CACHE_ENV
+from .store.parsecache import CACHE_ENV, OFF as CACHE_OFF
 from .tokens import Cl100kCounter, TokenCounter
 
 
@@ -135,9 +135,26 @@ def _index_options(function):
         help="Index submodules and nested repositories too.")(function)
     function = click.option(
         "--parse-cache", metavar="DIR|off", default=None, envvar=CACHE_ENV,
+        callback=_check_parse_cache,
         help="Directory of the parse cache shared by checkouts (off: none).  "
              "[default: the user cache directory]")(function)
     return function
+
+
+def _check_parse_cache(_ctx: click.Context, _param: click.Parameter,
+                       value: str | None) -> str | None:
+    """``--parse-cache`` (from the command line, ``$CTXOPT_PARSE_CACHE`` or the
+    configuration file): ``off``, or a directory, made when missing. The index goes on
+    without a cache it cannot make, so a path that can never be a directory (a file, or
+    below one) is refused here, before any work: ``click.BadParameter`` (exit 2)."""
+    if value is None or value.strip().lower() == CACHE_OFF:
+        return value
+    path = Path(os.path.expanduser(value))
+    existing = next(p for p in (path, *path.parents) if os.path.lexists(p))
+    if not existing.is_dir():
+        raise click.BadParameter(f"{str(existing)!r} is not a directory (a directory or "
+                                 f"{CACHE_OFF!r} expected)")
+    return value
 
 
 def _open_index(root: Path, index_path: Path | None, jobs: int | None,

@@ -147,8 +147,32 @@ def test_a_cache_that_cannot_be_made_leaves_indexing_alone(
     blocked = tmp_path / "a-file"
     blocked.write_text("x")
     expected = _index(runner, make_repo(TREE, "zero"), "off")["parsed"]
-    summary = _index(runner, make_repo(TREE, "one"), blocked / "cache")
-    assert summary["parsed"] == expected and summary["parse_cache"]["hits"] == 0
+    # (the library's option: the command line refuses such a directory)
+    index, report = open_index(make_repo(TREE, "one"), IndexOptions(
+        jobs=1, parse_cache=blocked / "cache"))
+    index.close()
+    assert report.parsed == expected and report.cache_hits == 0
+
+
+@pytest.mark.parametrize("command", [["index"], ["gather", "fix the Store get bug"]])
+@pytest.mark.parametrize("where", ["file", "below a file", "env"])
+def test_a_parse_cache_that_cannot_be_a_directory_is_bad_input(
+        runner, make_repo, tmp_path: Path, monkeypatch, command, where) -> None:
+    # trial: --parse-cache naming a regular file was taken, and the cache silently unused
+    root = make_repo(TREE)
+    blocked = tmp_path / "a-file"
+    blocked.write_text("x")
+    setting = blocked if where != "below a file" else blocked / "cache"
+    options = ["--parse-cache", str(setting)]
+    if where == "env":
+        monkeypatch.setenv("CTXOPT_PARSE_CACHE", str(setting))
+        options = []
+    result = runner.invoke(main, [*command, "--root", str(root), *options])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(f"Error: Invalid value for '--parse-cache': {str(blocked)!r} "
+                                    "is not a directory (a directory or 'off' expected)")
+    assert len(result.stderr.splitlines()) == 1 and blocked.read_text() == "x"
+    assert not (root / ".ctxopt").exists()  # refused before any work
 
 
 def test_off_disables_the_cache(runner, make_repo, tmp_path: Path, monkeypatch) -> None:
