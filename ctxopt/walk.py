@@ -111,6 +111,7 @@ class _Walk:
         self.items: dict[tuple[str, int, int], Item] = {}
         self.ring_of: dict[str, int] = {}
         self.seed_paths: set[str] = set()  # the files of ring-0 items
+        self._tests_in: dict[str, tuple[bool, list[tuple[int, int]]]] = {}  # _outermost_tests
 
     def rel(self, node: str) -> float:
         """The node's lexical relevance to the task, in [0, 1]."""
@@ -143,13 +144,18 @@ class _Walk:
         if not self.config.admits(path) or ring > self.config.max_ring or (
                 not self.config.include_tests and self.index.is_test(node)):
             return
-        self.ring_of.setdefault(node, ring)
         if lines is None:
             if self.index.is_file(node):
                 lines = (1, max(1, self._line_count(path)))
             else:
                 d = self.index.definition(node)
                 lines = (d.start_line, d.end_line)
+        if not self.config.include_tests:
+            clipped = self._without_tests(path, lines, whole_file=self.index.is_file(node))
+            if clipped is None:
+                return
+            lines = clipped
+        self.ring_of.setdefault(node, ring)
         ranker = self.config.ranker(ring)
         if ranker is not None:
             weight = ranker.weight(self.features(node, weight, path, lines))
@@ -165,6 +171,44 @@ class _Walk:
         known = self.items.get(key)
         if known is None or (item.score, -item.ring) > (known.score, -known.ring):
             self.items[key] = item
+
+    def _without_tests(self, path: str, lines: tuple[int, int], *, whole_file: bool
+                       ) -> tuple[int, int] | None:
+        """``lines`` of ``path`` without the lines of the tests marked in the code (a
+        Rust ``#[cfg(test)] mod tests`` or ``#[test]`` function: ``IndexView.is_test``),
+        for a walk without tests: a whole file, a window around a use, a definition
+        holding one. The longest run left (the first of equal ones); None when nothing is
+        left, or ``whole_file`` and every top-level definition is a test (a file of tests
+        only is left out, as a test file is)."""
+        known = self._tests_in.get(path)
+        if known is None:
+            known = self._tests_in[path] = self._outermost_tests(path)
+        only_tests, spans = known
+        if whole_file and only_tests:
+            return None
+        runs: list[tuple[int, int]] = []
+        start = lines[0]
+        for first, last in spans:
+            if last < start or first > lines[1]:
+                continue
+            if first > start:
+                runs.append((start, first - 1))
+            start = last + 1
+        if start <= lines[1]:
+            runs.append((start, lines[1]))
+        return max(runs, key=lambda run: run[1] - run[0], default=None)
+
+    def _outermost_tests(self, path: str) -> tuple[bool, list[tuple[int, int]]]:
+        """(whether ``path`` has top-level definitions and all are tests, the line ranges
+        of its tests that lie in no other test, in order)."""
+        definitions = self.index.file_definitions(path) or ()
+        tests = {i for i in range(len(definitions)) if self.index.is_test(f"{path}#{i}")}
+        if not tests:
+            return False, []
+        spans = sorted((d.start_line, d.end_line) for i, d in enumerate(definitions)
+                       if i in tests and d.parent not in tests)
+        only_tests = all(i in tests for i, d in enumerate(definitions) if d.parent is None)
+        return only_tests, spans
 
     def features(self, node: str, weight: float, path: str,
                  lines: tuple[int, int]) -> dict[str, float]:

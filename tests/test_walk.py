@@ -342,6 +342,30 @@ def test_tests_beside_the_code_are_tests(make_repo, build_index) -> None:
     assert {i.symbol for i in walk_rings(index, task)} & tests  # shown when tests are wanted
 
 
+@pytest.mark.parametrize("task", ["fix src/lib.rs", "fix Store get"])
+def test_a_whole_file_leaves_its_tests_out_without_tests(make_repo, build_index, task) -> None:
+    # trial: --no-tests showed src/lib.rs whole, its #[cfg(test)] module with it, for a
+    # file the task names and for the short file holding a seed (a file item had all lines)
+    index = build_index(make_repo({"src/lib.rs": _RUST_WITH_TESTS}))
+    items = walk_rings(index, parse_task(task), WalkConfig(include_tests=False))
+    assert any(i.symbol is None for i in items)  # the file itself is an item
+    assert max(i.end_line for i in items) == 6  # loose_test starts at line 7, its #[test]
+    with_tests = walk_rings(index, parse_task(task))
+    assert max(i.end_line for i in with_tests if i.symbol is None) == 20
+
+
+def test_a_file_of_tests_only_is_a_test_file(make_repo, build_index) -> None:
+    # trial: a file that holds only #[test] functions, named in the task, was shown whole
+    # with --no-tests, as no test file is
+    checks = "use crate::get;\n\n#[test]\nfn get_one() { assert_eq!(get(), 1); }\n"
+    index = build_index(make_repo({"src/lib.rs": "pub fn get() -> u32 { 1 }\n",
+                                   "src/checks.rs": checks}))
+    task = parse_task("fix src/checks.rs")
+    assert not [i for i in walk_rings(index, task, WalkConfig(include_tests=False))
+                if i.path == "src/checks.rs"]
+    assert [i for i in walk_rings(index, task) if i.path == "src/checks.rs"]
+
+
 def test_word_matches_seed_tests_only_when_the_task_speaks_of_tests(make_repo, build_index) -> None:
     index = build_index(make_repo({
         "crypto.py": "def encrypt(key, data):\n    return data\n",
