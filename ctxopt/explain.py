@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .files.text import display_text
-from .model import Block, Dropped, Explained, Item, Result, Tier
+from .model import Block, Dropped, Explained, Fidelity, Item, Result, Tier
 
 __all__ = ["explain", "explain_json", "render_explain_text"]
 
@@ -41,6 +41,9 @@ def explain(items: tuple[Item, ...], blocks: tuple[Block, ...],
     selection = result.selection
     records: dict[tuple[str, int, int], Dropped] = {
         (d.path, d.start_line, d.end_line): d for d in (*selection.truncated, *selection.excluded)}
+    # what a block the fitter left as it was is shown as: whole, or the signature the
+    # walker asked for (a test, a distant definition), which no record of the fitter's says
+    shown_as = {(b.path, b.start_line, b.end_line): b.kind for b in selection.blocks}
     found = []
     for item in sorted(items, key=lambda i: (-i.score, i.path, i.start_line)):
         block = _holder(item, blocks)
@@ -51,7 +54,9 @@ def explain(items: tuple[Item, ...], blocks: tuple[Block, ...],
         where = (block.path, block.start_line, block.end_line)
         record = records.get(where)
         if record is None:
-            found.append(Explained(item, "full", "", where))
+            kind = shown_as.get(where, block.kind)
+            detail = "" if kind is Fidelity.FULL else "the walker asked for its signature"
+            found.append(Explained(item, kind.value, detail, where))
         else:
             found.append(Explained(item, record.action, record.reason, where))
     return tuple(found)

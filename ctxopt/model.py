@@ -223,9 +223,11 @@ class Explained:
     """What the fitter did with one candidate of the walker (``gather --explain``).
 
     ``item`` is the walker's item; ``action`` is ``full``, ``truncated``, ``signature``,
-    ``excluded`` (the fitter's, for the block the item was read into) or ``not read`` (no
-    block holds it: its lines were blank, its file unreadable or redacted); ``detail`` says
-    why (the fitter's reason); ``block`` is (path, first line, last line) of that block.
+    ``excluded`` (what the block the item was read into is shown as: the fitter's doing,
+    or a signature the walker asked for) or ``not read`` (no block holds it: its lines
+    were blank, its file unreadable or redacted); ``detail`` says why (the fitter's
+    reason, or that the walker asked); ``block`` is (path, first line, last line) of that
+    block.
     """
 
     item: Item

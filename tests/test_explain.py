@@ -61,6 +61,17 @@ def test_each_action_is_what_the_selection_did(storage) -> None:
                and b.end_line <= excluded.block[2] for b in larger.selection.blocks)
 
 
+def test_a_block_the_walker_shows_as_its_signature_says_signature(storage) -> None:
+    # trial: tests and word matches the walker asks for as signatures, shown so, read
+    # 'full' (the fitter had not reduced them, so no record of its own said otherwise)
+    result = fit_prepared(prepare(storage, TASK, GatherConfig(budget=12000)), 12000,
+                          explain=True)
+    shown = {(b.path, b.start_line, b.end_line): b.kind.value for b in result.selection.blocks}
+    assert "signature" in shown.values()
+    kept = [e for e in result.explained if e.block in shown]
+    assert kept and all(e.action == shown[e.block] for e in kept)
+
+
 def test_explain_in_json_is_under_its_own_key(runner, storage) -> None:
     def document(*extra: str) -> dict:
         result = runner.invoke(main, ["gather", TASK, "--root", str(storage), "--budget", "300",
