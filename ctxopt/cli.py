@@ -27,7 +27,7 @@ from .files.safety import HygieneConfig
 from .files.text import decode_text, display_text, looks_binary
 from .commands import (COMMANDS, MAX_RING_OPTION, ROOT_OPTION, SCOPE_OPTION, SECONDS,
                        TASK_FILE_OPTION, TESTS_OPTION, Whole, apply_config, file_rule_options,
-                       index_options, note, quiet, version_text)
+                       index_options, note, parse_cache_problem, quiet, version_text)
 from .cli_output import (ExitStatus, emit, exit_nothing_found, indexing_progress,
                          output_target)
 from .contract import SCHEMAS, load_schema, render_index_json
@@ -38,7 +38,7 @@ from .pipeline import (DEFAULT_BUDGET, GatherConfig, fit_prepared, named_files_l
 from .render import RENDERERS
 from .taskinput import TaskCommand, read_task
 from .store import IndexOptions, StoredIndex, UpdateReport, open_index
-from .store.parsecache import CACHE_ENV, OFF as CACHE_OFF
+from .store.parsecache import CACHE_ENV
 from .tokens import Cl100kCounter, TokenCounter
 
 
@@ -144,16 +144,11 @@ def _index_options(function):
 def _check_parse_cache(_ctx: click.Context, _param: click.Parameter,
                        value: str | None) -> str | None:
     """``--parse-cache`` (from the command line, ``$CTXOPT_PARSE_CACHE`` or the
-    configuration file): ``off``, or a directory, made when missing. The index goes on
-    without a cache it cannot make, so a path that can never be a directory (a file, or
-    below one) is refused here, before any work: ``click.BadParameter`` (exit 2)."""
-    if value is None or value.strip().lower() == CACHE_OFF:
-        return value
-    path = Path(os.path.expanduser(value))
-    existing = next(p for p in (path, *path.parents) if os.path.lexists(p))
-    if not existing.is_dir():
-        raise click.BadParameter(f"{str(existing)!r} is not a directory (a directory or "
-                                 f"{CACHE_OFF!r} expected)")
+    configuration file): ``off``, or a directory, made when missing; else
+    ``click.BadParameter`` (exit 2), before any work (``commands.parse_cache_problem``)."""
+    problem = parse_cache_problem(value)
+    if problem is not None:
+        raise click.BadParameter(problem)
     return value
 
 

@@ -21,7 +21,7 @@ from .files.text import display_text
 
 __all__ = ["apply_config", "config_from_root", "root_or_repository", "quiet", "version_text",
            "use_colour", "announce_root", "exclude_option", "file_rule_options", "index_options", "SECONDS", "Whole", "COMMANDS", "ROOT_OPTION", "MAX_RING_OPTION",
-           "TESTS_OPTION", "SCOPE_OPTION"]
+           "TESTS_OPTION", "SCOPE_OPTION", "parse_cache_problem", "check_parse_cache_environment"]
 
 _CONFIG_KEY = "ctxopt.config"
 
@@ -276,6 +276,7 @@ def mcp_command(root: Path | None, budget: int, max_ring: int, tests: bool,
     from .files.safety import HygieneConfig
     from .mcp_server import ServerSettings, serve
 
+    check_parse_cache_environment()
     serve(ServerSettings(root=root, index_path=index_path, jobs=jobs,
                          max_file_bytes=max_file_size, budget=budget, max_ring=max_ring,
                          include_tests=tests, hygiene=HygieneConfig(
@@ -319,6 +320,7 @@ def snapshot_command(tasks_file: Path, output_dir: Path, root: Path, budget: int
     from .store import IndexOptions, open_index
     from .tokens import Cl100kCounter
 
+    check_parse_cache_environment()
     tasks = read_tasks(tasks_file)
     hygiene = HygieneConfig(parse_timeout=parse_timeout, exclude=exclude)
     base = GatherConfig(budget=budget, max_ring=max_ring, include_tests=tests, hygiene=hygiene)
@@ -396,6 +398,34 @@ def _coloured(line: str) -> str:
     if line.startswith("  ") and word in _STATUS_COLOURS:
         return line.replace(word, click.style(word, fg=_STATUS_COLOURS[word]), 1)
     return line
+
+
+def parse_cache_problem(value: str | None) -> str | None:
+    """Why ``value``, of ``--parse-cache`` or ``$CTXOPT_PARSE_CACHE``, cannot name the
+    parse cache, or None: unset, ``off``, or a path that is or can be made a directory.
+    The index goes on without a cache it cannot make, so a path that can never be a
+    directory (a file, or below one) is refused before any work instead."""
+    from .store.parsecache import OFF
+
+    if value is None or value.strip().lower() == OFF:
+        return None
+    path = Path(os.path.expanduser(value))
+    existing = next(p for p in (path, *path.parents) if os.path.lexists(p))
+    if existing.is_dir():
+        return None
+    return f"{str(existing)!r} is not a directory (a directory or {OFF!r} expected)"
+
+
+def check_parse_cache_environment() -> None:
+    """For the commands that have no ``--parse-cache`` but whose index reads
+    ``$CTXOPT_PARSE_CACHE`` (mcp, snapshot, curve): raise ``UsageError`` (exit 2) when it
+    cannot name the cache (``parse_cache_problem``)."""
+    from .errors import UsageError
+    from .store.parsecache import CACHE_ENV
+
+    problem = parse_cache_problem(os.environ.get(CACHE_ENV))
+    if problem is not None:
+        raise UsageError(f"{CACHE_ENV}: {problem}")
 
 
 def note(text: str) -> None:

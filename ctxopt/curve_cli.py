@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from .cli_output import emit, exit_nothing_found, indexing_progress, output_target
-from .commands import MAX_RING_OPTION, ROOT_OPTION, SCOPE_OPTION, TASK_FILE_OPTION, TESTS_OPTION, index_options
+from .commands import (MAX_RING_OPTION, ROOT_OPTION, SCOPE_OPTION, TASK_FILE_OPTION, TESTS_OPTION,
+                       check_parse_cache_environment, index_options)
 from .errors import UsageError
 from .taskinput import TaskCommand, read_task
 
@@ -73,6 +74,7 @@ def curve_command(task: str | None, task_file: Path | None, root: Path,
     from .store import IndexOptions
 
     chosen = _budgets(budgets, low, high, steps)
+    check_parse_cache_environment()
     task = read_task(task, task_file, sys.stdin.buffer)
     target = output_target(output)
     if output_format == "png" and target is None and sys.stdout.isatty():

@@ -323,3 +323,21 @@ def test_a_cache_of_an_earlier_layout_is_used_and_its_table_left(
         assert conn.execute("SELECT key, value FROM entries").fetchall() == [(b"\0", b"\1")]
     finally:
         conn.close()
+
+
+@pytest.mark.parametrize("command", [["mcp"], ["snapshot", "--tasks", "{tasks}"], ["curve", "x"]])
+def test_commands_without_the_option_refuse_such_a_cache_from_the_environment(
+        runner, make_repo, tmp_path: Path, monkeypatch, command) -> None:
+    # they read CTXOPT_PARSE_CACHE in the library, which went on without the cache silently
+    root = make_repo(TREE)
+    (tmp_path / "tasks.txt").write_text("fix the Store get bug\n")
+    blocked = tmp_path / "a-file"
+    blocked.write_text("x")
+    monkeypatch.setenv("CTXOPT_PARSE_CACHE", str(blocked))
+    monkeypatch.chdir(tmp_path)
+    args = [a.replace("{tasks}", str(tmp_path / "tasks.txt")) for a in command]
+    result = runner.invoke(main, [*args, "--root", str(root)])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr == (f"Error: CTXOPT_PARSE_CACHE: {str(blocked)!r} is not a directory "
+                             "(a directory or 'off' expected)\n")
+    assert not (root / ".ctxopt").exists()
