@@ -332,12 +332,11 @@ def tokens_command(paths: tuple[str, ...], estimate: bool, model: str | None,
     texts: list[tuple[str, str]] = []
     for path in inputs:
         try:
-            data = (sys.stdin.buffer.read() if path == "-"
-                    else Path(path).read_bytes())
+            data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
         except OSError as exc:
             raise UsageError(f"cannot read {path!r}: {exc.strerror or exc}") from exc
         if looks_binary(data):  # the index's rule: a NUL or many control bytes
-            note(f"no count for {display_text(path)}: {REASON_BINARY}")
+            note(f"no count for {path}: {REASON_BINARY}")  # note escapes the path
         else:
             texts.append((path, decode_text(data).text))
     if not texts:
