@@ -129,6 +129,10 @@ def test_reference_knows_its_enclosing_definition() -> None:
         ("java", b"public record R(int a, String b) { }\n", "public record R(int a, String b) { ... }"),
         ("typescript", b"export interface I extends J<K> {\n  a: number;\n}\n",
          "interface I extends J<K> { ... }"),
+        # trial: a Ruby body ends at `end`, which its signature left out
+        ("ruby", b"def add(item, qty = 1)\n  @items << item\nend\n", "def add(item, qty = 1) ... end"),
+        ("ruby", b"class Cart < Base\n  def m\n    1\n  end\nend\n", "class Cart < Base ... end"),
+        ("ruby", b"module Shop\n  X = 1\nend\n", "module Shop ... end"),
     ],
 )
 def test_signature_replaces_the_body(language: str, source: bytes, signature: str) -> None:

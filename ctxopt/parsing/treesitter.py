@@ -175,8 +175,8 @@ def signature_of(node: ts.Node, source: bytes, language: str, start: int | None 
     body becomes ``{ ... }``, in C and C++ followed by what closes the definition on the
     body's last line (``typedef struct { ... } T;``; the ``;`` after a class, struct,
     union or enum), on a line of its own below a header that ends in a ``where`` clause's
-    comma, as rustfmt writes it. The header is everything from the definition's first
-    byte to its body's first byte, so decorators, modifiers and multi-line parameter
+    comma, as rustfmt writes it; a Ruby body becomes ``... end``. The header is everything
+    from the definition's first byte to its body's first byte, so decorators, modifiers and multi-line parameter
     lists are kept whole. A definition whose body is not a block (a Rust tuple struct or
     variant, ``B(u8)``) or that has no body (a Go struct type, a field, a type alias) is
     shown in full when short, else by its first line and ``...``, with the bracket that
@@ -213,6 +213,8 @@ def signature_of(node: ts.Node, source: bytes, language: str, start: int | None 
         if "\n" in header and header.endswith(","):  # `where\n    T: Clone,`
             return f"{header}\n{lead}{{ ... }}{_closing(node, body, source, language)}"
         return f"{header} {{ ... }}{_closing(node, body, source, language)}"
+    if language == "ruby":  # a Ruby body ends at `end`: `def m(a) ... end`
+        return header + " ... end"
     return header + " ..."
 
 
