@@ -5,6 +5,7 @@ import hashlib
 import os
 import shutil
 import sqlite3
+import threading
 import subprocess
 import sys
 import tempfile
@@ -652,8 +653,8 @@ def test_an_edit_that_keeps_its_imports_keeps_its_import_edges(fixture_repo, tmp
     open_index(root, IndexOptions(path=database))[0].close()
     assert _import_rows(database)[0]  # the fixture has import edges to keep
     calls = []
-    real = update.update_imports
-    monkeypatch.setattr(update, "update_imports", lambda *a: (calls.append(a[2]), real(*a)))
+    real = update.plan_imports
+    monkeypatch.setattr(update, "plan_imports", lambda *a: (calls.append(a[2]), real(*a))[1])
     if edit == "a body":
         _edit(root, "app/cli.py", "\n", "\n# a comment\n")
     else:
@@ -676,3 +677,26 @@ def test_files_called_are_the_files_of_that_name_in_path_order(make_repo, build_
     assert other.files_called("db.py") == ["c/db.py"]
     assert index.files_called("db") == []  # a file name, not a stem
     assert index.files_called("db.py") == ["a/db.py", "b/db.py", "db.py"]  # asked again
+
+
+def test_a_bulk_load_plans_its_imports_beside_the_index_build(fixture_repo, tmp_path,
+                                                             monkeypatch) -> None:
+    """A cold index reads and resolves the imports in another thread, on a connection of
+    its own, while the main one builds the indexes; the rows are a serial build's."""
+    root = fixture_repo("py_storage")
+    in_main_thread = []
+    real = update.plan_imports
+
+    def spy(conn, *args):
+        in_main_thread.append(threading.current_thread() is threading.main_thread())
+        return real(conn, *args)
+
+    monkeypatch.setattr(update, "plan_imports", spy)
+    monkeypatch.setattr(update, "BULK_LOAD", 0)
+    open_index(root, IndexOptions(path=tmp_path / "bulk.db"))[0].close()
+    assert in_main_thread == [False]
+    monkeypatch.setattr(update, "BULK_LOAD", 10**9)
+    open_index(root, IndexOptions(path=tmp_path / "serial.db"))[0].close()
+    assert in_main_thread == [False, True]
+    assert _import_rows(tmp_path / "bulk.db") == _import_rows(tmp_path / "serial.db")
+    assert _import_rows(tmp_path / "bulk.db")[0]
