@@ -303,10 +303,10 @@ def test_entries_are_appended_and_looked_up_by_their_key_index(tmp_path: Path) -
         conn.close()
 
 
-def test_a_cache_of_an_earlier_layout_is_used_and_its_table_left(
+def test_a_cache_of_an_earlier_layout_is_used_and_its_table_dropped(
         runner, make_repo, tmp_path: Path) -> None:
-    """A cache.db made by an earlier build (a ``WITHOUT ROWID`` table ``entries``): the
-    index fills the current table beside it and the old rows stay as they were."""
+    """A cache.db made by an earlier build (a ``WITHOUT ROWID`` table ``entries``, whose
+    keys no current build can match): its table is dropped and the current one filled."""
     cache = tmp_path / "cache"
     cache.mkdir()
     conn = sqlite3.connect(cache / "cache.db")
@@ -320,24 +320,30 @@ def test_a_cache_of_an_earlier_layout_is_used_and_its_table_left(
     assert second["parse_cache"]["misses"] == 0
     conn = sqlite3.connect(cache / "cache.db")
     try:
-        assert conn.execute("SELECT key, value FROM entries").fetchall() == [(b"\0", b"\1")]
+        tables = {name for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     finally:
         conn.close()
+    assert tables == {"scans"}
 
 
-@pytest.mark.parametrize("command", [["mcp"], ["snapshot", "--tasks", "{tasks}"], ["curve", "x"]])
-def test_commands_without_the_option_refuse_such_a_cache_from_the_environment(
-        runner, make_repo, tmp_path: Path, monkeypatch, command) -> None:
-    # they read CTXOPT_PARSE_CACHE in the library, which went on without the cache silently
-    root = make_repo(TREE)
-    (tmp_path / "tasks.txt").write_text("fix the Store get bug\n")
-    blocked = tmp_path / "a-file"
-    blocked.write_text("x")
-    monkeypatch.setenv("CTXOPT_PARSE_CACHE", str(blocked))
-    monkeypatch.chdir(tmp_path)
-    args = [a.replace("{tasks}", str(tmp_path / "tasks.txt")) for a in command]
-    result = runner.invoke(main, [*args, "--root", str(root)])
-    assert (result.exit_code, result.stdout) == (2, "")
-    assert result.stderr == (f"Error: CTXOPT_PARSE_CACHE: {str(blocked)!r} is not a directory "
-                             "(a directory or 'off' expected)\n")
-    assert not (root / ".ctxopt").exists()
+def test_a_full_cache_drops_its_oldest_entries(tmp_path: Path) -> None:
+    """Past ``max_bytes`` of pages in use, a write deletes the oldest entries until 90% of
+    it is left: the newest stay, and the database stops growing."""
+    limit = 256 * 1024
+    cache = ParseCache(tmp_path, b"test", max_bytes=limit)
+    keys = [cache.key(f"f{i}.py", f"{i:032x}", None) for i in range(400)]
+    for i, key in enumerate(keys):
+        cache.put(key, (f"{i:032x}", "python", i, None, "x" * 2000) + (None,) * 6)
+    cache.close()
+    conn = sqlite3.connect(tmp_path / "cache.db")
+    try:
+        page_size, pages, free = (conn.execute(f"PRAGMA {name}").fetchone()[0]
+                                  for name in ("page_size", "page_count", "freelist_count"))
+        kept = [key for (key,) in conn.execute("SELECT key FROM scans ORDER BY id")]
+    finally:
+        conn.close()
+    assert (pages - free) * page_size <= limit
+    assert 0 < len(kept) < 400 and kept == keys[-len(kept):]  # the newest, in order
+    reopened = ParseCache(tmp_path, b"test")
+    assert reopened.get(keys[-1]) is not None and reopened.get(keys[0]) is None
+    reopened.close()

@@ -17,8 +17,10 @@ check or does not unpack is a miss and is written again. Entries live in the row
 ``scans``, the key in an index of its own: a new entry's value (kilobytes) is appended
 instead of being inserted at a random place of a B-tree ordered by key, which read about
 30 times more pages on a cold index of sympy. (Earlier builds kept them in a ``WITHOUT
-ROWID`` table ``entries``, left alone: its keys hold another ``code_fingerprint``, so
-none can match.) The cache never fails an index:
+ROWID`` table ``entries``, whose keys hold another ``code_fingerprint``: it is dropped.)
+The cache holds at most ``MAX_BYTES`` of entries: past that, a run that wrote entries
+deletes the oldest written until 90% of it is left (first in, first out; the pages freed
+are reused, so the file stops growing). The cache never fails an index:
 a database that cannot be opened, read or written is left alone for the rest of the run.
 
 The directory: ``IndexOptions.parse_cache``, else ``$CTXOPT_PARSE_CACHE`` (``off``
@@ -38,7 +40,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-__all__ = ["ParseCache", "CACHE_ENV", "OFF", "cache_directory", "code_fingerprint", "library_version"]
+__all__ = ["ParseCache", "CACHE_ENV", "OFF", "MAX_BYTES", "cache_directory", "code_fingerprint", "library_version"]
 
 CACHE_ENV = "CTXOPT_PARSE_CACHE"
 OFF = "off"  # the value of --parse-cache or $CTXOPT_PARSE_CACHE that disables the cache
@@ -47,6 +49,9 @@ _CHECK_BYTES = 16
 _FIELDS = 11  # the content fields of a ScanResult, in ``_CONTENT`` order
 _BUSY_MS = 30_000
 _FLUSH_EVERY = 64  # entries per write transaction
+# The most bytes of entries kept (sympy's 1,982 files take 36 MB: 1 GiB holds about 50
+# checkouts of that size, or versions of ctxopt).
+MAX_BYTES = 1 << 30
 # The libraries whose versions change what a file's scan finds, with their top-level
 # modules (where their ``*.dist-info`` directories are found).
 _LIBRARIES = (("tree-sitter", "tree_sitter"),
@@ -130,19 +135,21 @@ class ParseCache:
     ``code_fingerprint``).
     """
 
-    def __init__(self, directory: Path, prefix: bytes) -> None:
+    def __init__(self, directory: Path, prefix: bytes, max_bytes: int | None = None) -> None:
         self.directory = directory
         self.prefix = prefix
+        self.max_bytes = MAX_BYTES if max_bytes is None else max_bytes
+        self._wrote = False
         self._conn: sqlite3.Connection | None = None
         self._pid = 0
         self._broken = False
         self._pending: list[tuple[bytes, bytes]] = []
 
     def __getstate__(self) -> dict[str, Any]:
-        return {"directory": self.directory, "prefix": self.prefix}
+        return {"directory": self.directory, "prefix": self.prefix, "max_bytes": self.max_bytes}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__init__(state["directory"], state["prefix"])  # type: ignore[misc]
+        self.__init__(state["directory"], state["prefix"], state["max_bytes"])  # type: ignore[misc]
 
     def key(self, path: str, digest: str, generated: bool | None) -> bytes:
         """The key of a file's entry: BLAKE2 of the prefix, path, content hash and
@@ -215,8 +222,32 @@ class ParseCache:
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
+            self._evict(conn)
         except sqlite3.Error:
             self._broken = True  # locked past the timeout, full disk, damaged file: go without
+
+    def _evict(self, conn: sqlite3.Connection) -> None:
+        """Delete the oldest entries when the database holds more than ``max_bytes`` of
+        pages in use, until 90% of that is left (its size read from two PRAGMAs: cheap,
+        so checked after every write)."""
+        page_size, pages, free = (conn.execute(f"PRAGMA {name}").fetchone()[0]
+                                  for name in ("page_size", "page_count", "freelist_count"))
+        used = (pages - free) * page_size
+        if used <= self.max_bytes:
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            count = conn.execute("SELECT count(*) FROM scans").fetchone()[0]
+            keep = int(count * 0.9 * self.max_bytes / used)
+            row = conn.execute("SELECT id FROM scans ORDER BY id DESC LIMIT 1 OFFSET ?",
+                               (max(keep - 1, 0),)).fetchone()
+            if row is not None:
+                conn.execute("DELETE FROM scans WHERE id < ?" if keep else
+                             "DELETE FROM scans WHERE id <= ?", (row[0],))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
 
     def close(self) -> None:
         """Flush, and close this process's connection."""
@@ -247,6 +278,9 @@ def _open(path: Path) -> sqlite3.Connection:
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("CREATE TABLE IF NOT EXISTS scans("
                          "id INTEGER PRIMARY KEY, key BLOB NOT NULL UNIQUE, value BLOB NOT NULL)")
+            if conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table'"
+                            " AND name = 'entries'").fetchone():
+                conn.execute("DROP TABLE IF EXISTS entries")  # an earlier build's: its pages reused
             return conn
         except sqlite3.OperationalError as exc:
             conn.close()
