@@ -4,7 +4,8 @@ Each item's line range is widened by ``context_lines`` above; ranges in one file
 merged when they overlap or lie within ``merge_gap`` lines of each other. A merged block
 takes the best score, the lowest ring and the best item's reason, and lists its symbols
 best first. Blocks whose lines are all blank are dropped. Items of different ``Tier``s
-are never merged: a weak neighbour would ride on a strong block's score. A block of more
+are never merged: a weak neighbour would ride on a strong block's score; and no line is
+in two blocks (a merge across lines a stronger tier shows is split around them). A block of more
 than a few lines carries its salient lines (``salient_lines``: the line the task points
 at, lines holding the task's terms or the seeds' names, the headers of the definitions
 inside), which a cut of it keeps first (``fit.truncate_block``). A block that
@@ -231,8 +232,10 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
                 clamped = clamp_range(item.start_line - context_lines, item.end_line, len(lines))
                 if clamped:
                     widened.append(clamped)
-            # a weak neighbour is not merged into a strong block: it would ride on its score
-            ranges = merge_ranges(subtract_ranges(widened, taken), gap=merge_gap)
+            # a weak neighbour is not merged into a strong block: it would ride on its
+            # score; and a merge across a stronger block's lines would show them twice
+            ranges = subtract_ranges(merge_ranges(subtract_ranges(widened, taken),
+                                                  gap=merge_gap), taken)
             for start, end in ranges:
                 if not any(line.strip() for line in lines[start - 1:end]):
                     continue  # blank lines left over between tiers say nothing

@@ -1,12 +1,14 @@
 from itertools import pairwise
 
-from hypothesis import given
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ctxopt.model import Definition, Fidelity, Item
 from ctxopt.ranges import clamp_range, merge_ranges
 from ctxopt.render import render_block, shown_kind
 from ctxopt.source import read_blocks, read_lines
+from ctxopt.store import IndexOptions, open_index
 from ctxopt.tokens import Cl100kCounter
 
 ranges = st.lists(st.tuples(st.integers(1, 60), st.integers(0, 10)).map(lambda t: (t[0], t[0] + t[1])),
@@ -163,3 +165,45 @@ def test_a_definition_whose_other_lines_a_stronger_block_holds_is_not_a_window(
     blocks = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0)
     assert [(b.start_line, b.end_line, b.part_of) for b in blocks] == [
         (2, 3, ("small", 1, 3)), (1, 1, None)]
+
+
+def test_a_merge_does_not_bridge_back_over_a_stronger_blocks_lines(make_repo, build_index) -> None:
+    # issue 11: two ring-3 lines 3 lines apart merged across the ring-0 block between them
+    root = make_repo({"m.py": "".join(f"line{i}\n" for i in range(1, 21))})
+    items = [Item("m.py", 10, 12, 120, 0, "a", "A"), Item("m.py", 9, 9, 40, 3, "b", "B"),
+             Item("m.py", 13, 13, 40, 3, "c", "C")]
+    blocks = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0)
+    assert sorted((b.start_line, b.end_line) for b in blocks) == [(9, 9), (10, 12), (13, 13)]
+
+
+# one score per tier; items crowd 12 lines so that ranges of different tiers meet
+_TIER_SCORES = (120.0, 70.0, 40.0)
+
+
+@pytest.fixture(scope="module")
+def read_fixture(tmp_path_factory):
+    """A 40-line file and its index, shared by the examples of a property."""
+    root = tmp_path_factory.mktemp("lines")
+    (root / "m.py").write_text("".join(f"line{i}\n" for i in range(1, 41)))
+    index, _ = open_index(root, IndexOptions(path=root.parent / "lines.db", jobs=1))
+    yield root, index
+    index.close()
+
+
+@given(st.lists(st.tuples(st.integers(1, 10), st.integers(0, 2), st.sampled_from(_TIER_SCORES)),
+                min_size=3, max_size=8), st.integers(0, 1), st.integers(2, 4))
+@settings(max_examples=300)
+def test_no_line_is_in_two_blocks(read_fixture, spans, context, gap) -> None:
+    root, index = read_fixture
+    items = [Item("m.py", start, start + length, score, {120.0: 0, 70.0: 2, 40.0: 3}[score],
+                  "r", f"S{n}") for n, (start, length, score) in enumerate(spans)]
+    blocks = read_blocks(root, items, index, Cl100kCounter(), context_lines=context,
+                         merge_gap=gap)
+    seen: set[int] = set()
+    for block in blocks:
+        lines = set(range(block.start_line, block.end_line + 1))
+        assert not lines & seen
+        seen |= lines
+    # every item's own lines are still shown (none lost to the split)
+    wanted = {line for start, length, _ in spans for line in range(start, start + length + 1)}
+    assert wanted <= seen
