@@ -233,20 +233,22 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
                 if clamped:
                     widened.append(clamped)
             # a weak neighbour is not merged into a strong block: it would ride on its
-            # score; and a merge across a stronger block's lines would show them twice
-            ranges = subtract_ranges(merge_ranges(subtract_ranges(widened, taken),
-                                                  gap=merge_gap), taken)
-            for start, end in ranges:
+            # score; a merge across a stronger block's lines is split around them (they
+            # would show twice), its parts one block each, of the merge's items
+            parts: list[tuple[tuple[int, int], tuple[int, int]]] = []  # (part, merged range)
+            for group in merge_ranges(subtract_ranges(widened, taken), gap=merge_gap):
+                parts += [(part, group) for part in subtract_ranges([group], taken)]
+            for (start, end), group in parts:
                 if not any(line.strip() for line in lines[start - 1:end]):
                     continue  # blank lines left over between tiers say nothing
                 block = _block(index, path, lines, tier_items, (start, end), counter,
-                               context_lines, taken)
+                               context_lines, taken, group)
                 if (weights and tier in SALIENT_TIERS and block.kind is Fidelity.FULL
                         and end - start + 1 > _SALIENT_MIN_LINES):
                     block = _with_salient(block, lines, tier_items, weights,
                                           index.file_definitions(path) or ())
                 blocks.append(block)
-            taken = merge_ranges(taken + ranges)
+            taken = merge_ranges(taken + [part for part, _ in parts])
     blocks.sort(key=lambda b: (-b.score, b.path, b.start_line))
     return blocks
 
@@ -272,11 +274,13 @@ def _with_salient(block: Block, lines: list[str], items: list[Item],
 
 def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
            span: tuple[int, int], counter: TokenCounter, context_lines: int,
-           taken: list[tuple[int, int]]) -> Block:
+           taken: list[tuple[int, int]], group: tuple[int, int] | None = None) -> Block:
     """The block of lines ``span`` of ``path`` holding ``items``; ``taken``: the lines of
-    the file's blocks of higher tiers."""
+    the file's blocks of higher tiers; ``group``: the merged range ``span`` is a part of
+    (split around ``taken``), whose items make the block (score, reason, symbols)."""
     start, end = span
-    members = [i for i in items if i.start_line - context_lines <= end and i.end_line >= start]
+    low, high = group or span
+    members = [i for i in items if i.start_line - context_lines <= high and i.end_line >= low]
     members.sort(key=lambda i: (-i.score, i.ring, i.start_line))
     best = members[0]
     symbols = tuple(dict.fromkeys(i.symbol for i in members if i.symbol))
@@ -286,7 +290,7 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
     if signature and all(i.fidelity is Fidelity.SIGNATURE for i in members):
         content, kind = signature, Fidelity.SIGNATURE
     # a cut block starts at its best definition's first line (its decorators and comments)
-    focus = max(start, best.start_line)
+    focus = min(max(start, best.start_line), end)
     if best.focus_line is not None:  # a line the task points at, further down
         focus = min(max(start, best.focus_line), end)
     return Block(
