@@ -31,6 +31,7 @@ from collections.abc import Iterable
 from .graph.rules import is_test_path
 from .graph.view import IndexView
 from .model import RING_BANDS, Definition, Fidelity, Item
+from .ranges import subtract_ranges
 from .parsing.kinds import CALLABLE_KINDS
 from .seeds import Seed, best_first, find_seeds, most_relevant, node_order, relevance_scores
 from .task import ParsedTask
@@ -111,7 +112,8 @@ class _Walk:
         self.items: dict[tuple[str, int, int], Item] = {}
         self.ring_of: dict[str, int] = {}
         self.seed_paths: set[str] = set()  # the files of ring-0 items
-        self._tests_in: dict[str, tuple[bool, list[tuple[int, int]]]] = {}  # _outermost_tests
+        # path -> _outermost_tests(path), read once per file
+        self._tests_in: dict[str, tuple[bool, list[tuple[int, int]]]] = {}
 
     def rel(self, node: str) -> float:
         """The node's lexical relevance to the task, in [0, 1]."""
@@ -186,21 +188,12 @@ class _Walk:
         only_tests, spans = known
         if whole_file and only_tests:
             return None
-        runs: list[tuple[int, int]] = []
-        start = lines[0]
-        for first, last in spans:
-            if last < start or first > lines[1]:
-                continue
-            if first > start:
-                runs.append((start, first - 1))
-            start = last + 1
-        if start <= lines[1]:
-            runs.append((start, lines[1]))
+        runs = subtract_ranges([lines], spans)
         return max(runs, key=lambda run: run[1] - run[0], default=None)
 
     def _outermost_tests(self, path: str) -> tuple[bool, list[tuple[int, int]]]:
         """(whether ``path`` has top-level definitions and all are tests, the line ranges
-        of its tests that lie in no other test, in order)."""
+        of its tests whose parent definition is not a test, in order; 1-based inclusive)."""
         definitions = self.index.file_definitions(path) or ()
         tests = {i for i in range(len(definitions)) if self.index.is_test(f"{path}#{i}")}
         if not tests:
