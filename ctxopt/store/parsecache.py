@@ -36,6 +36,7 @@ import os
 import re
 import sqlite3
 import time
+from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -49,8 +50,8 @@ _CHECK_BYTES = 16
 _FIELDS = 11  # the content fields of a ScanResult, in ``_CONTENT`` order
 _BUSY_MS = 30_000
 _FLUSH_EVERY = 64  # entries per write transaction
-# The most bytes of entries kept (sympy's 1,982 files take 36 MB: 1 GiB holds about 50
-# checkouts of that size, or versions of ctxopt).
+# The most bytes of entries kept (sympy's 1,982 files take 36 MB: 1 GiB holds about 28
+# checkouts of that size that share no file, or versions of ctxopt).
 MAX_BYTES = 1 << 30
 # The libraries whose versions change what a file's scan finds, with their top-level
 # modules (where their ``*.dist-info`` directories are found).
@@ -132,14 +133,14 @@ class ParseCache:
     index worker opens its own connection).
 
     ``prefix``: the bytes every key of this run starts with (the options and
-    ``code_fingerprint``).
+    ``code_fingerprint``). ``max_bytes``: the bytes of database pages in use past which a
+    write deletes the oldest entries, until 90% is left (None: ``MAX_BYTES``).
     """
 
     def __init__(self, directory: Path, prefix: bytes, max_bytes: int | None = None) -> None:
         self.directory = directory
         self.prefix = prefix
         self.max_bytes = MAX_BYTES if max_bytes is None else max_bytes
-        self._wrote = False
         self._conn: sqlite3.Connection | None = None
         self._pid = 0
         self._broken = False
@@ -214,40 +215,30 @@ class ParseCache:
         if conn is None:
             return
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
+            with _write(conn):
                 conn.executemany("INSERT OR REPLACE INTO scans(key, value) VALUES (?, ?)",
                                  pending)
-                conn.execute("COMMIT")
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
             self._evict(conn)
         except sqlite3.Error:
             self._broken = True  # locked past the timeout, full disk, damaged file: go without
 
     def _evict(self, conn: sqlite3.Connection) -> None:
         """Delete the oldest entries when the database holds more than ``max_bytes`` of
-        pages in use, until 90% of that is left (its size read from two PRAGMAs: cheap,
+        pages in use, until 90% of that is left (its size read from three PRAGMAs: cheap,
         so checked after every write)."""
         page_size, pages, free = (conn.execute(f"PRAGMA {name}").fetchone()[0]
                                   for name in ("page_size", "page_count", "freelist_count"))
         used = (pages - free) * page_size
         if used <= self.max_bytes:
             return
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with _write(conn):
             count = conn.execute("SELECT count(*) FROM scans").fetchone()[0]
             keep = int(count * 0.9 * self.max_bytes / used)
             row = conn.execute("SELECT id FROM scans ORDER BY id DESC LIMIT 1 OFFSET ?",
                                (max(keep - 1, 0),)).fetchone()
-            if row is not None:
+            if row is not None:  # ``row`` is the oldest kept, or the newest when none is
                 conn.execute("DELETE FROM scans WHERE id < ?" if keep else
                              "DELETE FROM scans WHERE id <= ?", (row[0],))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
 
     def close(self) -> None:
         """Flush, and close this process's connection."""
@@ -255,6 +246,19 @@ class ParseCache:
         if self._conn is not None and self._pid == os.getpid():
             self._conn.close()
         self._conn = None
+
+
+@contextlib.contextmanager
+def _write(conn: sqlite3.Connection) -> Iterator[None]:
+    """A ``BEGIN IMMEDIATE`` ... ``COMMIT`` transaction, rolled back on any exception,
+    which goes on (``sqlite3.Error`` when locked past ``_BUSY_MS``)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
 
 
 def _open(path: Path) -> sqlite3.Connection:
