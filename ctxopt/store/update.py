@@ -11,6 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import NamedTuple
 
 from ..discover import list_candidates
 from ..graph.bindings import import_specifiers
@@ -27,7 +28,7 @@ from .schema import (BUMP_GENERATION, Transaction, connect, drop_indexes, ensure
 from .workers import scan_files
 
 __all__ = ["update_tables", "without_cyclic_gc", "write_file", "delete_file", "name_table",
-           "update_imports", "plan_imports", "write_imports",
+           "update_imports", "plan_imports", "write_imports", "ImportPlan",
            "RACY_NS", "COMMIT_EVERY", "BULK_LOAD"]
 
 # An mtime this close to the moment the file was checked cannot prove it unchanged
@@ -295,6 +296,14 @@ def _import_state(conn: sqlite3.Connection, file_id: int) -> tuple:
             [(seq, dst) for seq, _, dst in bindings])
 
 
+class ImportPlan(NamedTuple):
+    """What ``plan_imports`` found, for ``write_imports`` to store."""
+
+    sources: dict[str, int] | None  # the files recomputed: path -> file id; None: every file
+    edges: list[tuple[int, int]]  # the import edges (src, dst) as file ids, sorted
+    resolved: list[tuple[int | None, int, int]]  # the bindings' files: (dst or None, file id, seq)
+
+
 def _index_beside_import_plan(conn: sqlite3.Connection, root: Path, only: set[str] | None
                               ) -> ImportPlan | None:
     """``ensure_indexes(conn)`` while ``plan_imports`` reads and resolves on a connection of
@@ -324,12 +333,6 @@ def update_imports(conn: sqlite3.Connection, root: Path, only: set[str] | None) 
     """Recompute the import edges and the bindings' files of the files in ``only`` (None:
     of every file)."""
     write_imports(conn, plan_imports(conn, root, only))
-
-
-# What ``plan_imports`` found: (the files recomputed: path -> id, or None for all; the
-# import edges (src, dst); the bindings' files (dst or None, file id, binding seq)).
-ImportPlan = tuple["dict[str, int] | None", "list[tuple[int, int]]",
-                   "list[tuple[int | None, int, int]]"]
 
 
 def plan_imports(conn: sqlite3.Connection, root: Path, only: set[str] | None) -> ImportPlan:
@@ -366,7 +369,7 @@ def plan_imports(conn: sqlite3.Connection, root: Path, only: set[str] | None) ->
         for seq, module in bindings[file_id]:
             targets = [t for t in resolver.resolve(language, path, module) if t != path and t in ids]
             resolved.append((ids[targets[0]] if targets else None, file_id, seq))
-    return (None if only is None else sources), sorted(edges), resolved
+    return ImportPlan(None if only is None else sources, sorted(edges), resolved)
 
 
 def write_imports(conn: sqlite3.Connection, plan: ImportPlan) -> None:
