@@ -5,17 +5,18 @@ merged when they overlap or lie within ``merge_gap`` lines of each other. A merg
 takes the best score, the lowest ring and the best item's reason, and lists its symbols
 best first. Blocks whose lines are all blank are dropped. Items of different ``Tier``s
 are never merged: a weak neighbour would ride on a strong block's score; and no line is
-in two blocks (a merge across lines a stronger tier shows is split around them). A block of more
-than a few lines carries its salient lines (``salient_lines``: the line the task points
-at, lines holding the task's terms or the seeds' names, the headers of the definitions
-inside), which a cut of it keeps first (``fit.truncate_block``). A block that
-stops inside a definition one of its items names (a class header, a window around a call
-in a long caller, the lines around a line the task points at) says so in ``part_of``: the
-renderer labels it (``# lines 120-132 (part of NAME, lines 100-230)``, JSON kind
-``window``). (A ``⋮ N more lines of NAME`` line for them cost 0.02 line recall on the
-localization benchmark; the label is a few tokens on the block's marker line.) Files are decoded and split into lines as
-``files.text`` says (BOMs, UTF-16, ``\\r\\n``, ``\\r`` and ``\\n``), the same way the
-indexer numbered them.
+in two blocks (a merge across lines a stronger tier shows is split around them, each
+part a block of the merge's items). A block of more than a few lines carries its salient
+lines (``salient_lines``: the line the task points at, lines holding the task's terms or
+the seeds' names, the headers of the definitions inside), which a cut of it keeps first
+(``fit.truncate_block``). A block that stops inside a definition one of its items names
+(a class header, a window around a call in a long caller, the lines around a line the
+task points at) says so in ``part_of``: the renderer labels it (``# lines 120-132 (part
+of NAME, lines 100-230)``, JSON kind ``window``). (A ``⋮ N more lines of NAME`` line for
+them cost 0.02 line recall on the localization benchmark; the label is a few tokens on
+the block's marker line.) Files are decoded and split into lines as ``files.text`` says
+(BOMs, UTF-16, ``\\r\\n``, ``\\r`` and ``\\n``), the same way the indexer numbered
+them.
 """
 from __future__ import annotations
 
@@ -277,7 +278,8 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
            taken: list[tuple[int, int]], group: tuple[int, int] | None = None) -> Block:
     """The block of lines ``span`` of ``path`` holding ``items``; ``taken``: the lines of
     the file's blocks of higher tiers; ``group``: the merged range ``span`` is a part of
-    (split around ``taken``), whose items make the block (score, reason, symbols)."""
+    (split around ``taken``), whose items make the block (score, reason, symbols); None:
+    ``span`` itself. Ranges are 1-based and inclusive."""
     start, end = span
     low, high = group or span
     members = [i for i in items if i.start_line - context_lines <= high and i.end_line >= low]

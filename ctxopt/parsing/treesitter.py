@@ -173,16 +173,16 @@ def signature_of(node: ts.Node, source: bytes, language: str, start: int | None 
 
     Python keeps the docstring's first line and puts ``...`` where the body was; a brace
     body becomes ``{ ... }``, in C and C++ followed by what closes the definition on the
-    body's last line (``typedef struct { ... } T;``; the ``;`` after a class, struct,
-    union or enum), on a line of its own below a header that ends in a ``where`` clause's
-    comma, as rustfmt writes it; a Ruby body becomes ``... end``. The header is everything
-    from the definition's first byte to its body's first byte, so decorators, modifiers and multi-line parameter
-    lists are kept whole. A definition whose body is not a block (a Rust tuple struct or
-    variant, ``B(u8)``) or that has no body (a Go struct type, a field, a type alias) is
-    shown in full when short, else by its first line and ``...``, with the bracket that
-    line opens closed (``type S struct { ... }``). ``start`` (a byte offset, the node's
-    start by default) is where the header begins: at the first decorator or attribute
-    that precedes the node.
+    body's last line (``typedef struct { ... } T;``; the ``;`` after a class, struct, union
+    or enum), on a line of its own below a header that ends in a ``where`` clause's comma,
+    as rustfmt writes it; a Ruby body becomes ``... end``. The header is everything from the
+    definition's first byte to its body's first byte, so decorators, modifiers and
+    multi-line parameter lists are kept whole. A definition whose body is not a block (a
+    Rust tuple struct or variant, ``B(u8)``) or that has no body (a Go struct type, a field,
+    a type alias) is shown in full when short, else by its first line and ``...``, with the
+    bracket that line opens closed (``type S struct { ... }``). ``start`` (a byte offset,
+    the node's start by default) is where the header begins: at the first decorator or
+    attribute that precedes the node.
     """
     body = _find_body(node)
     start = node.start_byte if start is None else start
