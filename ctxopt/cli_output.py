@@ -74,7 +74,7 @@ def output_target(output: str | None) -> Path | None:
     if not os.access(target.parent, os.W_OK | os.X_OK):
         raise UsageError(f"cannot write {output!r}: directory {str(target.parent)!r} "
                          "is not writable")
-    if mode is not None and not os.access(target, os.W_OK):  # as the shell's > would not
+    if mode is not None and not os.access(target, os.W_OK):  # the shell's > refuses it too
         raise UsageError(f"cannot write {output!r}: {os.strerror(errno.EACCES)}")
     return target
 

@@ -402,9 +402,11 @@ def _coloured(line: str) -> str:
 
 def parse_cache_problem(value: str | None) -> str | None:
     """Why ``value``, of ``--parse-cache`` or ``$CTXOPT_PARSE_CACHE``, cannot name the
-    parse cache, or None: unset, ``off``, or a path that is or can be made a directory.
-    The index goes on without a cache it cannot make, so a path that can never be a
-    directory (a file, or below one) is refused before any work instead."""
+    parse cache, or None: unset, ``off``, or a path whose nearest existing part (itself,
+    else its closest existing parent) is a directory. The index goes on without a cache
+    it cannot make, so a path that can never be a directory (a file, or below one) is
+    refused before any work instead; whether the directory can be written is left to the
+    index."""
     from .store.parsecache import OFF
 
     if value is None or value.strip().lower() == OFF:
