@@ -222,12 +222,13 @@ class Upcoming:
 class Explained:
     """What the fitter did with one candidate of the walker (``gather --explain``).
 
-    ``item`` is the walker's item; ``action`` is ``full``, ``truncated``, ``signature``,
-    ``excluded`` (what the block the item was read into is shown as: the fitter's doing,
-    or a signature the walker asked for) or ``not read`` (no block holds it: its lines
-    were blank, its file unreadable or redacted); ``detail`` says why (the fitter's
-    reason, or that the walker asked); ``block`` is (path, first line, last line) of that
-    block.
+    ``item`` is the walker's item; ``action`` is what the block the item was read into is
+    shown as, ``full``, ``truncated`` or ``signature`` (the fitter's doing, or a signature
+    the walker asked for), or ``excluded`` (left out by the fitter), or else ``not read``
+    (no block holds it: its lines were blank, its file unreadable or redacted); ``detail``
+    says why (the fitter's reason, or that the walker asked; empty for a block shown
+    whole untouched); ``block`` is (path, first line, last line) of that block, 1-based
+    inclusive, or None when not read.
     """
 
     item: Item
