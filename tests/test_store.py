@@ -5,11 +5,11 @@ import hashlib
 import os
 import shutil
 import sqlite3
-import threading
 import subprocess
 import sys
 import tempfile
 import textwrap
+import threading
 import time
 from collections import Counter
 from pathlib import Path
