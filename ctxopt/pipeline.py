@@ -24,7 +24,7 @@ from .source import read_blocks
 from .store import IndexOptions, StoredIndex, open_index
 from .task import ParsedTask, limit_task, parse_task
 from .tokens import Cl100kCounter, TokenCounter
-from .walk import WalkConfig, walk_rings
+from .walk import WalkConfig, outermost_tests, walk_rings
 
 __all__ = ["DEFAULT_BUDGET", "GatherConfig", "Prepared", "fit_prepared", "gather", "prepare",
            "resolve_scope", "why_nothing_found", "named_files_left_out", "lines_past_the_end"]
@@ -261,7 +261,8 @@ def _prepare_with(root: Path, parsed: ParsedTask, layout: Layout, config: Gather
             note for note in (layout.result.task_note, *past) if note))
         layout = Layout(noted, layout.count, additive=layout.additive)
     items = walk_rings(index, parsed, walk_config)
-    blocks = read_blocks(root, items, index, counter, terms=query_terms(parsed))
+    hidden = None if config.include_tests else (lambda path: outermost_tests(index, path)[1])
+    blocks = read_blocks(root, items, index, counter, terms=query_terms(parsed), hidden=hidden)
     blocks, redacted = clean_blocks(blocks, counter, config.hygiene)
     diagnostics = tuple(sorted(
         {replace(d, path=display_text(d.path)) for d in (*index.diagnostics, *redacted)},

@@ -21,7 +21,7 @@ them.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 
@@ -205,12 +205,15 @@ def task_terms(terms: Mapping[str, float], items: list[Item]) -> dict[str, float
 
 def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenCounter, *,
                 context_lines: int = CONTEXT_LINES, merge_gap: int = MERGE_GAP,
-                terms: Mapping[str, float] | None = None) -> list[Block]:
+                terms: Mapping[str, float] | None = None,
+                hidden: Callable[[str], list[tuple[int, int]]] | None = None) -> list[Block]:
     """Read the lines of every item and return merged, token-counted blocks.
 
     ``terms`` (term -> weight, ``lexical.query_terms`` of the task) marks each block's
     salient lines (``salient_lines``), which a cut of it keeps first; without it a cut
-    keeps lines from the block's focus line on.
+    keeps lines from the block's focus line on. ``hidden``: path -> line ranges no block
+    may show (the tests marked in the code, for a gather without tests): neither the
+    context lines above an item nor a merge of two items reaches into them.
 
     Returns blocks sorted by score (descending), then path, then start line. Files that
     cannot be read are left out (the index already reported them).
@@ -226,6 +229,7 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
         except OSError:
             continue
         taken: list[tuple[int, int]] = []  # lines already in a block of a higher tier
+        never = hidden(path) if hidden else []
         for tier in Tier:
             tier_items = [i for i in by_path[path] if Tier.of(i.score) is tier]
             widened = []
@@ -237,8 +241,9 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
             # score; a merge across a stronger block's lines is split around them (they
             # would show twice), its parts one block each, of the merge's items
             parts: list[tuple[tuple[int, int], tuple[int, int]]] = []  # (part, merged range)
-            for group in merge_ranges(subtract_ranges(widened, taken), gap=merge_gap):
-                parts += [(part, group) for part in subtract_ranges([group], taken)]
+            off = merge_ranges(taken + never)
+            for group in merge_ranges(subtract_ranges(widened, off), gap=merge_gap):
+                parts += [(part, group) for part in subtract_ranges([group], off)]
             for (start, end), group in parts:
                 if not any(line.strip() for line in lines[start - 1:end]):
                     continue  # blank lines left over between tiers say nothing

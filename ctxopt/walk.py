@@ -52,6 +52,7 @@ __all__ = [
     "short_file_ring",
     "signature_file_ring",
     "transitive_ring",
+    "outermost_tests",
     "walk_rings",
     "word_match_ring",
 ]
@@ -112,7 +113,7 @@ class _Walk:
         self.items: dict[tuple[str, int, int], Item] = {}
         self.ring_of: dict[str, int] = {}
         self.seed_paths: set[str] = set()  # the files of ring-0 items
-        # path -> _outermost_tests(path), read once per file
+        # path -> outermost_tests(index, path), read once per file
         self._tests_in: dict[str, tuple[bool, list[tuple[int, int]]]] = {}
 
     def rel(self, node: str) -> float:
@@ -184,24 +185,12 @@ class _Walk:
         only is left out, as a test file is)."""
         known = self._tests_in.get(path)
         if known is None:
-            known = self._tests_in[path] = self._outermost_tests(path)
+            known = self._tests_in[path] = outermost_tests(self.index, path)
         only_tests, spans = known
         if whole_file and only_tests:
             return None
         runs = subtract_ranges([lines], spans)
         return max(runs, key=lambda run: run[1] - run[0], default=None)
-
-    def _outermost_tests(self, path: str) -> tuple[bool, list[tuple[int, int]]]:
-        """(whether ``path`` has top-level definitions and all are tests, the line ranges
-        of its tests whose parent definition is not a test, in order; 1-based inclusive)."""
-        definitions = self.index.file_definitions(path) or ()
-        tests = {i for i in range(len(definitions)) if self.index.is_test(f"{path}#{i}")}
-        if not tests:
-            return False, []
-        spans = sorted((d.start_line, d.end_line) for i, d in enumerate(definitions)
-                       if i in tests and d.parent not in tests)
-        only_tests = all(i in tests for i, d in enumerate(definitions) if d.parent is None)
-        return only_tests, spans
 
     def features(self, node: str, weight: float, path: str,
                  lines: tuple[int, int]) -> dict[str, float]:
@@ -246,6 +235,21 @@ def _caller_ranges(index: IndexView, caller: str, lines: tuple[int, ...], config
 def _uses(lines: tuple[int, ...], weights: RingWeights) -> float:
     """How often a caller uses its target, in [0, 1]."""
     return min(1.0, len(lines) / weights.uses_saturation)
+
+
+def outermost_tests(index: IndexView, path: str) -> tuple[bool, list[tuple[int, int]]]:
+    """(whether ``path`` has top-level definitions and all are tests, the line ranges of
+    its tests marked in the code whose parent definition is not a test, in order: a Rust
+    ``#[cfg(test)] mod tests``, a ``#[test]`` function; ``IndexView.is_test``). Ranges are
+    1-based and inclusive."""
+    definitions = index.file_definitions(path) or ()
+    tests = {i for i in range(len(definitions)) if index.is_test(f"{path}#{i}")}
+    if not tests:
+        return False, []
+    spans = sorted((d.start_line, d.end_line) for i, d in enumerate(definitions)
+                   if i in tests and d.parent not in tests)
+    only_tests = all(i in tests for i, d in enumerate(definitions) if d.parent is None)
+    return only_tests, spans
 
 
 def walk_rings(index: IndexView, task: ParsedTask, config: WalkConfig | None = None) -> list[Item]:

@@ -1,4 +1,5 @@
 """The ring walker on the fixtures and on small graphs."""
+import json
 import math
 
 import pytest
@@ -638,3 +639,29 @@ def test_ring_4_keeps_the_hand_set_weights_the_ring_3_ranker_was_not_fitted_on(p
     assert {i.score for i in flat if i.ring == 3} == {RING_BANDS[3].score(0.5)}
     ring4 = {(i.path, i.start_line, i.score) for i in hand if i.ring == 4}
     assert ring4 and ring4 == {(i.path, i.start_line, i.score) for i in flat if i.ring == 4}
+
+
+@pytest.mark.parametrize("source", [
+    # a test between two items: the merge of their blocks reached over it
+    "pub fn alpha() -> u32 { 1 }\n#[test]\nfn check() { assert!(alpha() == 1); }\n"
+    "pub fn beta() -> u32 { 2 }\n",
+    # a test right above an item: the context lines above the item reached into it
+    "#[test]\nfn check() { assert!(alpha() == 1); }\npub fn alpha() -> u32 { 1 }\n"
+    "pub fn beta() -> u32 { 2 }\n",
+])
+def test_gather_without_tests_shows_no_line_of_a_test_between_or_above_items(
+        runner, make_repo, source: str) -> None:
+    # review: the walk clipped the tests out of its items, but the source reader's context
+    # lines and merges brought a short test back
+    from ctxopt.cli import main
+
+    root = make_repo({"src/lib.rs": source})
+    shown = runner.invoke(main, ["gather", "fix alpha and beta", "--root", str(root),
+                                 "--no-tests", "--format", "json"], catch_exceptions=False)
+    assert shown.exit_code == 0, shown.stderr
+    content = "\n".join(b["content"] for b in json.loads(shown.stdout)["blocks"])
+    assert "fn alpha" in content and "fn beta" in content
+    assert "#[test]" not in content and "fn check" not in content
+    with_tests = runner.invoke(main, ["gather", "fix alpha and beta", "--root", str(root),
+                                      "--format", "json"], catch_exceptions=False)
+    assert "#[test]" in "\n".join(b["content"] for b in json.loads(with_tests.stdout)["blocks"])
