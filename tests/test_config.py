@@ -39,7 +39,9 @@ def test_every_setting_has_a_case() -> None:
 
 def _effective(setting, args: list[str]) -> tuple[object, ParameterSource]:
     """The value and source click settles on for ``setting`` in its first command."""
-    ctx = click.Context(main, info_name="ctxopt")
+    # with the group's settings, as click makes it: a context without its -h would have
+    # the subcommand's help option made, and kept, without -h for every later test
+    ctx = click.Context(main, info_name="ctxopt", **main.context_settings)
     apply_config(ctx)
     command = setting.commands[0]
     sub = main.commands[command].make_context(command, ["task", *args] if command == "gather"
