@@ -233,12 +233,9 @@ class ParseCache:
             return
         with _write(conn):
             count = conn.execute("SELECT count(*) FROM scans").fetchone()[0]
-            keep = int(count * 0.9 * self.max_bytes / used)
-            row = conn.execute("SELECT id FROM scans ORDER BY id DESC LIMIT 1 OFFSET ?",
-                               (max(keep - 1, 0),)).fetchone()
-            if row is not None:  # ``row`` is the oldest kept, or the newest when none is
-                conn.execute("DELETE FROM scans WHERE id < ?" if keep else
-                             "DELETE FROM scans WHERE id <= ?", (row[0],))
+            drop = count - int(count * 0.9 * self.max_bytes / used)
+            conn.execute("DELETE FROM scans WHERE id IN"
+                         " (SELECT id FROM scans ORDER BY id LIMIT ?)", (drop,))
 
     def close(self) -> None:
         """Flush, and close this process's connection."""
