@@ -114,6 +114,27 @@ def _identifier_terms(identifier: str) -> tuple[str, ...]:
     return tuple(terms)
 
 
+def term_words(text: str, limit: int | None = MAX_TASK_KEYWORDS) -> dict[str, str]:
+    """Term -> the word of ``text`` that gives it, as written, for saying which of a
+    task's words a definition matched: a stem gives the word part it stems
+    (``handl`` -> ``handling``; a word of one part as written), an ``=identifier`` term the identifier (``=httperror`` ->
+    ``HTTPError``, ``=fix`` -> ``Fix``: a symbol's whole name). The first word giving a term wins; the first ``limit`` distinct
+    identifiers only (``query_terms`` reads a huge task no further).
+
+    >>> term_words("Fix HTTPError handling")
+    {'fix': 'Fix', '=fix': 'Fix', 'http': 'http', 'error': 'error', '=httperror': 'HTTPError', 'handl': 'handling', '=handling': 'handling'}
+    """
+    words: dict[str, str] = {}
+    for identifier in islice(dict.fromkeys(_identifiers(text)), limit):
+        parts = split_identifier(identifier)
+        for part in parts:
+            for term in _words(part):
+                words.setdefault(term, identifier if len(parts) == 1 else part)
+        for term in (*_identifier_terms(identifier), "=" + identifier.lower()):
+            words.setdefault(term, identifier)
+    return words
+
+
 def name_words(name: str) -> set[str]:
     """The stemmed words of an identifier, as documents and queries hold them."""
     return set(_words(name))
@@ -461,11 +482,13 @@ class LexicalIndex:
     """BM25 over definition documents (keyed by graph node id) and file documents."""
 
     def __init__(self, documents: Iterable[FileDocuments]) -> None:
+        self._terms: dict[str, Counter[str]] = {}
         self._definitions = _Collection()
         self._files = _Collection()
         for docs in sorted(documents, key=lambda d: d.path):
             for i, terms in enumerate(docs.definitions):
                 self._definitions.add(f"{docs.path}#{i}", terms)
+                self._terms[f"{docs.path}#{i}"] = terms
             self._files.add(docs.path, docs.file)
 
     def score_definitions(self, query: Counter[str]) -> dict[str, float]:
@@ -479,3 +502,8 @@ class LexicalIndex:
     def holds(self, term: str) -> bool:
         """Whether any file's document holds ``term``."""
         return term in self._files.postings
+
+    def terms_held(self, node: str, terms: Iterable[str]) -> list[str]:
+        """The ``terms`` the document of definition ``node`` holds, in their order."""
+        held = self._terms.get(node, Counter())
+        return [t for t in terms if t in held]

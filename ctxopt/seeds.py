@@ -17,12 +17,12 @@ from itertools import chain
 
 from .graph.names import dotted_names
 from .graph.view import IndexView
-from .lexical import REPORT_WORDS, abbreviation_terms, name_words, query_terms
+from .lexical import REPORT_WORDS, abbreviation_terms, name_words, query_terms, term_words
 from .parsing.kinds import CALLABLE_KINDS
 from .task import IDENTIFIER, STOP_WORDS, ParsedTask, case_shape, is_path_symbol, split_identifier
 from .walk_config import WalkConfig
 
-__all__ = ["Seed", "best_first", "find_seeds", "files_named", "in_repository", "most_relevant",
+__all__ = ["Seed", "WordMatches", "best_first", "find_seeds", "files_named", "in_repository", "most_relevant",
            "node_order", "relevance", "relevance_scores"]
 
 
@@ -382,7 +382,7 @@ def _seed_words(found: _SeedSet, task: ParsedTask) -> None:
     if narrowing:
         task = _without_symbols(task, narrowing)
         relevance_of = relevance(index, task, config)
-    terms = sorted(query_terms(in_repository(index, task)))
+    words = WordMatches(index, task)
     candidates = (n for n, r in relevance_of.items() if r >= config.min_seed_relevance)
     if not (config.include_tests and found.tests_wanted):
         candidates = (n for n in candidates if not index.is_test(n))
@@ -390,9 +390,9 @@ def _seed_words(found: _SeedSet, task: ParsedTask) -> None:
     for node in lexical:
         if node in found.seeds or not config.admits(index.path_of(node), scope=False):
             continue
-        words = _matching_words(index, node, terms)
         found.seeds[node] = Seed(node, round(config.lexical_seed_quality * relevance_of[node], 4),
-                                 f"{index.definition(node).qualified_name} matches {words}")
+                                 f"{index.definition(node).qualified_name} matches "
+                                 f"{words.of(node)}")
 
 
 def _speaks_of_tests(task: ParsedTask) -> bool:
@@ -436,11 +436,30 @@ def _keywords_of(word: str) -> list[str]:
     return [word.lower(), *split_identifier(word)]
 
 
-def _matching_words(index: IndexView, node: str, terms: list[str]) -> str:
-    """The task's words found in a definition's name, else 'the task's words'."""
-    in_name = name_words(index.definition(node).name)
-    found = [t for t in terms if t in in_name]
-    return ", ".join(found) if found else "the task's words"
+class WordMatches:
+    """Which of a task's words each definition's document holds, as the task wrote them
+    (``lexical.term_words``), for the reasons of word-matched seeds and items."""
+
+    # the words a reason names at most, in the task's order
+    SHOWN = 4
+
+    def __init__(self, index: IndexView, task: ParsedTask) -> None:
+        task = in_repository(index, task)
+        self._index = index
+        self._terms = list(query_terms(task))
+        self._words = term_words(task.raw)
+
+    def of(self, node: str) -> str:
+        """``handling, name`` for a definition whose document holds the terms of those
+        words (the first ``SHOWN``, then ``...``), or ``the task's words`` when it holds
+        none of the query's own terms (an abbreviation learned from the repository)."""
+        held = self._index.lexical.terms_held(node, self._terms)
+        shown = list(dict.fromkeys(
+            self._words.get(t) or t.lstrip("=").replace("_", " ") for t in held))
+        if not shown:
+            return "the task's words"
+        more = ", ..." if len(shown) > self.SHOWN else ""
+        return ", ".join(shown[:self.SHOWN]) + more
 
 
 def node_order(index: IndexView, node: str) -> tuple[str, int]:

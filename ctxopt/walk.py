@@ -33,7 +33,7 @@ from .graph.view import IndexView
 from .model import RING_BANDS, Definition, Fidelity, Item
 from .ranges import subtract_ranges
 from .parsing.kinds import CALLABLE_KINDS
-from .seeds import Seed, best_first, find_seeds, most_relevant, node_order, relevance_scores
+from .seeds import Seed, WordMatches, best_first, find_seeds, most_relevant, node_order, relevance_scores
 from .task import ParsedTask
 from .walk_config import Ranker, RingWeights, WalkConfig
 from .walk_flow import flow_ring
@@ -98,16 +98,18 @@ def _label(index: IndexView, node: str) -> str:
 
 
 class _Walk:
-    """One walk: the index, the knobs, each definition's relevance, each file's match
-    (``file_scores``, as ``relevance_scores`` gives them), and the best item kept per
-    (path, range) with each node's ring (the first ring that reached it)."""
+    """One walk: the index, the knobs, each definition's relevance, which of the task's
+    words it holds (``words``), each file's match (``file_scores``, as
+    ``relevance_scores`` gives them), and the best item kept per (path, range) with each
+    node's ring (the first ring that reached it)."""
 
     def __init__(self, index: IndexView, config: WalkConfig, relevance_of: dict[str, float],
-                 file_scores: dict[str, float] | None = None) -> None:
+                 words: WordMatches, file_scores: dict[str, float] | None = None) -> None:
         self.index = index
         self.config = config
         self.weights = config.weights
         self.relevance_of = relevance_of
+        self.words = words
         self.file_scores = file_scores or {}
         self.best_file = max(self.file_scores.values(), default=0.0) or 1.0
         self.items: dict[tuple[str, int, int], Item] = {}
@@ -278,7 +280,7 @@ def walk_rings(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
     config = config or WalkConfig()
     relevance_of, file_scores = relevance_scores(index, task, config)
     seeds = find_seeds(index, task, config, relevance_of)
-    walk = _Walk(index, config, relevance_of, file_scores)
+    walk = _Walk(index, config, relevance_of, WordMatches(index, task), file_scores)
     ring0 = [seed.node for seed in seeds]
     large = seed_ring(walk, seeds)
     members: list[str] = []
@@ -440,7 +442,7 @@ def word_match_ring(walk: _Walk) -> None:
                                        if n not in walk.ring_of and r > w.word_match_floor),
                                       walk.config.max_transitive)
     for node in matches:
-        walk.add(node, 3, w.word_match_relevance * walk.rel(node), "matches the task's words",
+        walk.add(node, 3, w.word_match_relevance * walk.rel(node), f"matches {walk.words.of(node)}",
                  walk.header_if_longer(node, walk.config.caller_max_lines), Fidelity.SIGNATURE)
 
 

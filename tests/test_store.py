@@ -113,6 +113,15 @@ def _assert_matches_oracle(root: Path, **options) -> store.UpdateReport:
             scores, _lexical_scores(in_memory, terms), strict=True):
         _assert_same_scores(definitions, want_definitions, query)
         _assert_same_scores(files, want_files, query)
+    # the terms a definition's document holds are the terms alone that score it
+    holders: dict[str, list[str]] = {}
+    for term, (_, definitions, _) in zip(terms, scores, strict=False):
+        for node in definitions:
+            holders.setdefault(node, []).append(term)
+    with index:
+        for node, held in holders.items():
+            assert index.lexical.terms_held(node, terms) == held, node
+            assert in_memory.lexical.terms_held(node, terms) == held, node
     return report
 
 

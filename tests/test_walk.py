@@ -6,6 +6,7 @@ import pytest
 
 from ctxopt.model import RING_BANDS, Tier
 from ctxopt.task import parse_task
+from ctxopt.seeds import WordMatches
 from ctxopt.walk import WalkConfig, _rank_files, find_seeds, walk_rings
 
 
@@ -293,7 +294,7 @@ def test_a_capitalised_word_names_only_a_definition_spelled_the_same_way(make_re
     assert _seed_names(index, "False positive on a loop") == []
     # a word match, not a name the task spells
     assert [s.reason for s in find_seeds(index, parse_task("Running twice hangs"))] == [
-        "running matches run"]
+        "running matches Running"]
     assert _seed_names(index, "Blueprints are slow") == ["Blueprint"]
     assert _seed_names(index, "what is `false`") == ["FALSE"]  # written as code
 
@@ -665,3 +666,14 @@ def test_gather_without_tests_shows_no_line_of_a_test_between_or_above_items(
     with_tests = runner.invoke(main, ["gather", "fix alpha and beta", "--root", str(root),
                                       "--format", "json"], catch_exceptions=False)
     assert "#[test]" in "\n".join(b["content"] for b in json.loads(with_tests.stdout)["blocks"])
+
+
+def test_a_word_match_names_the_words_of_the_task_its_text_holds(make_repo, build_index) -> None:
+    # the words are in the docstring, not the name: the reason still says which, as written
+    index = build_index(make_repo({
+        "io.py": 'def load(path):\n    """Read the Manifest, skipping comments."""\n    return path\n',
+    }))
+    assert [s.reason for s in find_seeds(index, parse_task("Comments in a manifest are kept"))] == [
+        "load matches Comments, manifest"]
+    many = "Read parse skip load path manifest comments"
+    assert WordMatches(index, parse_task(many)).of("io.py#0") == "Read, skip, load, path, ..."

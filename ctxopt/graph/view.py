@@ -9,6 +9,7 @@ names this definition (see ``graph.resolve``)} for ``references``, ``inherits`` 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any, Protocol
 
 from ..model import Definition, Diagnostic, FileTags
@@ -29,6 +30,10 @@ class LexicalView(Protocol):
 
     def holds(self, term: str) -> bool:
         """Whether any file's document holds ``term``."""
+        ...
+
+    def terms_held(self, node: str, terms: Iterable[str]) -> list[str]:
+        """The ``terms`` the document of definition ``node`` holds, in their order."""
         ...
 
 

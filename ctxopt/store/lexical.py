@@ -5,7 +5,7 @@ import functools
 import marshal
 import sqlite3
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from .. import lexical
@@ -61,6 +61,7 @@ class StoredLexical:
         self._definitions = (definitions, definition_length)
         self._files = (len(file_length), sum(file_length.values()))
         self._terms: dict[str, list[tuple[str, tuple[int, ...]]]] = {}
+        self._by_path: dict[str, dict[str, tuple[int, ...]]] = {}
         self._failure = failure or (lambda exc: IndexStoreError(f"the index failed: {exc}"))
 
     def _rows(self, term: str) -> list[tuple[str, tuple[int, ...]]]:
@@ -98,6 +99,21 @@ class StoredLexical:
         """Whether any file's document holds ``term``."""
         return bool(self._rows(term))
 
+    def terms_held(self, node: str, terms: Iterable[str]) -> list[str]:
+        """The ``terms`` the document of definition ``node`` (``path#i``) holds, in their
+        order."""
+        path, _, i = node.rpartition("#")
+        index = int(i)
+        held = []
+        for term in terms:
+            by_path = self._by_path.get(term)
+            if by_path is None:
+                by_path = self._by_path[term] = dict(self._rows(term))
+            data = by_path.get(path)
+            if data is not None and index in data[1::3]:
+                held.append(term)
+        return held
 
-for _name in ("score_definitions", "score_files", "holds"):
+
+for _name in ("score_definitions", "score_files", "holds", "terms_held"):
     setattr(StoredLexical, _name, guarded(getattr(StoredLexical, _name)))
