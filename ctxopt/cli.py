@@ -119,6 +119,11 @@ def main(ctx: click.Context, quiet: bool) -> None:
     Settings come from the command line, then CTXOPT_* environment variables, then
     .ctxopt.toml or [tool.ctxopt] in pyproject.toml (found from --root when it is given,
     else from the working directory, upwards), then the defaults: see `ctxopt config`."""
+    try:
+        os.getcwd()  # config, relative paths and git all read it
+    except FileNotFoundError:
+        raise UsageError("the current directory no longer exists (it was removed): "
+                         "cd to one that does") from None
     apply_config(ctx)  # a malformed file raises ConfigError: exit 2
 
 

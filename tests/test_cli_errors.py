@@ -153,3 +153,20 @@ def test_every_exception_is_defined_in_errors() -> None:
                         ("Error", "Exception"))) for base in node.bases):
                 elsewhere.append(f"{path.relative_to(package)}:{node.name}")
     assert elsewhere == []
+
+
+@pytest.mark.parametrize("args", [["gather", "fix x", "--root", "{repo}"], ["schema"],
+                                  ["index", "--root", "{repo}"], ["config"]])
+def test_a_removed_working_directory_is_one_line_and_exit_2(runner, tmp_path, monkeypatch,
+                                                            args) -> None:
+    # trial: a shell left in a removed directory made every command print a traceback
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / "m.py").write_text("def x():\n    pass\n")
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    result = runner.invoke(main, [a.replace("{repo}", str(tmp_path / "repo")) for a in args])
+    assert (result.exit_code, result.stdout) == (2, ""), result.stderr
+    assert result.stderr.startswith("Error: the current directory no longer exists"), result.stderr
+    assert result.stderr.count("\n") == 1
