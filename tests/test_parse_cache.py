@@ -347,3 +347,56 @@ def test_a_full_cache_drops_its_oldest_entries(tmp_path: Path) -> None:
     reopened = ParseCache(tmp_path, b"test")
     assert reopened.get(keys[-1]) is not None and reopened.get(keys[0]) is None
     reopened.close()
+
+
+def test_the_free_pages_of_an_earlier_layout_are_given_back(tmp_path: Path) -> None:
+    """trial 4: an earlier build's table, dropped, left a cache file three times the cap
+    (2.1 GB of free pages that nothing reused): a write gives them back, and a database
+    made now frees pages on request."""
+    limit = 256 * 1024
+    conn = sqlite3.connect(tmp_path / "cache.db")
+    conn.execute("CREATE TABLE entries(key BLOB PRIMARY KEY, value BLOB NOT NULL) WITHOUT ROWID")
+    conn.executemany("INSERT INTO entries VALUES (?, ?)",
+                     [(i.to_bytes(4, "big"), b"x" * 4000) for i in range(1000)])
+    conn.commit()
+    conn.close()
+    assert (tmp_path / "cache.db").stat().st_size > 4_000_000
+    cache = ParseCache(tmp_path, b"test", max_bytes=limit)
+    key = cache.key("f.py", "0" * 32, None)
+    cache.put(key, ("0" * 32, "python", 0) + (None,) * 8)
+    cache.close()
+    assert (tmp_path / "cache.db").stat().st_size <= limit
+    conn = sqlite3.connect(tmp_path / "cache.db")
+    try:
+        assert conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 2  # incremental
+    finally:
+        conn.close()
+    reopened = ParseCache(tmp_path, b"test", max_bytes=limit)
+    assert reopened.get(key) is not None
+    reopened.close()
+
+
+def test_a_new_cache_frees_pages_on_request(tmp_path: Path) -> None:
+    limit = 2 * 1024 * 1024
+    cache = ParseCache(tmp_path, b"test", max_bytes=limit)
+    for i in range(400):
+        cache.put(cache.key(f"f{i}.py", f"{i:032x}", None),
+                  (f"{i:032x}", "python", i, None, "x" * 2000) + (None,) * 6)
+    cache.close()
+    conn = sqlite3.connect(tmp_path / "cache.db")
+    try:
+        assert conn.execute("PRAGMA auto_vacuum").fetchone()[0] == 2  # incremental
+        conn.execute("DELETE FROM scans WHERE id > 10")  # 800 kB of pages freed
+        conn.commit()
+    finally:
+        conn.close()
+    cache = ParseCache(tmp_path, b"test", max_bytes=limit)
+    cache.put(cache.key("g.py", "0" * 32, None), ("0" * 32, "python", 0) + (None,) * 8)
+    cache.close()
+    conn = sqlite3.connect(tmp_path / "cache.db")
+    try:
+        free, page_size = (conn.execute(f"PRAGMA {name}").fetchone()[0]
+                           for name in ("freelist_count", "page_size"))
+    finally:
+        conn.close()
+    assert free * page_size <= limit * 0.25 / 2

@@ -20,7 +20,8 @@ instead of being inserted at a random place of a B-tree ordered by key, which re
 ROWID`` table ``entries``, whose keys hold another ``code_fingerprint``: it is dropped.)
 The cache holds at most ``MAX_BYTES`` of entries: past that, a run that wrote entries
 deletes the oldest written until 90% of it is left (first in, first out; the pages freed
-are reused, so the file stops growing). The cache never fails an index:
+are reused, so the file stops growing). Free pages past a quarter of ``MAX_BYTES`` (an
+earlier build's dropped table) are given back to the file system. The cache never fails an index:
 a database that cannot be opened, read or written is left alone for the rest of the run.
 
 The directory: ``IndexOptions.parse_cache``, else ``$CTXOPT_PARSE_CACHE`` (``off``
@@ -53,6 +54,11 @@ _FLUSH_EVERY = 64  # entries per write transaction
 # The most bytes of entries kept (sympy's 1,982 files take 36 MB: 1 GiB holds about 28
 # checkouts of that size that share no file, or versions of ctxopt).
 MAX_BYTES = 1 << 30
+# Free pages, as a share of ``MAX_BYTES``, past which they are given back to the file
+# system (down to half that): fewer are reused by the next entries, as after an eviction
+# (10%), but an earlier build's dropped table (2.1 GB on one machine) never would be.
+_MOST_FREE = 0.25
+_INCREMENTAL = 2  # PRAGMA auto_vacuum: pages freed on request (incremental_vacuum)
 # The libraries whose versions change what a file's scan finds, with their top-level
 # modules (where their ``*.dist-info`` directories are found).
 _LIBRARIES = (("tree-sitter", "tree_sitter"),
@@ -224,18 +230,19 @@ class ParseCache:
 
     def _evict(self, conn: sqlite3.Connection) -> None:
         """Delete the oldest entries when the database holds more than ``max_bytes`` of
-        pages in use, until 90% of that is left (its size read from three PRAGMAs: cheap,
-        so checked after every write)."""
-        page_size, pages, free = (conn.execute(f"PRAGMA {name}").fetchone()[0]
-                                  for name in ("page_size", "page_count", "freelist_count"))
+        pages in use, until 90% of that is left, and give free pages past ``_MOST_FREE``
+        of it back (sizes read from three PRAGMAs: cheap, so checked after every write)."""
+        page_size, pages, free = _pages(conn)
         used = (pages - free) * page_size
-        if used <= self.max_bytes:
-            return
-        with _write(conn):
-            count = conn.execute("SELECT count(*) FROM scans").fetchone()[0]
-            drop = count - int(count * 0.9 * self.max_bytes / used)
-            conn.execute("DELETE FROM scans WHERE id IN"
-                         " (SELECT id FROM scans ORDER BY id LIMIT ?)", (drop,))
+        if used > self.max_bytes:
+            with _write(conn):
+                count = conn.execute("SELECT count(*) FROM scans").fetchone()[0]
+                drop = count - int(count * 0.9 * self.max_bytes / used)
+                conn.execute("DELETE FROM scans WHERE id IN"
+                             " (SELECT id FROM scans ORDER BY id LIMIT ?)", (drop,))
+            page_size, pages, free = _pages(conn)
+        if free * page_size > self.max_bytes * _MOST_FREE:
+            _shrink(conn, int(self.max_bytes * _MOST_FREE / 2) // page_size)
 
     def close(self) -> None:
         """Flush, and close this process's connection."""
@@ -243,6 +250,31 @@ class ParseCache:
         if self._conn is not None and self._pid == os.getpid():
             self._conn.close()
         self._conn = None
+
+
+def _pages(conn: sqlite3.Connection) -> tuple[int, int, int]:
+    """(page size in bytes, pages, free pages) of the database."""
+    page_size, pages, free = (conn.execute(f"PRAGMA {name}").fetchone()[0]
+                              for name in ("page_size", "page_count", "freelist_count"))
+    return page_size, pages, free
+
+
+def _shrink(conn: sqlite3.Connection, keep: int) -> None:
+    """Give the database's free pages past ``keep`` back to the file system. A database
+    made with ``auto_vacuum = INCREMENTAL`` frees them at once; one made before (an
+    earlier build's, whose dropped table can leave gigabytes of free pages) is switched to
+    it by one ``VACUUM``, which copies the entries kept (20 s for 1 GB of them here) while
+    other writers wait."""
+    with _write(conn):  # (waits for another process's VACUUM, then sees what it left)
+        free = _pages(conn)[2]
+    if free <= keep:
+        return
+    if conn.execute("PRAGMA auto_vacuum").fetchone()[0] == _INCREMENTAL:
+        # (run to its end: a cursor's steps free one page each)
+        conn.executescript(f"PRAGMA incremental_vacuum({free - keep});")
+    else:
+        conn.execute(f"PRAGMA auto_vacuum = {_INCREMENTAL}")
+        conn.execute("VACUUM")
 
 
 @contextlib.contextmanager
@@ -275,6 +307,7 @@ def _open(path: Path) -> sqlite3.Connection:
                                check_same_thread=False)
         try:
             conn.execute(f"PRAGMA busy_timeout = {_BUSY_MS}")
+            conn.execute(f"PRAGMA auto_vacuum = {_INCREMENTAL}")  # a new database only
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
             conn.execute("CREATE TABLE IF NOT EXISTS scans("
