@@ -25,7 +25,7 @@ import re
 from collections import ChainMap, Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from itertools import chain, groupby, islice
 
 import Stemmer  # type: ignore[import-not-found]  # PyStemmer ships no type stubs
@@ -50,23 +50,31 @@ B = 0.75
 # ``[A-Za-z]``, written to test a letter's category only where a range lets one through
 # (on the 90 files of ctxopt/ holding a non-ASCII character, CPU-s for ten passes:
 # identifiers 0.035 ASCII, 0.055 Unicode, 0.049 so; compounds 0.047, 0.090, 0.058).
+# The Unicode patterns are compiled on first use (``_unicode``): 20 ms at import, which a
+# warm gather of ASCII code never needs.
 _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_IDENTIFIER_UNICODE = re.compile(r"[A-Za-z_\x80-\U0010ffff](?<=[^\W\d])\w*")
+_IDENTIFIER_UNICODE = r"[A-Za-z_\x80-\U0010ffff](?<=[^\W\d])\w*"
 # kebab-case compounds: every part starts with a letter, so ``n-1`` is not one. (The same
 # as ``(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+(?![\w-])``, written to let
 # the regex engine skip to letters: a third faster.)
 _COMPOUND = re.compile(r"[A-Za-z](?<![\w-].)[A-Za-z0-9]*(?:-[A-Za-z][A-Za-z0-9]*)+(?![\w-])")
-_COMPOUND_UNICODE = re.compile(r"[A-Za-z\x80-\U0010ffff](?<![\w-].)(?<=[^\W\d_])[^\W_]*"
-                               r"(?:-[^\W\d_][^\W_]*)+(?![\w-])")
+_COMPOUND_UNICODE = (r"[A-Za-z\x80-\U0010ffff](?<![\w-].)(?<=[^\W\d_])[^\W_]*"
+                     r"(?:-[^\W\d_][^\W_]*)+(?![\w-])")
 # what every compound holds: a text without it has none (found at the speed of a search
 # for "-")
 _DASH_IN_WORD = re.compile(r"-(?<=[A-Za-z0-9]-)[A-Za-z]")
-_DASH_IN_WORD_UNICODE = re.compile(r"-(?<=[^\W_]-)[^\W\d_]")
+_DASH_IN_WORD_UNICODE = r"-(?<=[^\W_]-)[^\W\d_]"
+
+
+@cache
+def _unicode(pattern: str) -> re.Pattern[str]:
+    """One of the ``_*_UNICODE`` patterns, compiled (once)."""
+    return re.compile(pattern)
 
 
 def _identifiers(text: str) -> list[str]:
     """The identifiers of ``text``, in order, repeated as found."""
-    return (_IDENTIFIER if text.isascii() else _IDENTIFIER_UNICODE).findall(text)
+    return (_IDENTIFIER if text.isascii() else _unicode(_IDENTIFIER_UNICODE)).findall(text)
 
 
 def _compounds(text: str, limit: int | None = None) -> list[str]:
@@ -77,7 +85,7 @@ def _compounds(text: str, limit: int | None = None) -> list[str]:
     if text.isascii():
         pattern, dash = _COMPOUND, _DASH_IN_WORD
     else:
-        pattern, dash = _COMPOUND_UNICODE, _DASH_IN_WORD_UNICODE
+        pattern, dash = _unicode(_COMPOUND_UNICODE), _unicode(_DASH_IN_WORD_UNICODE)
     if not dash.search(text):
         return []
     if limit is None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
-import pickle
 import sys
 import time
 from collections.abc import Callable, Generator, Iterator
@@ -85,6 +84,8 @@ def _worker_main(conn: Any, root: str, config: HygieneConfig, parent: int,
                 answer = _RESULTS + marshal.dumps(
                     [result.fields() for result in scan_chunk(root, chunk, config, cache)])
             except Exception as exc:
+                import pickle  # (here: a warm gather never starts a worker)
+
                 try:
                     answer = _ERROR + pickle.dumps(exc)
                 except Exception:  # an exception that does not pickle
@@ -97,6 +98,8 @@ def _worker_main(conn: Any, root: str, config: HygieneConfig, parent: int,
 def _answer(data: bytes) -> list[ScanResult]:
     """The results in a worker's answer; raises the exception a worker sent instead."""
     if data[:1] == _ERROR:
+        import pickle
+
         raise pickle.loads(data[1:])
     return [ScanResult(*fields) for fields in marshal.loads(memoryview(data)[1:])]
 
