@@ -1,9 +1,14 @@
+from collections import Counter
+from itertools import chain
+
 from hypothesis import given
 from hypothesis import strategies as st
 
 from ctxopt.lexical import (
     LexicalIndex,
     _compounds,
+    _identifier_terms,
+    _identifiers,
     abbreviation_terms,
     file_documents,
     joined_words,
@@ -64,7 +69,7 @@ def test_a_full_table_of_known_identifiers_gives_the_same_terms(monkeypatch) -> 
     source = b"class TopLevel:\n    def some_method(self, x_1):\n        return other_name(x_1)\n"
     parsed = parse_file("pkg/mod.py", source)
     documents = file_documents("pkg/mod.py", parsed.text, parsed.tags)
-    monkeypatch.setattr(lexical, "_known_terms", {})
+    monkeypatch.setattr(lexical, "_known_terms", lexical._KnownTerms())
     monkeypatch.setattr(lexical, "_KNOWN_TERMS_MAX", 1)
     full = file_documents("pkg/mod.py", parsed.text, parsed.tags)
     assert len(lexical._known_terms) == 1
@@ -158,3 +163,20 @@ def test_the_first_joined_words_and_compounds_are_those_of_the_whole_text(text, 
     # a pasted log's task: the first 64 are taken, no longer after finding them all
     assert joined_words(text, limit=limit) == joined_words(text)[:limit]
     assert _compounds(text, limit) == _compounds(text)[:limit]
+
+
+def test_numbers_and_hex_literals_give_the_terms_of_the_identifiers_they_hold() -> None:
+    # `0x1F` holds the identifier x1F (a name with digits: one term), `2nd` holds nd,
+    # `12` and `0_1` none (`_1` is one, but one that gives no term)
+    assert text_terms("a = 0x1F + 12 + 0_1; 2nd_value(3)") == Counter(
+        {"=x1f": 1, "nd": 1, "valu": 1, "=nd_value": 1})
+
+
+@given(st.lists(st.sampled_from(["get_value", "0x1F", "12", "2nd", "_1", "a9", "HTTPAdapter",
+                                 "x-ray", "grüße", "n-1", "9é", "é9", "(", ".", "\n", " ", "-",
+                                 "'", "\t", "§"]), max_size=40).map("".join))
+def test_text_terms_are_those_of_its_identifiers_then_its_compounds(text) -> None:
+    # the definition of the terms, without the faster reading of ASCII text
+    tokens = _identifiers(text) + _compounds(text)
+    expected = Counter(chain.from_iterable(map(_identifier_terms, tokens)))
+    assert list(text_terms(text).items()) == list(expected.items())
