@@ -107,6 +107,8 @@ _PATH = re.compile(
 IDENTIFIER = r"[^\W\d]\w*"
 _DOTTED = re.compile(rf"(?<![\w.])({IDENTIFIER}(?:\.{IDENTIFIER})+)(?:\(\))?(?![\w])")
 _WORD = re.compile(IDENTIFIER)
+# ``.name`` right after a call's ``)``: a later link of a call chain
+_CHAINED = re.compile(rf"\)\.({IDENTIFIER})(?![\w])")
 # C++/Rust ``a::b`` and PHP/C ``a->b`` written without blanks, read as ``a.b``; so is a
 # JVM nested class ``Outer$Inner`` (a stack frame's ``CodeBlock$Builder.add``): a ``$``
 # before a capital, which ``_qualifier_dot`` checks
@@ -179,6 +181,10 @@ class ParsedTask:
         duplicates; outside paths, dotted names and kebab-case compounds.
     cut_from : int or None
         The length of the task as given, in characters, when ``raw`` is only its start.
+    addresses : tuple of str
+        The symbols that are paths of files in the repository (``seeds.in_repository``
+        finds them; empty from ``parse_task``): their directories say where the file is,
+        and give no words.
     """
 
     raw: str
@@ -189,6 +195,7 @@ class ParsedTask:
     plain_words: tuple[str, ...] = ()
     # the task's length in characters as given when only its start was read, else None
     cut_from: int | None = None
+    addresses: tuple[str, ...] = ()
 
 
 def split_identifier(identifier: str) -> list[str]:
@@ -478,6 +485,10 @@ def parse_task(text: str) -> ParsedTask:
         add(match.group(1))
     rest = _PATH.sub(" ", rest)
     for match in _DOTTED.finditer(rest):
+        add(match.group(1))
+    # a call chain's later links are names too: ``email`` of ``z.string().email()``,
+    # a member of what ``string()`` returns (so not ``z.string.email``)
+    for match in _CHAINED.finditer(rest):
         add(match.group(1))
     rest = _DOTTED.sub(" ", rest)
     first = True

@@ -246,3 +246,13 @@ def test_a_line_word_before_any_path_names_only_a_path_on_its_own_line():
     assert [(r.path, r.start_line) for r in parse_task(trace).references] == [("Gson.java", 1234)]
     assert [(r.path, r.start_line) for r in parse_task("see lines 12-20 of src/db.py").references] == [
         ("src/db.py", 12)]
+
+
+@pytest.mark.parametrize(("text", "symbols"), [
+    ("z.string().email() rejects valid addresses", ("z.string", "email")),
+    ("`z.number().int()` allows floats", ("z.number", "int")),
+    ("df.groupby(key).agg(fn).reset_index() drops it", ("df.groupby", "agg", "reset_index")),
+])
+def test_the_later_links_of_a_call_chain_are_symbols(text: str, symbols: tuple[str, ...]) -> None:
+    # trial 4: only the chain's first link was a name; its subject (``email``) a word
+    assert parse_task(text).symbols == symbols
