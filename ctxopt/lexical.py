@@ -231,7 +231,8 @@ REPORT_WORDS = frozenset(
 
 def query_terms(task: ParsedTask) -> Counter[str]:
     """The task's terms: keywords and its kebab-case compounds once, its adjacent words
-    joined once; the words and whole names of its symbols and its codes (``E3057``) twice."""
+    joined once; the words and whole names of its symbols (of a repository file's path,
+    ``task.addresses``, the file name's only) and its codes (``E3057``) twice."""
     terms: Counter[str] = Counter()
     for keyword in task.keywords:
         if keyword in REPORT_WORDS:
@@ -246,7 +247,8 @@ def query_terms(task: ParsedTask) -> Counter[str]:
     for symbol in task.symbols:
         # a plain capitalised word ("Accessing", "Pylint") is English more often than code
         weight = 2 if _looks_like_code(symbol) else 1
-        for part in _symbol_parts(symbol):
+        named = symbol.rpartition("/")[2] if symbol in task.addresses else symbol
+        for part in _symbol_parts(named):
             for word in _words(part):
                 terms[word] = max(terms[word], weight)
             if part.lower() not in _CODE_STOP_WORDS:  # "False positive" names no `FALSE`

@@ -19,7 +19,7 @@ from .graph.view import IndexView
 from .lexical import query_terms
 from .model import Block, Diagnostic, Item, Result, Selection
 from .render import Layout, render_header
-from .seeds import files_named
+from .seeds import files_named, in_repository
 from .source import read_blocks
 from .store import IndexOptions, StoredIndex, open_index
 from .task import ParsedTask, limit_task, parse_task
@@ -262,7 +262,8 @@ def _prepare_with(root: Path, parsed: ParsedTask, layout: Layout, config: Gather
         layout = Layout(noted, layout.count, additive=layout.additive)
     items = walk_rings(index, parsed, walk_config)
     hidden = None if config.include_tests else (lambda path: outermost_tests(index, path)[1])
-    blocks = read_blocks(root, items, index, counter, terms=query_terms(parsed), hidden=hidden)
+    blocks = read_blocks(root, items, index, counter, terms=query_terms(in_repository(index, parsed)),
+                         hidden=hidden)
     blocks, redacted = clean_blocks(blocks, counter, config.hygiene)
     diagnostics = tuple(sorted(
         {replace(d, path=display_text(d.path)) for d in (*index.diagnostics, *redacted)},

@@ -124,10 +124,35 @@ def in_repository(index: IndexView, task: ParsedTask) -> ParsedTask:
     ``/usr/lib/python3/json/decoder.py``) gives no words at all; another path that names
     no file (a file to add, ``routes.py:619`` of a file since renamed) is kept whole."""
     referenced = {reference.path for reference in task.references}
-    symbols = tuple(dict.fromkeys(
-        part for s in task.symbols
-        if (part := _repository_part(index, s, s in referenced) if is_path_symbol(s) else s)))
-    return task if symbols == task.symbols else replace(task, symbols=symbols)
+    parts = {s: _repository_part(index, s, s in referenced) if is_path_symbol(s) else s
+             for s in task.symbols}
+    symbols = tuple(dict.fromkeys(part for part in parts.values() if part))
+    if symbols != task.symbols:
+        task = replace(task, symbols=symbols)
+    written = {part: s for s, part in parts.items() if part}
+    addresses = tuple(s for s in symbols if "/" in s and is_path_symbol(s)
+                      and s not in task.addresses and files_named(index, s))
+    return _addressed(task, {written[s]: s for s in addresses}) if addresses else task
+
+
+def _addressed(task: ParsedTask, addresses: dict[str, str]) -> ParsedTask:
+    """``task`` knowing that its paths ``addresses`` (as written -> the repository path)
+    are the repository's files: a path names its file, and its directories only say where
+    the file is (``src/main/java/...`` would make every ``main`` a match, ``sansio/``
+    every file beside the one named). The text holds each such path as its file name
+    (``lexical.query_terms`` reads joined words and compounds from it), and the keywords
+    that only their directories gave are dropped."""
+    text = task.raw
+    directories: set[str] = set()
+    for path, located in addresses.items():
+        name = located.rpartition("/")[2]
+        text = text.replace(path, name)
+        for word in _IDENTIFIER.findall(path.removesuffix(name)):
+            directories.update(_keywords_of(word))
+    left = {k for w in _IDENTIFIER.findall(text) for k in _keywords_of(w)}
+    keywords = tuple(k for k in task.keywords if k not in directories or k in left)
+    return replace(task, raw=text, keywords=keywords,
+                   addresses=task.addresses + tuple(addresses.values()))
 
 
 def _repository_part(index: IndexView, written: str, referenced: bool) -> str:

@@ -6,7 +6,8 @@ import pytest
 
 from ctxopt.model import RING_BANDS, Tier
 from ctxopt.task import parse_task
-from ctxopt.seeds import WordMatches
+from ctxopt.lexical import query_terms
+from ctxopt.seeds import WordMatches, in_repository
 from ctxopt.walk import WalkConfig, _rank_files, find_seeds, walk_rings
 
 
@@ -677,3 +678,22 @@ def test_a_word_match_names_the_words_of_the_task_its_text_holds(make_repo, buil
         "load matches Comments, manifest"]
     many = "Read parse skip load path manifest comments"
     assert WordMatches(index, parse_task(many)).of("io.py#0") == "Read, skip, load, path, ..."
+
+
+def test_the_directories_of_a_named_file_are_no_words_of_the_task(make_repo, build_index) -> None:
+    # trial 4: src/main/java/... made every `main` a match; the file named is the seed
+    index = build_index(make_repo({
+        "src/main/java/Writer.java": "class Writer {\n  void write(double v) {}\n}\n",
+        "src/main/java/Bench.java": "class Bench {\n  static void main(String[] a) {}\n}\n",
+    }))
+    task = parse_task("src/main/java/Writer.java writes NaN")
+    located = in_repository(index, task)
+    assert located.addresses == ("src/main/java/Writer.java",)
+    assert "main" not in located.keywords and "src" not in located.keywords
+    assert "main" not in query_terms(located) and "writer" in query_terms(located)
+    assert "Bench.main" not in [i.symbol for i in walk_rings(index, task)]
+    # a directory's word that the text also says is a word still; a path the repository
+    # does not hold keeps its words (where a new file would go)
+    said = in_repository(index, parse_task("src/main/java/Writer.java breaks main"))
+    assert "main" in said.keywords
+    assert in_repository(index, parse_task("add src/main/kotlin/New.kt")).addresses == ()
