@@ -170,3 +170,25 @@ def test_a_removed_working_directory_is_one_line_and_exit_2(runner, tmp_path, mo
     assert (result.exit_code, result.stdout) == (2, ""), result.stderr
     assert result.stderr.startswith("Error: the current directory no longer exists"), result.stderr
     assert result.stderr.count("\n") == 1
+
+
+def test_ctrl_c_while_the_command_line_loads_is_one_line_and_exit_130(monkeypatch, capsys) -> None:
+    # trial 4: Ctrl-C in the first half second (imports) printed a KeyboardInterrupt
+    # traceback, before cli.main's error boundary existed
+    import sys
+
+    from ctxopt import entry
+    from ctxopt.cli_output import ExitStatus
+
+    class Interrupting:
+        def find_spec(self, name, *_args):
+            if name == "ctxopt.cli":
+                raise KeyboardInterrupt
+            return None
+
+    monkeypatch.delitem(sys.modules, "ctxopt.cli")
+    monkeypatch.setattr(sys, "meta_path", [Interrupting(), *sys.meta_path])
+    with pytest.raises(SystemExit) as stopped:
+        entry.run()
+    assert stopped.value.code == entry.INTERRUPTED == ExitStatus.INTERRUPTED
+    assert capsys.readouterr().err == "ctxopt: interrupted\n"
