@@ -116,9 +116,11 @@ def test_every_bad_policy_setting_has_a_specific_error(settings, setting):
     assert caught.value.setting == setting
 
 
-def test_one_result_may_use_a_third_of_the_work_room_and_never_less_than_512():
+def test_one_result_may_use_a_third_of_the_work_room_at_least_512_and_at_most_all_of_it():
     from ctxopt.transcript.policy import result_budget
 
     assert result_budget(192000) == 64000
     assert result_budget(1200) == 512
+    # trial 4: the floor gave 512 tokens of a 100-token window
+    assert result_budget(100) == 100 and result_budget(512) == 512
     assert policy().max_result_tokens == result_budget(policy().work_room)

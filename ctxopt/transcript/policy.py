@@ -37,9 +37,9 @@ __all__ = ["Decision", "PolicyConfig", "BudgetPolicy", "result_budget"]
 def result_budget(work_room: int) -> int:
     """The most tokens one tool result may use in a window whose work room is
     ``work_room`` tokens: ``max(512, work_room // 3)`` (``fit.CAP_FLOOR`` and the
-    fitter's third of the budget). Also the budget ``ctxopt gather --budget-from-policy``
-    gives itself when it is an agent's tool."""
-    return max(CAP_FLOOR, work_room // 3)
+    fitter's third of the budget), never more than the work room itself. Also the budget
+    ``ctxopt gather --budget-from-policy`` gives itself when it is an agent's tool."""
+    return min(work_room, max(CAP_FLOOR, work_room // 3))
 
 
 class Decision(str, enum.Enum):
