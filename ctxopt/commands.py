@@ -142,14 +142,20 @@ def config_command(ctx: click.Context) -> None:
     consulted: environment, configuration file, default)."""
     root = ctx.find_root()
     found: ConfigFile | None = root.meta.get(_CONFIG_KEY)
-    click.echo(f"# configuration file: {found.path if found else 'none found from ' + str(Path.cwd())}")
+    lines = [f"# configuration file: {found.path if found else 'none found from ' + str(Path.cwd())}"]
     for setting in SETTINGS:
         command = root.command.commands[setting.commands[0]]  # type: ignore[attr-defined]
         with command.make_context(setting.commands[0], [], parent=root,
                                   resilient_parsing=True) as sub:
             value = sub.params.get(setting.param)
             where = _source(sub, setting.param, setting.envvar, found)
-        click.echo(f"{setting.key} = {_shown(value)}\t# {where}")
+            if where.startswith("environment"):
+                # (resilient parsing left a bad value unset: convert it as the command
+                # would, so that it fails as there, exit 2)
+                param = next(p for p in command.params if p.name == setting.param)
+                value = param.process_value(sub, param.value_from_envvar(sub))
+        lines.append(f"{setting.key} = {_shown(value)}\t# {where}")
+    click.echo("\n".join(lines))  # (nothing when a setting fails)
 
 
 COMMANDS: list[click.Command] = [config_command]

@@ -192,3 +192,13 @@ def test_ctrl_c_while_the_command_line_loads_is_one_line_and_exit_130(monkeypatc
         entry.run()
     assert stopped.value.code == entry.INTERRUPTED == ExitStatus.INTERRUPTED
     assert capsys.readouterr().err == "ctxopt: interrupted\n"
+
+
+@pytest.mark.parametrize(("variable", "value"), [("CTXOPT_MAX_RING", "7"), ("CTXOPT_BUDGET", "abc")])
+def test_config_fails_on_a_bad_environment_value_as_every_command_does(
+        runner, monkeypatch, variable, value) -> None:
+    # trial 4: `ctxopt config` showed it as "(unset)" and exited 0
+    monkeypatch.setenv(variable, value)
+    result = runner.invoke(main, ["config"])
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith("Error: ") and f"(from {variable})" in result.stderr
