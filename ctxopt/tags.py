@@ -21,6 +21,7 @@ from .errors import UsageError
 from .files.reasons import REASON_NOT_REGULAR, REASON_UNREADABLE
 from .files.safety import HygieneConfig, check_link
 from .files.text import display_text
+from .gitrepo import find_repository_root
 from .model import Diagnostic, FileTags
 from .parsing.parse import SILENT, parse_file
 
@@ -75,17 +76,22 @@ def _display(path: Path, cwd: Path) -> str:
     return os.path.relpath(path, cwd).replace(os.sep, "/")
 
 
-def _named_path_rule(path: Path, display: str) -> Diagnostic | None:
+def _named_path_rule(path: Path, display: str, cwd: Path) -> Diagnostic | None:
     """Why the index would never open ``path``, a path the caller names, or None: the
     rules ``discover.list_candidates`` applies to what it lists, before any read (a FIFO,
     socket or device is ``not a regular file``; a symbolic link must resolve to a regular
-    file: ``files.safety.check_link``, with no root to be outside of)."""
+    file inside the root an index of it would have: the repository that holds it, else
+    ``cwd`` when it lies there (as ``gather`` indexes the working directory), else none to
+    be outside of: ``files.safety.check_link``)."""
     try:
         mode = path.lstat().st_mode
     except OSError as exc:
         return Diagnostic(display, REASON_UNREADABLE, exc.strerror or str(exc))
     if stat.S_ISLNK(mode):
-        return check_link(path, display, None)
+        root = find_repository_root(path.parent)
+        if root is None and path.absolute().is_relative_to(cwd.resolve()):
+            root = cwd.resolve()
+        return check_link(path, display, root)
     if stat.S_ISDIR(mode) or stat.S_ISREG(mode):
         return None
     return Diagnostic(display, REASON_NOT_REGULAR)
@@ -165,7 +171,7 @@ def collect_tags(paths: list[Path], *, cwd: Path, skipped: list[Diagnostic] | No
     seen: set[Path] = set()
     records: list[TagRecord] = []
     for path in paths:
-        problem = _named_path_rule(path, _display(path, cwd))
+        problem = _named_path_rule(path, _display(path, cwd), cwd)
         if problem is not None:
             if skipped is not None:
                 skipped.append(problem)

@@ -149,13 +149,17 @@ def test_a_named_fifo_is_never_opened(make_repo, name) -> None:
     # trial: a link to a directory named on the command line was walked, though the index
     # never follows one (its files are read at their real paths)
     ("linked", lambda path: path.symlink_to("src", target_is_directory=True),
-     "directory link (not followed; name the directory itself)"),
+     "directory link (not followed; src is indexed at its own path)"),
     ("dangling.py", lambda path: path.symlink_to("nowhere.py"), "broken link"),
     ("loop.py", lambda path: path.symlink_to("loop.py"), "link loop"),
+    # trial 4: a link out of the repository was read, though its index skips it
+    ("passwd.py", lambda path: path.symlink_to(path.parent.parent / "outside.py"),
+     "outside root (the link points outside the root)"),
 ])
 def test_a_named_link_follows_the_index_rules_for_links(runner, make_repo, monkeypatch, name,
                                                         make, why) -> None:
     root = make_repo({"src/ok.py": "def ok(): pass\n"})
+    (root.parent / "outside.py").write_text("def secret(): pass\n")
     make(root / name)
     monkeypatch.chdir(root)
     result = runner.invoke(main, ["tags", name])
