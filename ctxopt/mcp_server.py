@@ -7,7 +7,8 @@ structured content only, so each holds the code once; with ``format`` json the t
 the structured content itself).
 The index of the repository is opened on the first call and kept open, so a later gather
 costs only the query; ``index`` (or ``gather`` with ``refresh``) brings it up to date after
-files change. Errors are tool errors (``isError``), never a crash of the server. Standard
+files change, and a gather whose candidates come from a file changed since updates it
+first (one ``stat`` per candidate file), so that it never shows stale lines. Errors are tool errors (``isError``), never a crash of the server. Standard
 output carries the protocol only: notes go to the log on standard error.
 
 The repository is ``--root`` when given, else the client's first ``file://`` root (the
@@ -237,6 +238,11 @@ def _add_gather_tool(server: MCPServer, workspace: Workspace, counter: Cl100kCou
                 index = space.open(refresh=refresh)
                 assert space.root is not None  # open() raises UsageError without a root
                 prepared = prepare(space.root, task, config, counter=counter, index=index)
+                # a file the client edited since the index read it would show other lines
+                # under its definitions' names: update the index, and read again
+                if not refresh and index.stale_files(dict.fromkeys(i.path for i in prepared.items)):
+                    index = space.open(refresh=True)
+                    prepared = prepare(space.root, task, config, counter=counter, index=index)
             return fit_prepared(prepared, config.budget, explain=explain)
 
         try:

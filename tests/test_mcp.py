@@ -296,3 +296,31 @@ def test_ctrl_c_ends_the_server_at_once_with_130(fixture_repo, tmp_path) -> None
     assert process.returncode == 130
     assert stderr.strip().splitlines()[-1] == "ctxopt: interrupted"
     assert "Traceback" not in stderr
+
+
+def test_a_gather_after_an_edit_shows_the_files_lines_as_they_are(fixture_repo, tmp_path) -> None:
+    # trial 4: after the client edited a file, a gather without `refresh` showed other
+    # lines under a definition's name (the index kept the old line numbers)
+    root = fixture_repo("py_storage")
+    db = root / "storage" / "db.py"
+    seen: dict = {}
+
+    async def scenario(session: ClientSession) -> None:
+        await session.call_tool("gather", {"task": "fix Storage bug"})
+        db.write_text("import os\nimport sys\n\n\n" + db.read_text())
+        seen["after"] = (await session.call_tool("gather", {"task": "fix Storage bug"})
+                         ).structured_content
+        seen["status"] = (await session.call_tool("index", {"refresh": False})).structured_content
+        seen["again"] = (await session.call_tool("gather", {"task": "fix Storage bug"})
+                         ).structured_content
+        seen["status2"] = (await session.call_tool("index", {"refresh": False})).structured_content
+
+    _session(root, tmp_path, scenario)
+    lines = db.read_text().splitlines()
+    shown = [b for b in seen["after"]["blocks"] if b["file"] == "storage/db.py"]
+    assert shown and any(b["symbols"] and b["symbols"][0] == "Storage" for b in shown)
+    for block in shown:  # every line where the file has it now
+        assert block["content"].split("\n")[0] == lines[block["start_line"] - 1]
+    assert seen["status"]["updates"] == 2  # updated once for the edit
+    assert seen["status2"]["updates"] == 2  # and not again while nothing changed
+    assert seen["again"]["blocks"] == seen["after"]["blocks"]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import marshal
+import os
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable
@@ -241,6 +242,35 @@ class StoredIndex:
         """Every definition name -> how many definitions have it (loads the name table)."""
         return {name: len(nodes) for name, nodes in self._load_all_names().items()}
 
+    def stale_files(self, paths: Iterable[str]) -> list[str]:
+        """Those of ``paths`` (indexed files) that may have changed since this snapshot
+        of the index read them: their file under ``root`` is gone, or has another size
+        or mtime, or, when its mtime is too close to when it was checked to prove it
+        unchanged (``update.RACY_NS``, as the update decides), another content hash; in the
+        order given. One ``stat`` a path. A path the index does not hold is not stale (it
+        is no answer's source)."""
+        from .scan import content_digest
+        from .update import RACY_NS
+
+        stale = []
+        for path in paths:
+            file_id = self._id.get(path)
+            if file_id is None:
+                continue
+            size, mtime_ns, checked_ns, digest = self._conn.execute(
+                "SELECT size, mtime_ns, checked_ns, hash FROM files WHERE id = ?",
+                (file_id,)).fetchone()
+            try:
+                info = os.stat(self.root / path)
+                changed = (info.st_size, info.st_mtime_ns) != (size, mtime_ns) or (
+                    checked_ns - mtime_ns <= RACY_NS
+                    and content_digest((self.root / path).read_bytes()) != digest)
+            except OSError:
+                changed = True
+            if changed:
+                stale.append(path)
+        return stale
+
     def line_count(self, path: str) -> int | None:
         """The line count of a parsed file, None for files that were not parsed."""
         return self._line_count[path] if self._language.get(path) else None
@@ -381,6 +411,6 @@ class StoredIndex:
 for _name in ("summary", "definition", "definitions_named", "definitions_named_any_case",
               "definition_names", "name_counts", "file_definitions",
               "file_tags", "edges_out", "edges_in", "prefetch_definitions", "prefetch_start_lines",
-              "start_line"):
+              "start_line", "stale_files"):
     setattr(StoredIndex, _name, guarded(getattr(StoredIndex, _name)))
 

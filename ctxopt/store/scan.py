@@ -25,7 +25,7 @@ from ..parsing.parse import parse_file
 from .lexical import postings_of
 from .parsecache import ParseCache
 
-__all__ = ["ScanResult", "scan_one", "scan_chunk", "definition_rows", "reference_rows",
+__all__ = ["ScanResult", "content_digest", "scan_one", "scan_chunk", "definition_rows", "reference_rows",
            "unpack_uses"]
 
 
@@ -75,6 +75,12 @@ class ScanResult:
                 self.lexical, self.defs, self.uses, self.imports, self.bindings)
 
 
+def content_digest(data: bytes) -> str:
+    """The hash a file's content is known by in the index (``files.hash``): BLAKE2b of
+    16 bytes, in hex."""
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
 def scan_one(root: str, path: str, old_hash: str | None,
              config: HygieneConfig = HygieneConfig(),
              generated: bool | None = None, cache: ParseCache | None = None) -> ScanResult:
@@ -93,7 +99,7 @@ def scan_one(root: str, path: str, old_hash: str | None,
     except OSError as exc:
         return ScanResult("new", path, checked_ns=checked_ns, skip="unreadable",
                           detail=exc.strerror or "")
-    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+    digest = content_digest(data)
     stat = (info.st_size, info.st_mtime_ns, checked_ns)  # size, mtime_ns, checked_ns
     if digest == old_hash:
         return ScanResult("same", path, *stat)
