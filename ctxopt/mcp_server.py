@@ -2,7 +2,8 @@
 
 Tools: ``gather``, ``tags``, ``index``, ``tokens`` and ``compact`` (agent transcripts). Each returns text for the model and
 the same answer as structured JSON (``gather``'s follows ``ctxopt/schema/gather.schema.json``,
-without the ``text`` rendering: clients pass one of the two on to the model, some the
+without the ``text`` rendering and with the best ``EXCLUDED_SHOWN`` excluded candidates only
+unless asked to explain: clients pass one of the two on to the model, some the
 structured content only, so each holds the code once; with ``format`` json the text is
 the structured content itself).
 The index of the repository is opened on the first call and kept open, so a later gather
@@ -194,6 +195,12 @@ def build_server(settings: ServerSettings) -> MCPServer:
     return server
 
 
+# The excluded candidates a gather's structured content lists, best first, unless it was
+# asked to explain: all 58 of a gson gather at 2,000 tokens took 4,373 tokens of JSON, more
+# than twice the budget, in what some clients pass on to the model whole (trial 4).
+EXCLUDED_SHOWN = 5
+
+
 def _add_gather_tool(server: MCPServer, workspace: Workspace, counter: Cl100kCounter) -> None:
     settings = workspace.settings
 
@@ -253,6 +260,8 @@ def _add_gather_tool(server: MCPServer, workspace: Workspace, counter: Cl100kCou
         # the code once in each of the two forms a client may pass on to its model: the
         # text content, and the structured content, whose blocks carry it (not `text`)
         del document["text"]
+        if not explain:  # (``summary.excluded`` still counts them all)
+            document["excluded"] = document["excluded"][:EXCLUDED_SHOWN]
         if format == "json":
             text = json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
         else:

@@ -324,3 +324,27 @@ def test_a_gather_after_an_edit_shows_the_files_lines_as_they_are(fixture_repo, 
     assert seen["status"]["updates"] == 2  # updated once for the edit
     assert seen["status2"]["updates"] == 2  # and not again while nothing changed
     assert seen["again"]["blocks"] == seen["after"]["blocks"]
+
+
+def test_the_structured_content_lists_only_the_best_excluded_unless_explaining(
+        make_repo, tmp_path, contract) -> None:
+    # trial 4: at 2,000 tokens the list of excluded candidates alone took 4,373 tokens of
+    # the structured content, which some clients pass on to the model whole
+    from ctxopt.mcp_server import EXCLUDED_SHOWN
+
+    seen: dict = {}
+
+    async def scenario(session: ClientSession) -> None:
+        for explain in (False, True):
+            seen[explain] = (await session.call_tool(
+                "gather", {"task": "fix storage task", "budget": 300, "explain": explain})
+            ).structured_content
+
+    body = "".join(f"    x = x + {j}\n" for j in range(30))
+    root = make_repo({f"mod{i}.py": f"def storage_task_{i}(x):\n{body}    return x\n"
+                      for i in range(15)})
+    _session(root, tmp_path, scenario)
+    short, full = contract("gather", seen[False]), contract("gather", seen[True])
+    assert full["summary"]["excluded"] == short["summary"]["excluded"] > EXCLUDED_SHOWN
+    assert len(full["excluded"]) == full["summary"]["excluded"]
+    assert short["excluded"] == full["excluded"][:EXCLUDED_SHOWN]
