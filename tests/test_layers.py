@@ -10,7 +10,7 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "ctxopt"
 # The command line: options, output, exit codes. The library is usable without them.
-CLI_MODULES = {"__main__", "cli", "cli_output", "commands", "curve_cli", "taskinput"}
+CLI_MODULES = {"__main__", "entry", "cli", "cli_output", "commands", "curve_cli", "taskinput"}
 # third-party package -> the only modules that may import it
 ONLY_IN = {"click": CLI_MODULES, "tree_sitter": {"parsing.treesitter"},
            "tree_sitter_language_pack": {"parsing.treesitter"}, "tiktoken": {"tokens"},
