@@ -451,7 +451,11 @@ def test_a_rust_impl_for_a_reference_gives_methods_of_the_type(target: str) -> N
      "  @Get()\n  run(): void { ... }"),
     ("rust", b"/// Doc.\n#[inline]\nfn f() { g() }\n", "#[inline]\nfn f() { ... }"),
     ("cpp", b"template <typename T>\nT get() { return 1; }\n", "template <typename T>\nT get() { ... }"),
-    ("typescript", b"export const f = (): void => { g(); };\n", "const f = (): void => { ... }"),
+    # trial 4: a signature without `export` hid what the module exports
+    ("typescript", b"export const f = (): void => { g(); };\n", "export const f = (): void => { ... }"),
+    ("typescript", b"/** Doc. */\nexport default function run(): void {\n  go();\n}\n",
+     "export default function run(): void { ... }"),
+    ("javascript", b"export function f() { g(); }\n", "export function f() { ... }"),
 ])
 def test_a_signature_starts_at_the_first_decorator_not_at_the_comment(
         language: str, source: bytes, signature: str) -> None:

@@ -110,7 +110,7 @@ def test_reference_knows_its_enclosing_definition() -> None:
         ("go", b"package p\nfunc (s *S) Get(k string) string {\n\treturn k\n}\n",
          "func (s *S) Get(k string) string { ... }"),
         ("typescript", b"export const f = async (x: number): Promise<void> => {\n  await x;\n};\n",
-         "const f = async (x: number): Promise<void> => { ... }"),
+         "export const f = async (x: number): Promise<void> => { ... }"),
         ("javascript", b"class A extends B {\n  m() { return 1; }\n}\n", "class A extends B { ... }"),
         # review F14: signatures that were not valid code of their language
         ("rust", b"pub struct X { a: u8 }\n", "pub struct X { ... }"),
@@ -128,7 +128,7 @@ def test_reference_knows_its_enclosing_definition() -> None:
          "CODES = { ... }"),  # was `CODES = { ...`
         ("java", b"public record R(int a, String b) { }\n", "public record R(int a, String b) { ... }"),
         ("typescript", b"export interface I extends J<K> {\n  a: number;\n}\n",
-         "interface I extends J<K> { ... }"),
+         "export interface I extends J<K> { ... }"),
         # trial: a Ruby body ends at `end`, which its signature left out
         ("ruby", b"def add(item, qty = 1)\n  @items << item\nend\n", "def add(item, qty = 1) ... end"),
         ("ruby", b"class Cart < Base\n  def m\n    1\n  end\nend\n", "class Cart < Base ... end"),

@@ -286,8 +286,9 @@ def _parse(parser: Any, source: bytes, should_stop: Callable[[], bool] | None) -
 # Kotlin, Swift, PHP and Scala put decorators, annotations and attributes inside the node.)
 _LEADING_TYPES = frozenset({"decorator", "attribute_item", "template_parameter_list"})
 # Nodes whose children before the definition are its own, and whether the signature starts
-# with them too (`template <T>` and `@dec` do; `export` and `export default` do not).
-_WRAPPER_TYPES = {"export_statement": False, "decorated_definition": True,
+# with them too: all do (`template <T>`, `@dec`, and `export`, `export default`: a
+# signature says what a module exports, as Java's `public` and Rust's `pub` say).
+_WRAPPER_TYPES = {"export_statement": True, "decorated_definition": True,
                   "template_declaration": True}
 
 
