@@ -67,14 +67,27 @@ class _Main(click.Group):
             exc.show()
             sys.exit(exc.exit_code)
         except click.ClickException as exc:  # click.UsageError and its subclasses
-            _fail(exc.format_message() + _from_environment(exc), exc.exit_code,
-                  getattr(exc, "ctx", None))
+            _fail(exc.format_message() + _from_environment(exc) + _misplaced(exc),
+                  exc.exit_code, getattr(exc, "ctx", None))
         except CtxoptError as exc:
             _fail(str(exc), exc.exit_code)
         except (Interrupted, click.Abort):
             click.echo("ctxopt: interrupted", err=True)
             sys.exit(ExitStatus.INTERRUPTED)
         sys.exit(status if isinstance(status, int) else ExitStatus.OK)
+
+
+def _misplaced(exc: click.ClickException) -> str:
+    """`` (it goes before the command: ctxopt -q gather ...)`` when ``exc`` is an unknown
+    option of a command that is an option of the group (``ctxopt gather TASK -q``), else
+    ``""``."""
+    ctx = getattr(exc, "ctx", None)
+    if not isinstance(exc, click.NoSuchOption) or ctx is None or ctx.parent is None:
+        return ""
+    group = ctx.parent.command
+    if not any(exc.option_name in p.opts for p in group.params):
+        return ""
+    return f" (it goes before the command: {ctx.parent.command_path} {exc.option_name} {ctx.info_name} ...)"
 
 
 def _from_environment(exc: click.ClickException) -> str:

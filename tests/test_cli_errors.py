@@ -202,3 +202,12 @@ def test_config_fails_on_a_bad_environment_value_as_every_command_does(
     result = runner.invoke(main, ["config"])
     assert (result.exit_code, result.stdout) == (2, "")
     assert result.stderr.startswith("Error: ") and f"(from {variable})" in result.stderr
+
+
+def test_a_group_option_after_the_command_says_where_it_goes(runner) -> None:
+    # trial 4: `ctxopt gather TASK -q` said only "No such option '-q'"
+    result = runner.invoke(main, ["gather", "fix x", "-q"], prog_name="ctxopt")
+    assert result.exit_code == 2
+    assert "No such option '-q'. (it goes before the command: ctxopt -q gather ...)" in result.stderr
+    other = runner.invoke(main, ["gather", "fix x", "--bogus"], prog_name="ctxopt")
+    assert "goes before" not in other.stderr
