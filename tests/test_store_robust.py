@@ -88,6 +88,21 @@ def _start_index(root: Path, stderr: int = subprocess.PIPE,
     return process, workers
 
 
+def _files_committed(database: Path, process: subprocess.Popen, timeout: float = 60) -> bool:
+    """Wait until the index being built at ``database`` holds a committed file row."""
+    deadline = time.monotonic() + timeout
+    while process.poll() is None and time.monotonic() < deadline:
+        with contextlib.suppress(sqlite3.Error):
+            conn = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=0.1)
+            try:
+                if conn.execute("SELECT count(*) FROM files").fetchone()[0]:
+                    return True
+            finally:
+                conn.close()
+        time.sleep(0.02)
+    return False
+
+
 @pytest.fixture
 def big_tree(tmp_path: Path) -> Path:
     """A fresh, never-indexed tree per test: each test needs a cold index whose workers start."""
@@ -98,6 +113,9 @@ def big_tree(tmp_path: Path) -> Path:
 def test_sigint_to_a_cold_index_exits_130_and_ends_its_workers(big_tree) -> None:
     process, workers = _start_index(big_tree, stdout=subprocess.PIPE)
     assert not _ignores_sigint(process.pid)
+    # (under load the signal could land before the first batch was committed: then there
+    # is nothing to keep, and the next run rightly starts anew)
+    assert _files_committed(big_tree / ".ctxopt" / "index.db", process)
     process.send_signal(signal.SIGINT)
     try:
         stdout, stderr = process.communicate(timeout=60)
