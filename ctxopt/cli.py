@@ -240,10 +240,12 @@ def gather_command(task: str | None, task_file: Path | None, root: Path, budget:
                                notify=note, parse_cache=parse_cache or True)
         prepared = prepare(root, task, config, counter=counter, index_options=options)
     result = fit_prepared(prepared, config.budget, explain=explain)
+    summary = _diagnostic_summary(result.diagnostics)
     if not result.selection.blocks and not result.selection.excluded:
+        if summary and not quiet():  # (files skipped may be why: too large, minified)
+            click.echo(summary, err=True)
         exit_nothing_found(task, root, why_nothing_found(root, result))
     text = RENDERERS[output_format](result, counter.count)
-    summary = _diagnostic_summary(result.diagnostics)
     if output_format == "text" and summary and not quiet():
         click.echo(summary, err=True)
     left_out = named_files_left_out(root, result)

@@ -503,3 +503,14 @@ def test_without_git_the_nearest_git_entry_or_index_above_is_the_root(tmp_path, 
     assert repository_root(top / "a" / "b") == top.resolve()
     (top / "a" / ".git").write_text("gitdir: elsewhere\n")
     assert repository_root(top / "a" / "b") == (top / "a").resolve()
+
+
+def test_nothing_found_first_says_which_files_were_skipped(runner, make_repo) -> None:
+    # trial 4: the skipped files that explained it (too large, minified) went unsaid
+    root = make_repo({"m.py": "def other():\n    pass\n",
+                      "big.py": "def frobnicate():\n    pass\n" + "# filler\n" * 500})
+    result = gather(runner, "fix frobnicate", "--root", str(root), "--max-file-size", "1000")
+    assert result.exit_code == 1 and result.stdout == ""
+    skipped, nothing = result.stderr.splitlines()
+    assert "skipped or degraded files: 1 too large" in skipped
+    assert nothing.startswith("ctxopt: nothing relevant found for 'fix frobnicate'")
