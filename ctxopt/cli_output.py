@@ -51,8 +51,8 @@ def output_target(output: str | None) -> Path | None:
     ------
     UsageError
         When the target is a directory, or its directory does not exist or cannot be
-        written, or it is a file that cannot be written (exit 2: bad input, as click's
-        own checks of a path are).
+        written, or it is a file that cannot be written or is a SQLite database (an
+        index: exit 2, bad input, as click's own checks of a path are).
     """
     if output is None or output == "-":
         return None
@@ -76,7 +76,22 @@ def output_target(output: str | None) -> Path | None:
                          "is not writable")
     if mode is not None and not os.access(target, os.W_OK):  # the shell's > refuses it too
         raise UsageError(f"cannot write {output!r}: {os.strerror(errno.EACCES)}")
+    if mode is not None and _is_database(target):
+        raise UsageError(f"cannot write {output!r}: it is a SQLite database (a ctxopt index?), "
+                         "which the context would replace; choose another file")
     return target
+
+
+def _is_database(path: Path) -> bool:
+    """Whether the file at ``path`` starts as a SQLite database does (trial 4: ``-o
+    .ctxopt/index.db`` replaced the index with the context)."""
+    from .store.schema import SQLITE_MAGIC
+
+    try:
+        with path.open("rb") as handle:
+            return handle.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+    except OSError:
+        return False
 
 
 def _new_file_mode() -> int:

@@ -514,3 +514,16 @@ def test_nothing_found_first_says_which_files_were_skipped(runner, make_repo) ->
     skipped, nothing = result.stderr.splitlines()
     assert "skipped or degraded files: 1 too large" in skipped
     assert nothing.startswith("ctxopt: nothing relevant found for 'fix frobnicate'")
+
+
+def test_output_onto_a_database_exits_2_and_keeps_it(runner, fixture_repo, tmp_path) -> None:
+    # trial 4: `-o .ctxopt/index.db` replaced the index in use with the context
+    root = fixture_repo("py_storage")
+    index = tmp_path / "index.db"
+    assert gather(runner, "fix Storage bug", "--root", str(root), "--index", str(index)).exit_code == 0
+    before = index.read_bytes()
+    result = gather(runner, "fix Storage bug", "--root", str(root), "--index", str(index),
+                    "-o", str(index))
+    assert (result.exit_code, result.stdout) == (2, "")
+    assert result.stderr.startswith(f"Error: cannot write {str(index)!r}: it is a SQLite database")
+    assert index.read_bytes() == before
