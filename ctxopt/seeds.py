@@ -122,7 +122,9 @@ def in_repository(index: IndexView, task: ParsedTask) -> ParsedTask:
     repository in a stack frame give no words. A place in a file under directories none
     of which hold it in the repository (a library's frame,
     ``/usr/lib/python3/json/decoder.py``) gives no words at all; another path that names
-    no file (a file to add, ``routes.py:619`` of a file since renamed) is kept whole."""
+    no file (a file to add, ``routes.py:619`` of a file since renamed) is kept whole. A
+    path with directories that names a repository file is one of ``task.addresses``
+    (``_addressed``): its directories give no words."""
     referenced = {reference.path for reference in task.references}
     parts = {s: _repository_part(index, s, s in referenced) if is_path_symbol(s) else s
              for s in task.symbols}
