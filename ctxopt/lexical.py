@@ -150,13 +150,15 @@ def _identifier_terms(identifier: str) -> tuple[str, ...]:
 
 def term_words(text: str, limit: int | None = MAX_TASK_KEYWORDS) -> dict[str, str]:
     """Term -> the word of ``text`` that gives it, as written, for saying which of a
-    task's words a definition matched: a stem gives the word part it stems
-    (``handl`` -> ``handling``; a word of one part as written), an ``=identifier`` term the identifier (``=httperror`` ->
-    ``HTTPError``, ``=fix`` -> ``Fix``: a symbol's whole name). The first word giving a term wins; the first ``limit`` distinct
-    identifiers only (``query_terms`` reads a huge task no further).
+    task's words a definition matched: a stem gives the word part it stems (``handl`` ->
+    ``handling``; a word of one part as written), an ``=identifier`` term the identifier
+    (``=httperror`` -> ``HTTPError``, ``=fix`` -> ``Fix``: a symbol's whole name). The
+    first word giving a term wins; the first ``limit`` distinct identifiers only
+    (``query_terms`` reads a huge task no further).
 
-    >>> term_words("Fix HTTPError handling")
-    {'fix': 'Fix', '=fix': 'Fix', 'http': 'http', 'error': 'error', '=httperror': 'HTTPError', 'handl': 'handling', '=handling': 'handling'}
+    >>> words = term_words("Fix HTTPError handling")
+    >>> words["handl"], words["=httperror"], words["http"], words["fix"]
+    ('handling', 'HTTPError', 'http', 'Fix')
     """
     words: dict[str, str] = {}
     for identifier in islice(dict.fromkeys(_identifiers(text)), limit):
