@@ -22,6 +22,11 @@ The plan follows the tiers (``model.Tier``):
   the scope headers above it, gaps marked: ``elide``); the block whose next rung costs least for its
   weight goes first (``_share_weight``: its score's place in the ring-0 band), so ring-0
   blocks share a budget in proportion to their weights, the shares rising with the budget;
+  a whole file's block (``Block.cover``, ``source._whole_file``) grows so only until it
+  shows its ring-0 blocks (``_cover_form``): the rest of the file is one step more, an
+  upgrade of ``Tier.SIGNATURE`` ranked by its score times the share of the file's tokens
+  the ring-0 blocks hold (its relevance per token; grown as ring 0, a whole file pushed
+  other files' signatures out), capped as ring 0 is (half of the budget);
 - ``Tier.SIGNATURE`` (rings 1-2, score >= 60): first its signature (the tree-sitter header
   of each definition, body replaced by a placeholder) when that is cheaper, in rank order;
   then whole, in rank order (equal scores cheaper first): cheaper first spent the budget
@@ -262,6 +267,26 @@ def _ladder(block: Block, cost: Callable[[Block], int],
     return [*forms, block]
 
 
+def _cover_form(block: Block, count: Callable[[str], int]) -> Block | None:
+    """The cut of a whole file's block (``Block.cover`` > 0) that shows its first
+    ``cover`` salient lines (its ring-0 blocks' lines) from its focus line on, or None
+    when that is all of it or the block is no whole file's. (The lines above the focus,
+    the context lines above the first definition, come last in a cut: waiting for them
+    took in the whole file.)"""
+    if not block.cover or block.kind is not Fidelity.FULL or not block.salient:
+        return None
+    wanted = {line - block.start_line for line in block.salient[:block.cover]
+              if line >= block.focus_line}
+    shown: set[int] = set()
+    for chunk in _block_chunks(block):
+        if not wanted:
+            break
+        shown.update(chunk)
+        wanted.difference_update(chunk)
+    form = truncate_block(block, len(shown), count)
+    return None if form is block else form
+
+
 def _kept(form: Block) -> int:
     """File lines a fitter's truncation shows."""
     return form.kept or form.end_line - form.start_line + 1
@@ -284,10 +309,18 @@ class _Planner:
         self.ranked = ranked
         self.tiers = [Tier.of(b.score) for b in ranked]
         self.pending: dict[int, list[Block]] = {}
+        # a whole file's block (``Block.cover``) -> the score its last step, the rest of
+        # the file, is ranked by among the upgrades (``_tier``)
+        self.rest: dict[int, float] = {}
         for i, block in enumerate(ranked):
             signature = _signature_block(block, count)
             if self.tiers[i] is Tier.TRUNCATE:
                 self.pending[i] = _ladder(block, cost, count)
+                cover = _cover_form(block, count)
+                if cover is not None:  # a whole file: its blocks as ring 0, the rest later
+                    self.pending[i] = [*(form for form in self.pending[i][:-1]
+                                         if _kept(form) < _kept(cover)), cover, block]
+                    self.rest[i] = block.score * cost(cover) / cost(block)
             elif self.tiers[i] is Tier.SIGNATURE:
                 short = (signature is not None and cost(signature) < cost(block))
                 floor = cost(signature) if short and signature is not None else 0
@@ -300,6 +333,17 @@ class _Planner:
         self.ring0 = self.tiers.count(Tier.TRUNCATE)
         self.shown = [0] * len(ranked)  # cost of each block's form so far
         self.total = 0
+
+    def _tier(self, i: int) -> Tier:
+        """The tier block ``i``'s next step is planned in: a whole file's rest of the file,
+        once its ring-0 blocks are shown, is an upgrade of ``Tier.SIGNATURE``."""
+        if i in self.rest and len(self.pending[i]) == 1:
+            return Tier.SIGNATURE
+        return self.tiers[i]
+
+    def _score(self, i: int) -> float:
+        """The score block ``i``'s next step is ranked by (``rest`` for a file's rest)."""
+        return self.rest[i] if self._tier(i) is not self.tiers[i] else self.ranked[i].score
 
     def _cuts(self, block: Block, short: bool) -> bool:
         """Whether a ring 1-2 block grows through cuts: a large one (more than
@@ -328,8 +372,8 @@ class _Planner:
         chosen = next((i for i in candidates if not self._waits(i)), None)
         if chosen is None:
             chosen = min(candidates, key=lambda i: (self._due(i), candidates.index(i)))
-        if self.tiers[chosen] is Tier.TRUNCATE or (
-                self.tiers[chosen] is Tier.SIGNATURE and not self.shown[chosen]):
+        if self._tier(chosen) is Tier.TRUNCATE or (
+                self._tier(chosen) is Tier.SIGNATURE and not self.shown[chosen]):
             return chosen
         # a small block is not held up behind a large one (the skip of a greedy fitter,
         # kept monotone by coming first in the plan)
@@ -345,7 +389,7 @@ class _Planner:
         """The next step of each queue, in order of precedence."""
         by_tier: dict[Tier, list[int]] = {tier: [] for tier in Tier}
         for i in self.pending:
-            by_tier[self.tiers[i]].append(i)
+            by_tier[self._tier(i)].append(i)
         def next_cost(i: int) -> tuple[float, int]:
             return self.cost(self.pending[i][0]) / _share_weight(self.ranked[i].score), i
         found = []
@@ -357,7 +401,7 @@ class _Planner:
             found.append(min(entries))
         if upgrades:  # best first, as entries; equal scores cheapest first
             found.append(self._first_free(sorted(upgrades, key=lambda i: (
-                -self.ranked[i].score, self._increment(i), i))))
+                -self._score(i), self._increment(i), i))))
         low = sorted(by_tier[Tier.WHOLE])
         if low:
             found.append(self._first_free(low))
@@ -370,10 +414,10 @@ class _Planner:
 
     def _capped(self, i: int) -> bool:
         """Whether others wait behind block ``i`` (see the module docstring)."""
-        tiers = [self.tiers[j] for j in self.pending if j != i]
-        if self.tiers[i] is Tier.TRUNCATE:
+        tiers = [self._tier(j) for j in self.pending if j != i]
+        if self._tier(i) is Tier.TRUNCATE:
             return self.ring0 > 1 and Tier.SIGNATURE in tiers
-        if self.tiers[i] is Tier.SIGNATURE:
+        if self._tier(i) is Tier.SIGNATURE:
             return Tier.TRUNCATE in tiers or Tier.SIGNATURE in tiers
         return Tier.WHOLE in tiers
 
@@ -382,6 +426,7 @@ class _Planner:
         cost = self.cost(self.pending[i][0])
         due = self.total + cost - self.shown[i]
         if cost > CAP_FLOOR and self._capped(i):
+            # (a whole file's rest: the block's own tier, ring 0's half of the budget)
             due = max(due, _CAP_PARTS[self.tiers[i]] * cost)
         return due
 

@@ -184,6 +184,10 @@ class Block:
     # a window around a call in a long caller, a class header, the lines around a line the
     # task points at (``source.read_blocks``); None: each definition it names is whole
     part_of: tuple[str, int, int] | None = None
+    # a whole file's block (``source._whole_file``): how many of the first ``salient``
+    # lines are its ring-0 blocks' lines; the fitter grows those as a ring-0 block and
+    # adds the rest of the file later, as an upgrade (``fit._Planner``); 0: not a whole file
+    cover: int = 0
 
 
 @dataclass(frozen=True, slots=True)

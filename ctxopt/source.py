@@ -52,6 +52,13 @@ _SALIENT_MIN_LINES = 12
 POINTED_LINES = 7
 # Most salient lines a block keeps.
 _SALIENT_MAX = 64
+# A file is shown whole, as one block (``_whole_file``), when its blocks cost at least this
+# share of its tokens, or when it costs at most SMALL_FILE_TOKENS.
+COVER_RATIO = 0.5
+SMALL_FILE_TOKENS = 512
+# No file of more tokens is shown whole: a 10,000-token module whose many candidate
+# blocks cost half of it became one ring-0 block that took most of 8,000 tokens.
+WHOLE_FILE_TOKENS = 2048
 
 
 def read_lines(path: Path) -> list[str]:
@@ -206,8 +213,11 @@ def task_terms(terms: Mapping[str, float], items: list[Item]) -> dict[str, float
 def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenCounter, *,
                 context_lines: int = CONTEXT_LINES, merge_gap: int = MERGE_GAP,
                 terms: Mapping[str, float] | None = None,
-                hidden: Callable[[str], list[tuple[int, int]]] | None = None) -> list[Block]:
+                hidden: Callable[[str], list[tuple[int, int]]] | None = None,
+                whole_files: bool = True) -> list[Block]:
     """Read the lines of every item and return merged, token-counted blocks.
+
+    With ``whole_files``, a file worth showing whole is one block (``_whole_file``).
 
     ``terms`` (term -> weight, ``lexical.query_terms`` of the task) marks each block's
     salient lines (``salient_lines``), which a cut of it keeps first; without it a cut
@@ -230,6 +240,7 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
             continue
         taken: list[tuple[int, int]] = []  # lines already in a block of a higher tier
         never = hidden(path) if hidden else []
+        file_blocks: list[Block] = []
         for tier in Tier:
             tier_items = [i for i in by_path[path] if Tier.of(i.score) is tier]
             widened = []
@@ -253,10 +264,76 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
                         and end - start + 1 > _SALIENT_MIN_LINES):
                     block = _with_salient(block, lines, tier_items, weights,
                                           index.file_definitions(path) or ())
-                blocks.append(block)
+                file_blocks.append(block)
             taken = merge_ranges(taken + [part for part, _ in parts])
+        first_item = min((i.start_line for i in by_path[path]
+                          if Tier.of(i.score) is Tier.TRUNCATE), default=1)
+        blocks += (_whole_file(index, path, lines, file_blocks, counter, weights, first_item)
+                   if whole_files and not never else file_blocks)
     blocks.sort(key=lambda b: (-b.score, b.path, b.start_line))
     return blocks
+
+
+def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Block],
+                counter: TokenCounter, terms: Mapping[str, float],
+                first_item: int = 1) -> list[Block]:
+    """``blocks`` (the blocks of file ``path``, whose ``lines`` they are) or, when the
+    file is worth showing whole, one block of all of it in their place.
+
+    A file of at most ``WHOLE_FILE_TOKENS`` is shown whole when its best block is of ring
+    0 (``Tier.TRUNCATE``), one of its blocks shows code (not only a signature), and its
+    ring-0 blocks cost at least ``COVER_RATIO`` of the whole file's tokens, or the whole
+    file costs at most ``SMALL_FILE_TOKENS``: the rest then costs little beside what is
+    shown, and a file shown whole cannot miss the line a fix changes. (Files of ring 1-2
+    blocks are left alone: their upgrades to whole go by score, so a whole file went as
+    early as a definition of its score and pushed others out, Live pylint file recall
+    0.78 -> 0.72 at 4,000 tokens; ring 3-4 blocks are whole or nothing.)
+
+    The block takes the best block's score and reason (`` (whole file)`` added). A cut
+    of it shows the file's ring-0 blocks first, best first (each block's focus line, its
+    salient lines, then its lines), then its other blocks (a signature block's first
+    line), then the lines holding the task's words (``salient_lines``), then the rest; it
+    opens at ``first_item``, the first line of the file's first ring-0 item
+    (``focus_line``; the context lines above it come last: a cut opening at them began
+    with the statement they end, a Go function before the named one). ``cover`` counts the salient lines
+    of the ring-0 blocks: the fitter grows them as a ring-0 block and plans the rest of
+    the file as an upgrade (``fit._Planner``). Its trailing blank lines are left out; a
+    file without blocks gives none. (The caller leaves alone a file with hidden lines.)"""
+    if not blocks:
+        return blocks
+    ranked = sorted(blocks, key=lambda b: (-b.score, b.start_line))
+    best = ranked[0]
+    tier = Tier.of(best.score)
+    if tier is not Tier.TRUNCATE or not any(b.kind is Fidelity.FULL for b in blocks):
+        return blocks
+    end = len(lines)
+    while end > 1 and not lines[end - 1].strip():
+        end -= 1
+    content = "\n".join(lines[:end])
+    tokens = counter.count(content)
+    first = [b for b in ranked if Tier.of(b.score) is tier]
+    if tokens > WHOLE_FILE_TOKENS or (tokens > SMALL_FILE_TOKENS and
+                                      sum(b.tokens for b in first) < COVER_RATIO * tokens):
+        return blocks
+    order: list[int] = []
+    cover = 0
+    for b in [*first, *(b for b in ranked if b not in first)]:
+        order.append(b.focus_line)
+        if b.kind is Fidelity.FULL:
+            order += [*b.salient, *range(b.start_line, b.end_line + 1)]
+        if b is first[-1]:
+            cover = len({line for line in order if line <= end})
+    order += salient_lines(lines, 1, None, terms, index.file_definitions(path) or (),
+                           comment_opener(best.language))
+    return [replace(best, start_line=1, end_line=end, content=content, tokens=tokens,
+                    ring=min(b.ring for b in blocks), kind=Fidelity.FULL,
+                    symbols=tuple(dict.fromkeys(name for b in ranked for name in b.symbols)),
+                    reason=best.reason + " (whole file)",
+                    signature=_signature(index, path, 1, end),
+                    focus_line=max(1, min(first_item, end)),
+                    salient=tuple(line for line in dict.fromkeys(order) if line <= end),
+                    part_of=None, cover=cover,
+                    cells=cell_label(lines, 1, end) if is_notebook(path) else "")]
 
 
 def _with_salient(block: Block, lines: list[str], items: list[Item],

@@ -360,13 +360,14 @@ def test_truncated_content_is_file_lines_between_markers_that_count_right_issue_
     lines = shown["content"].split("\n")
     above = shown["start_line"] - original["start_line"]
     below = original["end_line"] - shown["end_line"]
-    # the cut starts at the definition: its two context lines above go unmarked
-    assert above == 2 and lines[0] == "class Storage:"
+    # the cut starts at the definition (the file is small: its block is the whole file)
+    assert original["start_line"] == 1 and lines[:2] == [f"⋮ {above} lines above omitted",
+                                                         "class Storage:"]
     assert lines[-1] == f"⋮ {below} lines below omitted"
     source = (root / shown["file"]).read_text().splitlines()
     # every other line is the file's next line, or a "⋮ N lines" marker for N of them
     at = shown["start_line"] - 1
-    for line in lines[:-1]:
+    for line in lines[1:-1]:
         gap = re.fullmatch(r"\s*⋮ (\d+) lines", line)
         if gap:
             at += int(gap.group(1))

@@ -22,9 +22,9 @@ def storage(fixture_repo, tmp_path, monkeypatch) -> Path:
 
 
 def test_explain_goes_to_stderr_and_leaves_the_context_alone(runner, storage) -> None:
-    plain = runner.invoke(main, ["gather", TASK, "--root", str(storage), "--budget", "300"],
+    plain = runner.invoke(main, ["gather", TASK, "--root", str(storage), "--budget", "500"],
                           catch_exceptions=False)
-    explained = runner.invoke(main, ["gather", TASK, "--root", str(storage), "--budget", "300",
+    explained = runner.invoke(main, ["gather", TASK, "--root", str(storage), "--budget", "500",
                                      "--explain"], catch_exceptions=False)
     assert explained.exit_code == plain.exit_code == 0
     assert explained.stdout == plain.stdout
@@ -32,7 +32,7 @@ def test_explain_goes_to_stderr_and_leaves_the_context_alone(runner, storage) ->
     start = next(n for n, line in enumerate(lines) if line.startswith("# explain: "))
     entries = [_LINE.match(line) for line in lines[start + 1:]]
     assert all(entries), lines[start + 1:]
-    items = prepare(storage, TASK, GatherConfig(budget=300)).items
+    items = prepare(storage, TASK, GatherConfig(budget=500)).items
     assert len(entries) == len(items) and lines[start].startswith(f"# explain: {len(items)} ")
     scores = [float(m.group(1)) for m in entries if m]
     assert scores == sorted(scores, reverse=True)

@@ -280,3 +280,40 @@ def test_ring2_signatures_become_whole_best_first() -> None:
     kinds = {b.path: b.kind for b in selection.blocks}
     assert kinds["c.py"] is Fidelity.FULL
     assert [kinds[b.path] for b in weak] == [Fidelity.SIGNATURE] * 4
+
+
+def _whole_file(path: str, score: float, lines: int, cover: int) -> Block:
+    # a whole file's block (source._whole_file): its first ``cover`` salient lines are its
+    # ring-0 blocks' lines, the rest of the file follows
+    return replace(block(path, score, lines), salient=tuple(range(1, lines + 1)), cover=cover,
+                   focus_line=1)
+
+
+def test_a_whole_files_rest_comes_after_the_other_files_signatures() -> None:
+    # issue 11: a whole file grown as one ring-0 block pushed other files' signatures out
+    # (Live xarray file recall 0.75 -> 0.62 at 8,000 tokens); its ring-0 blocks' lines
+    # grow as ring 0, the rest of the file waits behind the signatures
+    from ctxopt.fit import Plan, _cover_form
+    blocks = [_whole_file("a.py", 120, 40, 10), block("b.py", 70, 300)]
+    cover = _cover_form(blocks[0], count_tokens)
+    assert cover is not None and cover.start_line == 1 and 10 <= cover.end_line < 40
+    plan = Plan(blocks, cost, count_tokens)
+    order = [(plan.ranked[s.index].path, s.form.kind, s.form.end_line) for s in plan.steps]
+    signature = order.index(("b.py", Fidelity.SIGNATURE, 300))
+    assert order[signature - 1] == ("a.py", Fidelity.TRUNCATED, cover.end_line)
+    assert order[signature + 1:] == [("a.py", Fidelity.FULL, 40), ("b.py", Fidelity.FULL, 300)]
+    selection = fit_budget(blocks, plan.totals[signature + 1], cost=cost, count=count_tokens)
+    assert [(b.path, b.kind, b.end_line) for b in selection.blocks] == [
+        ("a.py", Fidelity.TRUNCATED, cover.end_line), ("b.py", Fidelity.SIGNATURE, 300)]
+
+
+def test_a_whole_files_rest_may_take_half_the_budget_as_ring_0_does() -> None:
+    # the rest of a whole file waited, as a ring 1-2 upgrade, until the plan held three
+    # times its cost: at 4,000 tokens other blocks went first and the file stayed cut (dev
+    # pylint line recall at 4,000 tokens 0.28 with a third, 0.38 with half)
+    whole = _whole_file("a.py", 140, 120, 60)  # its rest ranks as 140 x 566 / 1097 = 72
+    others = [block(f"r{i}.py", 62, 45) for i in range(6)]
+    budget = 2 * cost(whole) + 400
+    assert cost(whole) > 1000 and sum(cost(b) for b in others) + cost(whole) > 3 * cost(whole)
+    selection = fit_budget([whole, *others], budget, cost=cost, count=count_tokens)
+    assert selection.blocks[0] == whole

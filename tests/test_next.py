@@ -27,7 +27,7 @@ def _as_much_as(block: Block | None, entry: dict) -> bool:
 
 
 @pytest.mark.parametrize("fixture", ["py_storage", "go_storage"])
-@pytest.mark.parametrize("share", [0.2, 0.5, 0.8])
+@pytest.mark.parametrize("share", [0.25, 0.5, 0.8])
 def test_asking_for_budget_plus_tokens_shows_the_next_blocks(
         runner, fixture_repo, tmp_path, monkeypatch, fixture, share) -> None:
     monkeypatch.setenv("CTXOPT_INDEX", str(tmp_path / "index.db"))

@@ -46,7 +46,7 @@ def test_blocks_get_context_lines_and_close_ranges_merge(make_repo, build_index)
     index = build_index(root)
     items = [Item("m.py", 10, 12, 120, 0, "a", "A"), Item("m.py", 16, 17, 70, 2, "b", "B"),
              Item("m.py", 30, 31, 40, 3, "c", "C")]
-    blocks = read_blocks(root, items, index, Cl100kCounter())
+    blocks = read_blocks(root, items, index, Cl100kCounter(), whole_files=False)
     assert [(b.start_line, b.end_line, b.score, b.ring, b.symbols) for b in blocks] == [
         (8, 12, 120, 0, ("A",)),
         (14, 17, 70, 2, ("B",)),  # within 3 lines, but a weaker tier: not merged
@@ -62,14 +62,14 @@ def test_a_blocks_focus_is_its_best_definitions_first_line(make_repo, build_inde
     source = "def before():\n    return 0\n\n# why\n@cached\ndef target():\n    return 1\n"
     root = make_repo({"m.py": source})
     (block,) = read_blocks(root, [Item("m.py", 4, 7, 120, 0, "a", "target")],
-                           build_index(root), Cl100kCounter())
+                           build_index(root), Cl100kCounter(), whole_files=False)
     assert (block.start_line, block.focus_line) == (2, 4)
 
 
 def test_ranges_of_one_tier_merge(make_repo, build_index) -> None:
     root = make_repo({"m.py": "".join(f"line{i}\n" for i in range(1, 41))})
     items = [Item("m.py", 10, 12, 120, 0, "a", "A"), Item("m.py", 16, 17, 110, 0, "b", "B")]
-    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter())
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False)
     assert (block.start_line, block.end_line, block.symbols) == (8, 17, ("A", "B"))
     assert block.reason == "a (+1 more)"
 
@@ -78,7 +78,7 @@ def test_signature_items_make_signature_blocks_with_class_skeletons(make_repo, b
     from ctxopt.model import Fidelity
     root = make_repo({"m.py": "class A:\n    def f(self):\n        return 1\n\n    def g(self):\n        return 2\n"})
     items = [Item("m.py", 1, 6, 40, 3, "best match", "A", fidelity=Fidelity.SIGNATURE)]
-    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0)
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False, context_lines=0)
     assert block.kind is Fidelity.SIGNATURE
     assert block.content == "class A:\n    def f(self):\n        ...\n    def g(self):\n        ..."
 
@@ -96,7 +96,7 @@ def test_blank_leftover_between_tiers_is_not_a_block(make_repo, build_index) -> 
     # trial: `v3/ZodError.ts:191-191`, an empty fence (0 tokens) after tier splitting
     root = make_repo({"m.py": "a = 1\n\nb = 2\n"})
     items = [Item("m.py", 1, 1, 120, 0, "a", "a"), Item("m.py", 2, 2, 40, 3, "b", "b")]
-    blocks = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0)
+    blocks = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False, context_lines=0)
     assert [(b.start_line, b.end_line) for b in blocks] == [(1, 1)]
 
 
@@ -109,7 +109,7 @@ def test_a_long_decorator_is_cut_in_a_signature_block(make_repo, build_index) ->
     start = source.split("\n").index("def test_add(a, b):") + 1
     items = [Item("tests/test_add.py", start, start + 1, 70.0, 2, "tests add",
                   "test_add", Fidelity.SIGNATURE)]
-    [block] = read_blocks(root, items, index, Cl100kCounter())
+    [block] = read_blocks(root, items, index, Cl100kCounter(), whole_files=False)
     assert block.content.split("\n") == [
         "@pytest.mark.parametrize(", "    ⋮ 203 lines", ")", "@pytest.mark.slow",
         "def test_add(a, b):", "    ..."]
@@ -134,7 +134,7 @@ def test_a_block_with_task_words_carries_salient_lines(make_repo, build_index) -
     body = "".join(f"    step_{i} = {i}\n" for i in range(20))
     root = make_repo({"m.py": f"def handle():\n{body}    follow_redirect()\n    return 1\n"})
     items = [Item("m.py", 1, 23, 120, 0, "a", "handle")]
-    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0,
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False, context_lines=0,
                            terms={"redirect": 2.0})
     assert block.salient[0] == 22 and block.focus_line == 1
 
@@ -147,11 +147,11 @@ def test_a_window_of_a_long_caller_says_it_is_part_of_it(make_repo, build_index)
     index = build_index(root)
     window = Item("m.py", 16, 28, 80.0, 2, "calls target", "caller")
     whole = Item("m.py", 1, 43, 80.0, 2, "calls target", "caller")
-    (block,) = read_blocks(root, [window], index, Cl100kCounter(), context_lines=0)
+    (block,) = read_blocks(root, [window], index, Cl100kCounter(), whole_files=False, context_lines=0)
     assert block.part_of == ("caller", 1, 43) and block.kind is Fidelity.FULL
     assert render_block(block).split("\n")[3] == "# lines 16-28 (part of caller, lines 1-43)"
     assert shown_kind(block) == "window"
-    (block,) = read_blocks(root, [whole], index, Cl100kCounter(), context_lines=0)
+    (block,) = read_blocks(root, [whole], index, Cl100kCounter(), whole_files=False, context_lines=0)
     assert block.part_of is None and shown_kind(block) == "full"
     assert render_block(block).split("\n")[3] == "# lines 1-43"
 
@@ -162,7 +162,7 @@ def test_a_definition_whose_other_lines_a_stronger_block_holds_is_not_a_window(
     root = make_repo({"m.py": "def small(a,\n          b):\n    return a\n"})
     items = [Item("m.py", 2, 3, 120.0, 0, "named", "small"),
              Item("m.py", 1, 3, 30.0, 3, "same file", "small")]
-    blocks = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0)
+    blocks = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False, context_lines=0)
     assert [(b.start_line, b.end_line, b.part_of) for b in blocks] == [
         (2, 3, ("small", 1, 3)), (1, 1, None)]
 
@@ -172,7 +172,8 @@ def test_a_merge_does_not_bridge_back_over_a_stronger_blocks_lines(make_repo, bu
     root = make_repo({"m.py": "".join(f"line{i}\n" for i in range(1, 21))})
     items = [Item("m.py", 10, 12, 120, 0, "a", "A"), Item("m.py", 9, 9, 45, 3, "b", "B"),
              Item("m.py", 13, 13, 40, 3, "c", "C")]
-    blocks = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0)
+    blocks = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0,
+                         whole_files=False)
     assert sorted((b.start_line, b.end_line, b.score) for b in blocks) == [
         (9, 9, 45), (10, 12, 120), (13, 13, 45)]  # the parts of one merge: its score
     # (Live cfn-lint: a class's part below a named member fell to a callee's score, 79.5 ->
@@ -200,7 +201,7 @@ def test_no_line_is_in_two_blocks(read_fixture, spans, context, gap) -> None:
     root, index = read_fixture
     items = [Item("m.py", start, start + length, score, {120.0: 0, 70.0: 2, 40.0: 3}[score],
                   "r", f"S{n}") for n, (start, length, score) in enumerate(spans)]
-    blocks = read_blocks(root, items, index, Cl100kCounter(), context_lines=context,
+    blocks = read_blocks(root, items, index, Cl100kCounter(), whole_files=False, context_lines=context,
                          merge_gap=gap)
     seen: set[int] = set()
     for block in blocks:
@@ -210,3 +211,101 @@ def test_no_line_is_in_two_blocks(read_fixture, spans, context, gap) -> None:
     # every item's own lines are still shown (none lost to the split)
     wanted = {line for start, length, _ in spans for line in range(start, start + length + 1)}
     assert wanted <= seen
+
+
+def _functions(count: int, body: int = 1) -> str:
+    return "".join(f"def f{n}(x):\n" + "".join(f"    x = x + {n} * {k}\n" for k in range(body))
+                   + "    return x\n\n\n" for n in range(count))
+
+
+def test_a_small_file_with_code_shown_is_one_block_of_all_of_it(make_repo, build_index) -> None:
+    # issue 11: a small file shown whole cannot miss the line a fix changes
+    root = make_repo({"m.py": _functions(4)})
+    items = [Item("m.py", 6, 7, 120, 0, "named f1", "f1"), Item("m.py", 16, 17, 40, 3, "b", "f3")]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0)
+    assert (block.start_line, block.end_line, block.score, block.ring) == (1, 18, 120, 0)
+    assert block.symbols == ("f1", "f3") and block.reason == "named f1 (whole file)"
+    assert block.content == (root / "m.py").read_text().rstrip("\n")
+    assert block.focus_line == 6 and block.salient[:2] == (6, 7)  # a cut opens at f1
+
+
+def test_a_whole_files_ring_0_blocks_come_first_and_are_its_cover(make_repo, build_index) -> None:
+    # the fitter grows a whole file's ring-0 blocks as ring 0 and plans the rest of the file
+    # (here f1, a ring-1 block ranked above the ring-3 one) as an upgrade (``Block.cover``)
+    root = make_repo({"m.py": _functions(4)})
+    items = [Item("m.py", 11, 12, 70, 1, "member", "f2"), Item("m.py", 16, 17, 120, 0, "named", "f3"),
+             Item("m.py", 6, 7, 40, 3, "r", "f1")]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0)
+    assert block.cover == 2 and block.salient[:4] == (16, 17, 11, 12)
+    assert block.focus_line == 16
+
+
+def test_a_large_file_is_whole_only_when_its_blocks_cost_half_of_it(make_repo, build_index) -> None:
+    from ctxopt.source import SMALL_FILE_TOKENS
+    root = make_repo({"m.py": _functions(2, body=60)})  # two functions of 62 lines each
+    index, counter = build_index(root), Cl100kCounter()
+    assert counter.count((root / "m.py").read_text()) > SMALL_FILE_TOKENS
+    one = [Item("m.py", 1, 40, 120, 0, "named f0", "f0")]
+    assert [(b.start_line, b.end_line) for b in read_blocks(
+        root, one, index, counter, context_lines=0)] == [(1, 40)]
+    half = [Item("m.py", 1, 66, 120, 0, "named f0", "f0")]
+    assert [(b.start_line, b.end_line) for b in read_blocks(
+        root, half, index, counter, context_lines=0)] == [(1, 126)]  # (not its last blank lines)
+
+
+def test_a_file_shown_only_as_a_signature_is_not_shown_whole(make_repo, build_index) -> None:
+    root = make_repo({"m.py": _functions(3)})
+    items = [Item("m.py", 6, 7, 120, 0, "named", "f1", fidelity=Fidelity.SIGNATURE)]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0)
+    assert (block.start_line, block.end_line, block.kind) == (6, 7, Fidelity.SIGNATURE)
+
+
+def test_no_file_above_the_whole_file_limit_is_shown_whole(make_repo, build_index) -> None:
+    # trial: a 10,000-token module whose candidates cost half of it took most of 8,000 tokens
+    from ctxopt.source import WHOLE_FILE_TOKENS
+    root = make_repo({"m.py": _functions(4, body=80)})
+    index, counter = build_index(root), Cl100kCounter()
+    assert counter.count((root / "m.py").read_text()) > WHOLE_FILE_TOKENS
+    items = [Item("m.py", 1 + 84 * n, 70 + 84 * n, 120, 0, "named", f"f{n}") for n in range(4)]
+    assert len(read_blocks(root, items, index, counter, context_lines=0)) == 4
+
+
+def test_only_the_best_tiers_blocks_count_for_showing_a_file_whole(make_repo, build_index) -> None:
+    # a ring-0 definition of 21 tokens in a file of ring-1 signatures was shown whole, all
+    # 753 tokens of it, at ring 0
+    root = make_repo({"m.py": _functions(2, body=60)})
+    items = [Item("m.py", 1, 2, 120, 0, "named f0", "f0"), Item("m.py", 3, 126, 70, 1, "r", "f1")]
+    blocks = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0)
+    assert [(b.start_line, b.end_line) for b in blocks] == [(1, 2), (3, 126)]
+
+
+def test_a_file_of_ring_3_blocks_is_not_shown_whole(make_repo, build_index) -> None:
+    # a ring 3-4 block is shown whole or not at all: a whole file would push others out
+    root = make_repo({"m.py": _functions(4)})
+    items = [Item("m.py", 6, 7, 40, 3, "same file", "f1")]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0)
+    assert (block.start_line, block.end_line) == (6, 7)
+
+
+def test_a_file_whose_best_block_is_of_rings_1_2_is_not_shown_whole(make_repo, build_index) -> None:
+    # its upgrade to whole goes by score: a whole file went as early as a definition of its
+    # score and pushed other files' blocks out (Live pylint file recall at 4,000 tokens)
+    root = make_repo({"m.py": _functions(4)})
+    items = [Item("m.py", 6, 7, 70, 1, "member", "f1"), Item("m.py", 11, 12, 40, 3, "r", "f2")]
+    blocks = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0)
+    assert sorted((b.start_line, b.end_line) for b in blocks) == [(6, 7), (11, 12)]
+
+
+def test_a_file_whose_items_hold_only_blank_lines_gives_no_block(make_repo, build_index) -> None:
+    root = make_repo({"m.py": "x = 1\n\n\n\ny = 2\n"})
+    items = [Item("m.py", 2, 3, 120, 0, "named", None)]
+    assert read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0) == []
+
+
+def test_a_file_with_hidden_lines_is_not_shown_whole(make_repo, build_index) -> None:
+    # a gather without tests hides the tests marked in the code: a whole file would show them
+    root = make_repo({"m.py": _functions(4)})
+    items = [Item("m.py", 6, 7, 120, 0, "named f1", "f1")]
+    blocks = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0,
+                         hidden=lambda path: [(16, 18)])
+    assert [(b.start_line, b.end_line) for b in blocks] == [(6, 7)]

@@ -25,7 +25,8 @@ class Cart:
 
     def total(self):
         return math.fsum(price for _, price in self.items)
-'''
+''' + "".join(f"\n\ndef shipping_zone_{n}(weight):\n    return {n} * weight + {n * 7 % 5}\n"
+              for n in range(40))  # (a file too large to show whole: its definitions move)
 TAX = '''"""Taxes."""
 
 
@@ -107,7 +108,7 @@ def test_manifest_is_a_documented_table(runner, tmp_path: Path) -> None:
     assert lines[3].split("\t") == list(COLUMNS)
     rows = {(r.file, r.symbol): r for r in parse_manifest(result.stdout).rows}
     tax = rows[("shop/tax.py", "compute_tax")]
-    assert (tax.start_line, tax.end_line, tax.kind) == (2, 6, "full")
+    assert (tax.start_line, tax.end_line, tax.kind) == (1, 6, "full")  # small: whole
     assert all(line.count("\t") == len(COLUMNS) - 1 for line in lines[3:])
     assert "." not in "".join(line.split("\t")[5] for line in lines[4:])  # tokens, no scores
 
@@ -126,16 +127,12 @@ def test_one_comment_line_on_top_only_moves_entries(runner, tmp_path: Path) -> N
     result = runner.invoke(main, ["diff", str(tmp_path / "old.tsv"), str(tmp_path / "new.tsv"),
                                   "--format", "json"], catch_exceptions=False)
     changes = json.loads(result.stdout)["tasks"][0]["changes"]
-    # cart.py is short, so it also comes whole (ring 2): the block of its top lines holds
-    # the comment and changes; every other block moves one line down, its hash the same
-    assert {(c["status"], c["file"]) for c in changes} == {("moved", "shop/cart.py"),
-                                                           ("changed", "shop/cart.py")}
+    # every block of cart.py (too large to show whole) moves one line down, its hash the
+    # same; tax.py, shown whole, stays
+    assert {(c["status"], c["file"]) for c in changes} == {("moved", "shop/cart.py")}
     for change in changes:
-        if change["status"] == "changed":
-            assert change["before"]["start_line"] == change["after"]["start_line"] == 1
-        else:
-            assert (change["before"]["start_line"] + 1, change["before"]["hash"]) == (
-                change["after"]["start_line"], change["after"]["hash"])
+        assert (change["before"]["start_line"] + 1, change["before"]["hash"]) == (
+            change["after"]["start_line"], change["after"]["hash"])
 
 
 def test_snapshot_writes_one_manifest_per_task(history) -> None:
@@ -160,26 +157,25 @@ def test_diff_reports_added_removed_changed_and_moved(runner, history, contract)
                         ("shop/cart.py", "Cart.__init__"): "moved",
                         ("shop/tax.py", "compute_tax"): "changed",
                         ("shop/discount.py", "apply_discount"): "removed",
-                        ("shop/refund.py", "refund_order"): "added",
-                        # a short file's lines outside its definitions come with it
-                        ("shop/discount.py", "-"): "removed", ("shop/refund.py", "-"): "added"}
+                        # (a small file is one block, whole: its other lines are in it)
+                        ("shop/refund.py", "refund_order"): "added"}
     assert tasks[TASK]["tokens_before"] > 0 and tasks[TASK]["tokens_after"] > 0
-    # the other task saw Cart move (and its callers come and go), nothing change but the
-    # top lines of cart.py, which the new comment is in
+    # the other task saw Cart move (and its callers come and go), nothing change (no block
+    # holds the new comment)
     other = {(c["file"], c["symbol"]): c["status"] for c in tasks["fix Cart bug"]["changes"]}
     assert other[("shop/cart.py", "Cart")] == "moved"
-    assert [key for key, status in other.items() if status == "changed"] == [("shop/cart.py", "-")]
+    assert [key for key, status in other.items() if status == "changed"] == []
 
 
 def test_diff_text_and_markdown(runner, history) -> None:
     _, base, head = history
     text = runner.invoke(main, ["diff", str(base), str(head)], catch_exceptions=False).stdout
-    assert f"{TASK}: 2 added, 2 removed, 1 changed, 3 moved; tokens " in text
-    assert "  changed  shop/tax.py  compute_tax  lines 2-6 -> 2-6" in text
+    assert f"{TASK}: 1 added, 1 removed, 1 changed, 3 moved; tokens " in text
+    assert "  changed  shop/tax.py  compute_tax  lines 1-6 -> 1-6" in text
     markdown = runner.invoke(main, ["diff", str(base), str(head), "--format", "markdown"],
                              catch_exceptions=False).stdout
     assert markdown.startswith("## ctxopt context diff\n")
-    assert "| removed | `shop/discount.py` | `apply_discount` | 2-6 |" in markdown
+    assert "| removed | `shop/discount.py` | `apply_discount` | 1-6 |" in markdown
 
 
 @pytest.mark.parametrize(("gates", "code"), [
