@@ -54,9 +54,9 @@ _FLUSH_EVERY = 64  # entries per write transaction
 # The most bytes of entries kept (sympy's 1,982 files take 36 MB: 1 GiB holds about 28
 # checkouts of that size that share no file, or versions of ctxopt).
 MAX_BYTES = 1 << 30
-# Free pages, as a share of ``MAX_BYTES``, past which they are given back to the file
-# system (down to half that): fewer are reused by the next entries, as after an eviction
-# (10%), but an earlier build's dropped table (2.1 GB on one machine) never would be.
+# Free pages past this share of ``MAX_BYTES`` go back to the file system (down to half of
+# it): an eviction frees about 10%, which the next entries reuse; an earlier build's
+# dropped table (2.1 GB on one machine) would stay free for good.
 _MOST_FREE = 0.25
 _INCREMENTAL = 2  # PRAGMA auto_vacuum: pages freed on request (incremental_vacuum)
 # The libraries whose versions change what a file's scan finds, with their top-level
@@ -260,7 +260,8 @@ def _pages(conn: sqlite3.Connection) -> tuple[int, int, int]:
 
 
 def _shrink(conn: sqlite3.Connection, keep: int) -> None:
-    """Give the database's free pages past ``keep`` back to the file system. A database
+    """Give the database's free pages past ``keep`` (a count of pages) back to the file
+    system. A database
     made with ``auto_vacuum = INCREMENTAL`` frees them at once; one made before (an
     earlier build's, whose dropped table can leave gigabytes of free pages) is switched to
     it by one ``VACUUM``, which copies the entries kept (20 s for 1 GB of them here) while
