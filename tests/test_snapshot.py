@@ -292,3 +292,24 @@ def test_per_task_budget_is_used(runner, tmp_path: Path) -> None:
     manifest = parse_manifest((tmp_path / "out" / manifest_name(TASK)).read_text())
     assert manifest.budget == 150 and manifest.used <= 150
     assert result.stderr.endswith(f"wrote 1 manifest to {tmp_path / 'out'}\n")  # not "1 manifests"
+
+
+def test_a_snapshot_removes_the_manifests_no_task_names_and_keeps_other_files(
+        runner, tmp_path: Path) -> None:
+    # README: a directory of snapshots stays one; other files there are left alone
+    repo = tmp_path / "repo"
+    write(repo, {"shop/cart.py": CART, "shop/tax.py": TAX})
+    out = tmp_path / "out"
+
+    def snapshot(*tasks: str) -> None:
+        (tmp_path / "tasks.txt").write_text("\n".join(tasks) + "\n")
+        result = runner.invoke(main, ["snapshot", "--tasks", str(tmp_path / "tasks.txt"),
+                                      "--root", str(repo), "-o", str(out), "--index",
+                                      str(tmp_path / "i.db")], catch_exceptions=False)
+        assert result.exit_code == 0, result.stderr
+
+    snapshot(TASK, "fix Cart bug")
+    (out / "notes.txt").write_text("mine")
+    snapshot(TASK)
+    assert sorted(p.name for p in out.iterdir()) == sorted([manifest_name(TASK), "notes.txt"])
+    assert (out / "notes.txt").read_text() == "mine"
