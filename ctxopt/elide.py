@@ -24,7 +24,8 @@ __all__ = ["HEADER_LINES", "cut_lines", "prose_lines", "reveal_chunks", "shown_r
 # lines before its body; a longer one is cut there.
 HEADER_LINES = 12
 _OPENERS = "(["
-_CLOSERS = ")]"
+_BRACKETS = "([{"
+_CLOSING = {")": "(", "]": "[", "}": "{"}  # a closer -> its opener
 # What ends a definition header: Python's colon, a brace block, an arrow function.
 _HEADER_ENDS = (":", "{", "=>", "->")
 # What opens a comment line, or a docstring.
@@ -40,8 +41,10 @@ def statement_spans(lines: Sequence[str], comment: str | None = "#") -> list[tup
 
     A line continues the statement before it when a ``(`` or ``[`` opened above is
     still open or the line before ends with a backslash; each line of a triple-quoted
-    string (a docstring) is a statement of its own. Braces are not counted: in brace languages they hold
-    whole bodies, and a statement is then one line. Quotes on one line are skipped
+    string (a docstring) is a statement of its own. Braces hold bodies, not continuations:
+    a statement is one line inside ``{ }``, also inside a ``{`` opened within brackets (a
+    closure passed to a call: ``walker.run(|| {`` ... ``})``), and a closer with no
+    opener of its kind open is ignored. Quotes on one line are skipped
     roughly (``'`` and ``"`` pairs), and so is a line comment, from ``comment`` (the
     language's: ``comment_opener``; None: the language has none) to the line's end."""
     return _scan(lines, comment)[0]
@@ -58,7 +61,11 @@ def _scan(lines: Sequence[str], comment: str | None) -> tuple[list[tuple[int, in
     """``statement_spans`` and ``prose_lines`` in one pass."""
     starts: list[int] = []
     prose: set[int] = set()
-    depth, triple, backslash = 0, "", False
+    # the open brackets, innermost last: a line continues a statement while the
+    # innermost is ``(`` or ``[``, not when it is a ``{`` (a closure or callback body
+    # passed as an argument holds statements of its own)
+    stack: list[str] = []
+    triple, backslash = "", False
     for i, line in enumerate(lines):
         stripped = line.lstrip()
         if triple or stripped == "*" or (stripped.startswith(_PROSE_OPENERS)
@@ -66,7 +73,7 @@ def _scan(lines: Sequence[str], comment: str | None) -> tuple[list[tuple[int, in
             prose.add(i)
         # a docstring's lines are statements of their own: a word in it does not pull in
         # the whole docstring
-        continues = (depth > 0 and not triple) or backslash
+        continues = (bool(stack) and stack[-1] in _OPENERS and not triple) or backslash
         starts.append(starts[-1] if continues and starts else i)
         j, quote = 0, ""
         while j < len(line):
@@ -88,10 +95,10 @@ def _scan(lines: Sequence[str], comment: str | None) -> tuple[list[tuple[int, in
             elif comment is not None and line.startswith(comment, j) \
                     and not line.lstrip().startswith("#["):
                 break  # a comment to the end of the line (``#`` or ``//``)
-            elif ch in _OPENERS:
-                depth += 1
-            elif ch in _CLOSERS:
-                depth = max(0, depth - 1)
+            elif ch in _BRACKETS:
+                stack.append(ch)
+            elif ch in _CLOSING and _CLOSING[ch] in stack:
+                del stack[len(stack) - 1 - stack[::-1].index(_CLOSING[ch]):]
             j += 1
         backslash = line.endswith("\\") and not triple
     spans: list[tuple[int, int]] = [(0, 0)] * len(lines)

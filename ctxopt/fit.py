@@ -167,12 +167,15 @@ def _block_chunks(block: Block) -> tuple[tuple[int, ...], ...]:
 
 def _cut_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
     """The first chunks of the block's reveal order holding at most ``keep`` lines (at
-    least the first chunk), gaps marked, ``⋮ N lines above omitted`` and ``⋮ N lines
+    least the first chunk) and the first lines of the next chunk up to ``keep``, gaps marked, ``⋮ N lines above omitted`` and ``⋮ N lines
     below omitted`` as ``truncate_block`` marks them."""
     lines = block.content.split("\n")
     kept: set[int] = set()
     for chunk in _block_chunks(block):
         if kept and len(kept) + len(chunk) > keep:
+            # the first lines of a statement too long for the room: the room is used and
+            # more ``keep`` still shows more lines
+            kept.update(chunk[:keep - len(kept)])
             break
         kept.update(chunk)
     if len(kept) >= len(lines) - 1:  # a marker costs as much as the line it stands for

@@ -201,3 +201,43 @@ def test_a_cut_starts_at_the_code_below_a_doc_comment_and_shows_the_comment_late
     cut = truncate_block(block, 3, count_tokens).content.split("\n")
     assert cut[0] == "⋮ 5 lines above omitted" and cut[1] == lines[5]
     assert lines[26] in cut and lines[1] not in cut
+
+
+CLOSURE = [
+    "fn spawn(walker: Walker) {",  # 0
+    "    walker.run(|| {",  # 1
+    "        let tx = tx.clone();",  # 2
+    "        Box::new(move |entry| {",  # 3
+    "            send(tx, entry.path(),",  # 4
+    "                 full_path);",  # 5
+    "            WalkState::Continue",  # 6
+    "        })",  # 7
+    "    });",  # 8
+    "}",  # 9
+]
+
+
+def test_a_closure_passed_to_a_call_holds_statements_of_its_own() -> None:
+    # trial 5 (fd): `walker.run(|| { ... })` read as one 170-line statement, so a cut
+    # around a line inside it showed the function's first line and nothing more
+    spans = statement_spans(CLOSURE, "//")
+    assert spans[1] == (1, 1) and spans[2] == (2, 2) and spans[3] == (3, 3)
+    assert spans[4] == spans[5] == (4, 5)  # brackets inside the closure still continue
+    assert spans[7] == (7, 7) and spans[8] == (8, 8)
+    assert statement_spans(["x = f({", "    'a': 1,", "})"]) == [(0, 0), (1, 1), (2, 2)]
+    assert statement_spans(["x = f(a", "  })", "y = 1"]) == [(0, 1), (0, 1), (2, 2)]
+
+
+def test_a_cut_shows_the_first_lines_of_a_statement_too_long_for_the_room() -> None:
+    # trial 5 (fd): a ring-0 block whose body was one long statement was cut to 1 of its
+    # 175 lines while 762 tokens of the budget stayed unused
+    lines = ["def target(value):", "    table = [", *[f"        {i}," for i in range(60)], "    ]"]
+    content = "\n".join(lines)
+    block = Block(path="m.py", language="python", start_line=1, end_line=len(lines),
+                  content=content, tokens=count_tokens(content), score=140.0, ring=0,
+                  reason="r", symbols=("target",), focus_line=1, salient=(1,))
+    cut = truncate_block(block, 12, count_tokens)
+    assert cut.kept == 12 and cut.content.split("\n")[:3] == lines[:3]
+    assert cut.content.split("\n")[-1] == "⋮ 51 lines below omitted"
+    (fitted,) = fit_budget([block], _cost(block) // 2, cost=_cost, count=count_tokens).blocks
+    assert _cost(fitted) > _cost(block) // 3 and fitted.kind is Fidelity.TRUNCATED
