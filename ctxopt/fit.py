@@ -33,7 +33,11 @@ The plan follows the tiers (``model.Tier``):
   on the many weak callers and left the containing class of the named method a signature.
   A block with no shorter signature (members merged into one large block) grows through
   the ring-0 ladder of cuts instead of showing whole or not at all;
-- ``Tier.WHOLE`` (rings 3-4): whole, in rank order.
+- ``Tier.WHOLE`` (rings 3-4): whole, in rank order;
+- ``Tier.FILL`` (the rest of a file other blocks show part of, ``source.read_blocks``):
+  whole, in rank order, only once every other block is whole, so a budget that the
+  candidates leave unused shows more of the files they are in, and a smaller budget shows
+  what it did without them. Not shown, they are not counted as excluded.
 
 Each step takes, in this order of precedence, the next ring-0 rung, the next signature,
 the next upgrade to whole, the next tier-WHOLE block. While others wait, a step that makes
@@ -88,7 +92,7 @@ CAP_FLOOR = 512
 # A ring-0 block may take half the budget while rings 1-2 wait (a third cut the best-named
 # definition short at 2,000 tokens: Live line recall 0.212 -> 0.228, dev 0.341 -> 0.352);
 # other blocks a third.
-_CAP_PARTS = {Tier.TRUNCATE: 2, Tier.SIGNATURE: 3, Tier.WHOLE: 3}
+_CAP_PARTS = {Tier.TRUNCATE: 2, Tier.SIGNATURE: 3, Tier.WHOLE: 3, Tier.FILL: 1}
 # The first rung of a ring-0 block: its header line, fences and marker take about 25
 # tokens, this leaves 10-15 lines. Fewer show only at budgets too small for this.
 SHARE_FLOOR = 128
@@ -408,6 +412,8 @@ class _Planner:
         low = sorted(by_tier[Tier.WHOLE])
         if low:
             found.append(self._first_free(low))
+        if not found and by_tier[Tier.FILL]:  # the rest of the files, once all else is shown
+            found.append(min(by_tier[Tier.FILL]))
         return found
 
     def _first_free(self, queue: list[int]) -> int:
@@ -422,7 +428,7 @@ class _Planner:
             return self.ring0 > 1 and Tier.SIGNATURE in tiers
         if self._tier(i) is Tier.SIGNATURE:
             return Tier.TRUNCATE in tiers or Tier.SIGNATURE in tiers
-        return Tier.WHOLE in tiers
+        return self._tier(i) is Tier.WHOLE and Tier.WHOLE in tiers
 
     def _due(self, i: int) -> int:
         """The plan total at which block ``i``'s next step may go."""
@@ -557,6 +563,8 @@ class Plan:
             whole = self.from_budget[self.last_step[i] + 1]
             needs = f"needs {self.cost(block)} tokens"
             if form is None:
+                if Tier.of(block.score) is Tier.FILL:
+                    continue  # the rest of a file: more to show, not a candidate left out
                 shown = self.from_budget[self._next_step(i, k) + 1]
                 later = f", whole from {whole}" if whole != shown else ""
                 excluded.append(_record(block, "excluded",
@@ -645,6 +653,9 @@ class TextPlan:
                  steps: tuple[PlanStep, ...] | None = None) -> None:
         self.layout = layout
         self.ranked = _rank(blocks)
+        # blocks other than the rest of files (``Tier.FILL``, ranked last): what the
+        # header counts as excluded when not shown (``Plan.selection``)
+        self.candidates = sum(1 for b in self.ranked if Tier.of(b.score) is not Tier.FILL)
         self.plan = Plan(self.ranked, layout.block_cost, layout.count, self._measure, steps)
 
     def _measure(self, forms: dict[int, Block]) -> int:
@@ -653,7 +664,8 @@ class TextPlan:
         shown = tuple(forms[i] for i in order)
         shortened = sum(1 for i in order if forms[i] is not self.ranked[i])
         counted = Selection(blocks=shown, truncated=(_COUNTED,) * shortened,
-                            excluded=(_COUNTED,) * (len(self.ranked) - len(order)))
+                            excluded=(_COUNTED,) * (self.candidates - sum(
+                                1 for i in order if i < self.candidates)))
         return self.layout.text_tokens(counted, self.layout.body_tokens(shown))
 
     def fit(self, budget: int) -> TextFit:

@@ -23,13 +23,17 @@ class Tier(enum.IntEnum):
 
     Scores come from the ring walker: ring 0 (definitions the task names) scores
     100-150, rings 1-2 (members, enclosing definitions, callees, callers, tests) 60-99,
-    rings 3-4 (same-file siblings, word matches, callers of callers) below 60; see
-    ``RING_BANDS``. The source reader never merges blocks of different tiers.
+    rings 3-4 (same-file siblings, word matches, callers of callers) 10-59; see
+    ``RING_BANDS``; the rest of a shown file below 10 (``FILL_BAND``). The source reader
+    never merges blocks of different tiers.
     """
 
     TRUNCATE = 0  # score >= 100: whole, or cut to the most lines that fit
     SIGNATURE = 1  # score >= 60: whole, or reduced to its signature
-    WHOLE = 2  # below: whole or excluded
+    WHOLE = 2  # score >= 10: whole or excluded
+    # below (``FILL_BAND``): the rest of a file a block shows, once every other block is
+    # shown (``source.read_blocks``, ``fit._Planner``)
+    FILL = 3
 
     @property
     def floor(self) -> float:
@@ -58,8 +62,11 @@ class Band:
 # item outranks a definition the task names; rings 1-2 stay in the SIGNATURE tier.
 RING_BANDS: tuple[Band, ...] = (Band(100.0, 50.0), Band(60.0, 39.0), Band(60.0, 30.0),
                                 Band(30.0, 29.0), Band(10.0, 19.0))
+# The rest of a file the walker's blocks show part of (``Tier.FILL``), weight its best
+# block's score over ring 0's best: below every ring's band.
+FILL_BAND = Band(0.0, 9.0)
 _TIER_FLOORS = {Tier.TRUNCATE: RING_BANDS[0].low, Tier.SIGNATURE: RING_BANDS[1].low,
-                Tier.WHOLE: float("-inf")}
+                Tier.WHOLE: RING_BANDS[4].low, Tier.FILL: float("-inf")}
 
 
 class Intent(str, enum.Enum):

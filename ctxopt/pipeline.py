@@ -262,8 +262,10 @@ def _prepare_with(root: Path, parsed: ParsedTask, layout: Layout, config: Gather
         layout = Layout(noted, layout.count, additive=layout.additive)
     items = walk_rings(index, parsed, walk_config)
     hidden = None if config.include_tests else (lambda path: outermost_tests(index, path)[1])
+    # the rest of the files shown fills a budget the candidates leave unused; a walk
+    # kept close (``max_ring`` below 3, where same-file siblings start) asked for less
     blocks = read_blocks(root, items, index, counter, terms=query_terms(in_repository(index, parsed)),
-                         hidden=hidden)
+                         hidden=hidden, fill=config.max_ring >= 3)
     blocks, redacted = clean_blocks(blocks, counter, config.hygiene)
     diagnostics = tuple(sorted(
         {replace(d, path=display_text(d.path)) for d in (*index.diagnostics, *redacted)},

@@ -6,7 +6,8 @@ from ctxopt.model import RING_BANDS, Band, Tier
 
 @pytest.mark.parametrize(("score", "tier"), [
     (150, Tier.TRUNCATE), (100, Tier.TRUNCATE), (99.999, Tier.SIGNATURE),
-    (60, Tier.SIGNATURE), (59.999, Tier.WHOLE), (10, Tier.WHOLE), (0, Tier.WHOLE)])
+    (60, Tier.SIGNATURE), (59.999, Tier.WHOLE), (10, Tier.WHOLE), (9.999, Tier.FILL),
+    (0, Tier.FILL)])
 def test_tier_of_a_score(score, tier) -> None:
     assert Tier.of(score) is tier
 

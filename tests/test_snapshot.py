@@ -127,10 +127,13 @@ def test_one_comment_line_on_top_only_moves_entries(runner, tmp_path: Path) -> N
     result = runner.invoke(main, ["diff", str(tmp_path / "old.tsv"), str(tmp_path / "new.tsv"),
                                   "--format", "json"], catch_exceptions=False)
     changes = json.loads(result.stdout)["tasks"][0]["changes"]
-    # every block of cart.py (too large to show whole) moves one line down, its hash the
-    # same; tax.py, shown whole, stays
-    assert {(c["status"], c["file"]) for c in changes} == {("moved", "shop/cart.py")}
-    for change in changes:
+    # every definition's block of cart.py (too large to show whole) moves one line down,
+    # its hash the same; tax.py, shown whole, stays; the one change is the rest of
+    # cart.py above its first definition (``Tier.FILL``), which shows the new line
+    assert {(c["status"], c["file"], c["symbol"]) for c in changes if c["status"] != "moved"} \
+        == {("changed", "shop/cart.py", "-")}
+    assert {c["file"] for c in changes} == {"shop/cart.py"}
+    for change in (c for c in changes if c["status"] == "moved"):
         assert (change["before"]["start_line"] + 1, change["before"]["hash"]) == (
             change["after"]["start_line"], change["after"]["hash"])
 
@@ -158,19 +161,22 @@ def test_diff_reports_added_removed_changed_and_moved(runner, history, contract)
                         ("shop/tax.py", "compute_tax"): "changed",
                         ("shop/discount.py", "apply_discount"): "removed",
                         # (a small file is one block, whole: its other lines are in it)
-                        ("shop/refund.py", "refund_order"): "added"}
+                        ("shop/refund.py", "refund_order"): "added",
+                        # the rest of cart.py: its top holds the new line, the rest moves
+                        ("shop/cart.py", "-"): "changed",
+                        ("shop/cart.py", "shipping_zone_0"): "moved"}
     assert tasks[TASK]["tokens_before"] > 0 and tasks[TASK]["tokens_after"] > 0
-    # the other task saw Cart move (and its callers come and go), nothing change (no block
-    # holds the new comment)
+    # the other task saw Cart move (and its callers come and go), nothing change but the
+    # rest of cart.py above its first definition, which holds the new comment
     other = {(c["file"], c["symbol"]): c["status"] for c in tasks["fix Cart bug"]["changes"]}
     assert other[("shop/cart.py", "Cart")] == "moved"
-    assert [key for key, status in other.items() if status == "changed"] == []
+    assert [key for key, status in other.items() if status == "changed"] == [("shop/cart.py", "-")]
 
 
 def test_diff_text_and_markdown(runner, history) -> None:
     _, base, head = history
     text = runner.invoke(main, ["diff", str(base), str(head)], catch_exceptions=False).stdout
-    assert f"{TASK}: 1 added, 1 removed, 1 changed, 3 moved; tokens " in text
+    assert f"{TASK}: 1 added, 1 removed, 2 changed, 4 moved; tokens " in text
     assert "  changed  shop/tax.py  compute_tax  lines 1-6 -> 1-6" in text
     markdown = runner.invoke(main, ["diff", str(base), str(head), "--format", "markdown"],
                              catch_exceptions=False).stdout

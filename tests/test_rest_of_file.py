@@ -1,0 +1,75 @@
+"""The rest of a shown file fills a budget the candidates leave unused (``Tier.FILL``)."""
+from ctxopt import pipeline
+from ctxopt.fit import fit_budget
+from ctxopt.model import Block, Item, Tier
+from ctxopt.render import render_block
+from ctxopt.source import read_blocks
+from ctxopt.tokens import Cl100kCounter, count_tokens
+
+
+def _cost(block: Block) -> int:
+    return count_tokens(render_block(block))
+
+
+def _module(name: str, functions: int) -> str:
+    return "".join(f"def {name}_{i}(value):\n    return value + {i}\n\n\n" for i in range(functions))
+
+
+def test_the_rest_of_a_file_the_walk_is_about_is_fill_and_no_line_shows_twice(
+        make_repo, build_index) -> None:
+    root = make_repo({"core.py": _module("core", 30), "words.py": _module("words", 10),
+                      "tests/test_core.py": _module("test_core", 10)})
+    index = build_index(root)
+    items = [Item("core.py", 41, 42, 130.0, 0, "definition of core_10", "core_10"),
+             Item("words.py", 5, 6, 40.0, 3, "matches value", "words_1"),
+             Item("tests/test_core.py", 1, 2, 70.0, 2, "tests core_10", "test_core_0")]
+    plain = read_blocks(root, items, index, Cl100kCounter(), whole_files=False)
+    blocks = read_blocks(root, items, index, Cl100kCounter(), whole_files=False, fill=True)
+    rest = [b for b in blocks if Tier.of(b.score) is Tier.FILL]
+    assert [b for b in blocks if b not in rest] == plain
+    # only the file of the ring-0 block: not a file a word matched, nor a test file
+    assert {b.path for b in rest} == {"core.py"}
+    shown = [(b.start_line, b.end_line) for b in blocks if b.path == "core.py"]
+    lines = sorted(line for start, end in shown for line in range(start, end + 1))
+    assert lines == list(range(1, 119))  # every line once (the trailing blank ones left out)
+    assert all(b.ring == 3 and b.reason == "the rest of the file" for b in rest)
+    assert "core.core_0" in rest[0].symbols or "core_0" in rest[0].symbols
+
+
+def _blocks() -> list[Block]:
+    def block(path: str, score: float, lines: int) -> Block:
+        content = "\n".join(f"x_{n} = compute({n})" for n in range(lines))
+        return Block(path=path, language="python", start_line=1, end_line=lines,
+                     content=content, tokens=count_tokens(content), score=score,
+                     ring=0 if score >= 100 else 3, reason="r", focus_line=1)
+    return [block("a.py", 130.0, 30), block("b.py", 40.0, 30), block("c.py", 12.0, 4),
+            block("rest.py", 5.0, 40), block("rest2.py", 8.0, 3)]
+
+
+def test_fill_shows_only_once_every_other_block_is_whole_and_is_never_counted_excluded() -> None:
+    blocks = _blocks()
+    candidates = [b for b in blocks if Tier.of(b.score) is not Tier.FILL]
+    everything = sum(_cost(b) for b in candidates)
+    for budget in range(40, everything + 1, 25):
+        with_fill = fit_budget(blocks, budget, cost=_cost, count=count_tokens)
+        without = fit_budget(candidates, budget, cost=_cost, count=count_tokens)
+        assert with_fill == without  # a budget the candidates use up: as if there were no fill
+    # room for the best fill block and half of the next
+    at = everything + _cost(blocks[-1]) + _cost(blocks[3]) // 2
+    selection = fit_budget(blocks, at, cost=_cost, count=count_tokens)
+    assert [b.path for b in selection.blocks] == ["a.py", "b.py", "c.py", "rest2.py", "rest.py"]
+    assert selection.blocks[-1].kind.value == "truncated"  # the room left shows its first lines
+    assert selection.excluded == ()
+    assert fit_budget(blocks, everything + 5, cost=_cost, count=count_tokens).excluded == ()
+
+
+def test_a_gather_fills_unused_budget_with_the_rest_of_its_files_unless_kept_close() -> None:
+    root = pipeline.Path(__file__).parent.parent / "fixtures" / "py_storage"
+
+    def rest(max_ring: int) -> list[Block]:
+        result = pipeline.gather(root, "fix Storage bug",
+                                 pipeline.GatherConfig(budget=20000, max_ring=max_ring))
+        return [b for b in result.selection.blocks if Tier.of(b.score) is Tier.FILL]
+
+    assert rest(3)
+    assert rest(2) == []
