@@ -36,7 +36,7 @@ from .model import Diagnostic
 from .pipeline import (DEFAULT_BUDGET, GatherConfig, fit_prepared, named_files_left_out, prepare,
                        why_nothing_found)
 from .render import RENDERERS
-from .taskinput import TaskCommand, read_task
+from .taskinput import TaskCommand, read_task, standard_input
 from .store import IndexOptions, StoredIndex, UpdateReport, open_index
 from .store.parsecache import CACHE_ENV
 from .tokens import Cl100kCounter, TokenCounter
@@ -74,7 +74,26 @@ class _Main(click.Group):
         except (Interrupted, click.Abort):
             click.echo("ctxopt: interrupted", err=True)
             sys.exit(ExitStatus.INTERRUPTED)
+        except OSError as exc:  # mostly standard output: a full disk, a closed pipe
+            _drop_stdout()
+            _fail(f"cannot write the output: {exc.strerror or exc}", ExitStatus.FAILURE)
+        try:
+            sys.stdout.flush()  # (a failure at the interpreter's own flush would be a traceback)
+        except OSError as exc:
+            _drop_stdout()
+            _fail(f"cannot write the output: {exc.strerror or exc}", ExitStatus.FAILURE)
         sys.exit(status if isinstance(status, int) else ExitStatus.OK)
+
+
+def _drop_stdout() -> None:
+    """Point standard output at the null device: what could not be written is not tried
+    again when the interpreter exits (Python's advice for a closed pipe: the "signal"
+    module documentation, note on SIGPIPE)."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _misplaced(exc: click.ClickException) -> str:
@@ -225,8 +244,8 @@ def gather_command(task: str | None, task_file: Path | None, root: Path, budget:
     TASK - reads the task from standard input. A TASK that starts with a dash and has a
     space is the task, never an option; put any other one after -- (ctxopt gather -- -v).
     """
-    task = read_task(task, task_file, sys.stdin.buffer)
-    target = output_target(output)
+    task = read_task(task, task_file)
+    target = output_target(output, root=root, inputs=(task_file,))
     budget = _gather_budget(budget, window, reserve, budget_from_policy)
     counter = _model_counter(Cl100kCounter(), model)
     config = GatherConfig(budget=budget, max_ring=max_ring, include_tests=tests,
@@ -352,7 +371,8 @@ def tokens_command(paths: tuple[str, ...], estimate: bool, model: str | None,
     texts: list[tuple[str, str]] = []
     for path in inputs:
         try:
-            data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+            data = (standard_input("name the files to count").read() if path == "-"
+                    else Path(path).read_bytes())
         except OSError as exc:
             raise UsageError(f"cannot read {path!r}: {exc.strerror or exc}") from exc
         if looks_binary(data):  # the index's rule: a NUL or many control bytes

@@ -39,8 +39,13 @@ class ExitStatus(enum.IntEnum):
     INTERRUPTED = 130  # Ctrl-C (SIGINT), as a shell reports a process killed by it
 
 
-def output_target(output: str | None) -> Path | None:
+def output_target(output: str | None, *, root: Path | None = None,
+                  inputs: tuple[Path | None, ...] = ()) -> Path | None:
     """The file ``-o`` writes to, or None for standard output (no ``-o``, or ``-o -``).
+
+    ``root``: the repository the command reads; an existing file under it is replaced only
+    when ctxopt wrote it (``_written_by_ctxopt``: a source file replaced by the context
+    is lost, trial 6). ``inputs``: files the command reads (a task file), never replaced.
 
     A symbolic link is resolved, so the write goes to its target and the link stays.
     A device or pipe (``/dev/null``) is returned as given: it is written in place.
@@ -52,7 +57,8 @@ def output_target(output: str | None) -> Path | None:
     UsageError
         When the target is a directory, or its directory does not exist or cannot be
         written, or it is a file that cannot be written or is a SQLite database (an
-        index: exit 2, bad input, as click's own checks of a path are).
+        index: exit 2, bad input, as click's own checks of a path are), one of
+        ``inputs``, or a file under ``root`` that ctxopt did not write.
     """
     if output is None or output == "-":
         return None
@@ -79,7 +85,34 @@ def output_target(output: str | None) -> Path | None:
     if mode is not None and _is_database(target):
         raise UsageError(f"cannot write {output!r}: it is a SQLite database (a ctxopt index?), "
                          "which the context would replace; choose another file")
+    if mode is not None and any(given is not None and given.exists() and target.samefile(given)
+                                for given in inputs):
+        raise UsageError(f"cannot write {output!r}: it is the input this command reads; "
+                         "choose another file")
+    if mode is not None and root is not None and target.is_relative_to(root.resolve()) \
+            and not _written_by_ctxopt(target):
+        raise UsageError(f"cannot write {output!r}: it is a file of the repository, which "
+                         "the output would replace; choose another file, or delete it first")
     return target
+
+
+# What ctxopt's outputs hold near their start: text and manifest (``# ctxopt `` first),
+# JSON (the key ``ctxopt_version``), an SVG or PNG of ``curve`` (its description,
+# ``curve.plot_description``).
+_OUR_MARKS = (b"# ctxopt ", b'\n  "ctxopt_version": "', b"(budget: tokens used, relevance, whole)")
+# (the JSON's keys are sorted: its blocks come before ``ctxopt_version``)
+_MARK_BYTES = 16 * 2**20
+
+
+def _written_by_ctxopt(path: Path) -> bool:
+    """Whether the file at ``path`` is an earlier output of ctxopt (one of ``_OUR_MARKS``
+    in its first ``_MARK_BYTES``), which a new run may replace, or empty."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(_MARK_BYTES)
+    except OSError:
+        return False
+    return not head or head.startswith(_OUR_MARKS[0]) or any(m in head for m in _OUR_MARKS[1:])
 
 
 def _is_database(path: Path) -> bool:

@@ -279,10 +279,14 @@ def mcp_command(root: Path | None, budget: int, max_ring: int, tests: bool,
     stdio.
 
     The options set the defaults of the gather tool and how the index is kept."""
+    from .errors import UsageError
     from .files.safety import HygieneConfig
     from .mcp_server import ServerSettings, serve
 
     check_parse_cache_environment()
+    if sys.stdin is None or sys.stdout is None:
+        raise UsageError("the MCP server speaks over standard input and output, and one of "
+                         "them is closed")
     serve(ServerSettings(root=root, index_path=index_path, jobs=jobs,
                          max_file_bytes=max_file_size, budget=budget, max_ring=max_ring,
                          include_tests=tests, hygiene=HygieneConfig(

@@ -75,8 +75,8 @@ def curve_command(task: str | None, task_file: Path | None, root: Path,
 
     chosen = _budgets(budgets, low, high, steps)
     check_parse_cache_environment()
-    task = read_task(task, task_file, sys.stdin.buffer)
-    target = output_target(output)
+    task = read_task(task, task_file)
+    target = output_target(output, root=root, inputs=(task_file,))
     if output_format == "png" and target is None and sys.stdout.isatty():
         raise UsageError("a PNG is not for a terminal: write it with -o FILE")
     if output_format in ("png", "svg"):

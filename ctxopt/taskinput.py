@@ -8,6 +8,7 @@ space goes after ``--`` (``ctxopt gather -- -v``), as with any command-line tool
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import BinaryIO
 
@@ -15,8 +16,9 @@ import click
 
 from .errors import UsageError
 from .files.text import decode_written, looks_binary
+from .task import MAX_TASK_CHARS
 
-__all__ = ["TaskCommand", "read_task", "STDIN"]
+__all__ = ["TaskCommand", "read_task", "standard_input", "STDIN", "TASK_BYTES_READ"]
 
 STDIN = "-"
 
@@ -47,9 +49,19 @@ class TaskCommand(click.Command):
         return super().parse_args(ctx, kept)
 
 
-def read_task(task: str | None, task_file: Path | None, stdin: BinaryIO) -> str:
-    """The task text: ``task``, or all of ``stdin`` (bytes) when ``task`` is ``-``, or the text of
-    ``task_file`` (``-``: standard input), without the blank lines around it. A BOM is
+# Most bytes of a task read from a file or standard input: room for the characters a task
+# is read to (``task.MAX_TASK_CHARS``) in any encoding (UTF-32: 4 bytes each, and a BOM).
+# More is never read: ``yes | ctxopt gather -`` or ``--task-file /dev/zero`` would fill
+# the memory first.
+TASK_BYTES_READ = 4 * MAX_TASK_CHARS + 4
+
+
+def read_task(task: str | None, task_file: Path | None,
+              stdin: BinaryIO | None = None) -> str:
+    """The task text: ``task``, or ``stdin`` (bytes; its first ``TASK_BYTES_READ``) when
+    ``task`` is ``-``, or the text of ``task_file`` (``-``: standard input; its first
+    ``TASK_BYTES_READ`` bytes), without the blank lines around it. ``stdin``: the
+    process's standard input (``standard_input``) when not given. A BOM is
     honoured (UTF-8, UTF-16, UTF-32); other bytes that are not UTF-8 are kept as surrogate
     escapes (shown as ``\\xHH`` like names from the command line).
 
@@ -66,14 +78,25 @@ def read_task(task: str | None, task_file: Path | None, stdin: BinaryIO) -> str:
                          "or --task-file PATH")
     if task_file is not None and str(task_file) != STDIN:
         try:
-            data = task_file.read_bytes()
+            with task_file.open("rb") as handle:
+                data = handle.read(TASK_BYTES_READ)
         except OSError as exc:
             raise UsageError(f"cannot read the task file {str(task_file)!r}: "
                              f"{exc.strerror or exc}") from exc
         return _task_text(data, f"the task file {str(task_file)!r}")
     if task is None or task == STDIN:
-        return _task_text(stdin.read(), "the task on standard input")
+        source = stdin if stdin is not None else standard_input()
+        return _task_text(source.read(TASK_BYTES_READ), "the task on standard input")
     return task
+
+
+def standard_input(instead: str = "give the task as an argument or with --task-file PATH"
+                   ) -> BinaryIO:
+    """The bytes of standard input. Raises ``UsageError`` (saying what to do ``instead``)
+    when it is closed (``<&-``: Python then has no ``sys.stdin``)."""
+    if sys.stdin is None:
+        raise UsageError(f"standard input is closed: {instead}")
+    return sys.stdin.buffer
 
 
 def _task_text(data: bytes, source: str) -> str:

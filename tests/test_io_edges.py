@@ -1,0 +1,98 @@
+"""Input and output at the edges (trial 6): a task read without bound, a closed standard
+input, a full disk on standard output, ``-o`` onto a file the user keeps, a task whose
+long run of letters took quadratic time."""
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ctxopt.lexical import joined_words
+from ctxopt.taskinput import TASK_BYTES_READ, read_task
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "py_storage"
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/dev/full")
+
+
+class _Endless(io.RawIOBase):
+    """A stream of ``fix Storage bug`` lines that never ends, counting what is read."""
+
+    def __init__(self) -> None:
+        self.served = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:  # type: ignore[override]
+        line = b"fix Storage bug\n" * (len(buffer) // 16 or 1)
+        size = min(len(buffer), len(line))
+        buffer[:size] = line[:size]
+        self.served += size
+        return size
+
+
+def test_a_task_from_an_endless_input_is_read_to_a_bound() -> None:
+    # `yes "fix Stats.add bug" | ctxopt gather -` read 1.9 GB, then a MemoryError
+    stream = _Endless()
+    task = read_task("-", None, io.BufferedReader(stream))
+    assert task.startswith("fix Storage bug") and stream.served <= 2 * TASK_BYTES_READ
+
+
+def _ctxopt(*args: str, **options) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ctxopt", *args], check=False, capture_output=True,
+                          text=True, timeout=120, **options)
+
+
+@pytest.mark.parametrize("args", [("gather", "-", "--root", str(FIXTURE)), ("tokens", "-"),
+                                  ("mcp",)])
+def test_a_closed_standard_input_is_one_line(args, tmp_path) -> None:
+    done = _ctxopt(*args, stdin=subprocess.DEVNULL, cwd=tmp_path,
+                   env={"CTXOPT_INDEX": str(tmp_path / "i.db"), "PATH": "",
+                        "CTXOPT_PARSE_CACHE": "off"},
+                   preexec_fn=lambda: __import__("os").close(0))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.startswith("Error: ") and len(done.stderr.splitlines()) == 1
+
+
+@linux_only
+@pytest.mark.parametrize("args", [("--help",), ("gather", "fix Storage bug", "--root", str(FIXTURE))])
+def test_a_full_disk_on_standard_output_is_one_line(args, tmp_path) -> None:
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([sys.executable, "-m", "ctxopt", *args], check=False, stdout=full,
+                              stderr=subprocess.PIPE, text=True, timeout=120,
+                              env={"CTXOPT_INDEX": str(tmp_path / "i.db"), "PATH": "",
+                        "CTXOPT_PARSE_CACHE": "off"})
+    assert done.returncode == 1
+    assert done.stderr == "Error: cannot write the output: No space left on device\n"
+
+
+def test_o_never_replaces_the_task_file_nor_a_file_of_the_repository(fixture_repo, runner, tmp_path) -> None:
+    from ctxopt.cli import main
+
+    root = fixture_repo("py_storage")
+    task = tmp_path / "task.txt"
+    task.write_text("fix Storage bug\n")
+    source = (root / "storage" / "db.py").read_text()
+    base = ["gather", "--task-file", str(task), "--root", str(root), "--index", str(tmp_path / "i.db")]
+    for target in (str(task), str(root / "storage" / "db.py")):
+        result = runner.invoke(main, [*base, "-o", target])
+        assert result.exit_code == 2 and "cannot write" in result.stderr
+    assert task.read_text() == "fix Storage bug\n"
+    assert (root / "storage" / "db.py").read_text() == source
+    # an earlier output of ctxopt in the repository is replaced, in every format
+    for form in ("text", "json", "manifest"):
+        for _ in range(2):
+            result = runner.invoke(main, [*base, "-o", str(root / f"context.{form}"),
+                                          "--format", form])
+            assert result.exit_code == 0, result.stderr
+
+
+def test_a_long_run_of_letters_ends() -> None:
+    # 10,000 letters with no blank took 20 s, 20,000 took 79 s: the search for runs of
+    # words went back over the rest of the word from each of its letters (200,000 took
+    # hours: the run would not end)
+    assert joined_words("x" * 200_000) == []
+    assert joined_words("foo_bar baz") == ["=bar_baz", "=barbaz"]
