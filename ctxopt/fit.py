@@ -34,10 +34,12 @@ The plan follows the tiers (``model.Tier``):
   A block with no shorter signature (members merged into one large block) grows through
   the ring-0 ladder of cuts instead of showing whole or not at all;
 - ``Tier.WHOLE`` (rings 3-4): whole, in rank order;
-- ``Tier.FILL`` (the rest of a file other blocks show part of, ``source.read_blocks``):
-  whole, in rank order, only once every other block is whole, so a budget that the
-  candidates leave unused shows more of the files they are in, and a smaller budget shows
-  what it did without them. Not shown, they are not counted as excluded.
+- ``Tier.FILL`` (the rest of a file other blocks show part of, ``source.read_blocks``;
+  and the step to whole of a block the walker asked to show as its signature,
+  ``Block.whole``, which ranks first by its score): whole, in rank order, only once every
+  other block is whole, so a budget that the candidates leave unused shows more of the
+  files they are in, and a smaller budget shows what it did without them. A rest not
+  shown is not counted as excluded.
 
 Each step takes, in this order of precedence, the next ring-0 rung, the next signature,
 the next upgrade to whole, the next tier-WHOLE block. While others wait, a step that makes
@@ -294,6 +296,19 @@ def _cover_form(block: Block, count: Callable[[str], int]) -> Block | None:
     return None if form is block else form
 
 
+def _whole_form(block: Block, count: Callable[[str], int]) -> Block:
+    """A block the walker asked to show as its signature, whole (``Block.whole``)."""
+    return replace(block, content=block.whole, tokens=count(block.whole), kind=Fidelity.FULL,
+                   whole="")
+
+
+def _as_chosen(block: Block, form: Block | None) -> bool:
+    """Whether ``form`` shows ``block`` as the walker chose it, or more: the block
+    itself, or a signature the walker asked for shown whole (``Block.whole``)."""
+    return form is block or (bool(block.whole) and form is not None
+                             and form.kind is Fidelity.FULL)
+
+
 def _kept(form: Block) -> int:
     """File lines a fitter's truncation shows."""
     return form.kept or form.end_line - form.start_line + 1
@@ -319,6 +334,9 @@ class _Planner:
         # a whole file's block (``Block.cover``) -> the score its last step, the rest of
         # the file, is ranked by among the upgrades (``_tier``)
         self.rest: dict[int, float] = {}
+        # a block the walker asked to show as its signature (``Block.whole``): its step to
+        # whole is planned in ``Tier.FILL``
+        self.late: set[int] = set()
         for i, block in enumerate(ranked):
             signature = _signature_block(block, count)
             if self.tiers[i] is Tier.TRUNCATE:
@@ -337,15 +355,21 @@ class _Planner:
                                             if cost(form) > floor]
             else:
                 self.pending[i] = [block]
+            if block.whole and block.kind is Fidelity.SIGNATURE:  # its lines whole, as fill
+                self.pending[i] = [block, _whole_form(block, count)]
+                self.late.add(i)
         self.ring0 = self.tiers.count(Tier.TRUNCATE)
         self.shown = [0] * len(ranked)  # cost of each block's form so far
         self.total = 0
 
     def _tier(self, i: int) -> Tier:
         """The tier block ``i``'s next step is planned in: a whole file's rest of the file,
-        once its ring-0 blocks are shown, is an upgrade of ``Tier.SIGNATURE``."""
+        once its ring-0 blocks are shown, is an upgrade of ``Tier.SIGNATURE``; a block the
+        walker asked for as a signature becomes whole in ``Tier.FILL``."""
         if i in self.rest and len(self.pending[i]) == 1:
             return Tier.SIGNATURE
+        if i in self.late and self.shown[i]:
+            return Tier.FILL
         return self.tiers[i]
 
     def _score(self, i: int) -> float:
@@ -558,7 +582,7 @@ class Plan:
         truncated, excluded = [], []
         for i, block in enumerate(self.ranked):
             form = forms.get(i)
-            if form is block:
+            if _as_chosen(block, form):
                 continue
             whole = self.from_budget[self.last_step[i] + 1]
             needs = f"needs {self.cost(block)} tokens"
@@ -662,7 +686,7 @@ class TextPlan:
         """Tokens of the text showing ``forms``: its parts' sum (``Layout.body_tokens``)."""
         order = sorted(forms)
         shown = tuple(forms[i] for i in order)
-        shortened = sum(1 for i in order if forms[i] is not self.ranked[i])
+        shortened = sum(1 for i in order if not _as_chosen(self.ranked[i], forms[i]))
         counted = Selection(blocks=shown, truncated=(_COUNTED,) * shortened,
                             excluded=(_COUNTED,) * (self.candidates - sum(
                                 1 for i in order if i < self.candidates)))

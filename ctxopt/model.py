@@ -195,6 +195,10 @@ class Block:
     # lines are its ring-0 blocks' lines; the fitter grows those as a ring-0 block and
     # adds the rest of the file later, as an upgrade (``fit._Planner``); 0: not a whole file
     cover: int = 0
+    # a block the walker asked to show as its signature (``content``; not a test): its
+    # lines whole, which the fitter shows once every other block is (``Tier.FILL``,
+    # ``fit._Planner``); "": none
+    whole: str = ""
 
 
 @dataclass(frozen=True, slots=True)

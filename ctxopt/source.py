@@ -339,7 +339,7 @@ def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Bloc
                     signature=_signature(index, path, 1, end),
                     focus_line=max(1, min(first_item, end)),
                     salient=tuple(line for line in dict.fromkeys(order) if line <= end),
-                    part_of=None, cover=cover,
+                    part_of=None, cover=cover, whole="",
                     cells=cell_label(lines, 1, end) if is_notebook(path) else "")]
 
 
@@ -412,8 +412,10 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
     symbols = tuple(dict.fromkeys(i.symbol for i in members if i.symbol))
     reason = best.reason + (f" (+{len(members) - 1} more)" if len(members) > 1 else "")
     signature = _signature(index, path, start, end)
-    content, kind = "\n".join(lines[start - 1:end]), Fidelity.FULL
+    content, kind, whole = "\n".join(lines[start - 1:end]), Fidelity.FULL, ""
     if signature and all(i.fidelity is Fidelity.SIGNATURE for i in members):
+        # (its lines whole come last, when budget is left; a test stays its signature)
+        whole = "" if index.is_test(path) else content
         content, kind = signature, Fidelity.SIGNATURE
     # a cut block starts at its best definition's first line (its decorators and comments)
     focus = min(max(start, best.start_line), end)
@@ -423,6 +425,7 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
         path=path, language=fence_tag(path), start_line=start, end_line=end, content=content,
         tokens=counter.count(content), score=best.score, ring=min(i.ring for i in members),
         reason=reason, symbols=symbols, kind=kind, signature=signature, focus_line=focus,
+        whole=whole,
         cells=cell_label(lines, start, end) if is_notebook(path) else "",
         part_of=None if kind is Fidelity.SIGNATURE else _part_of(index, path, members,
                                                                 span, taken))

@@ -331,7 +331,8 @@ def test_names_in_reasons_are_escaped_like_paths(runner, make_repo) -> None:
     manifest = runner.invoke(main, ["gather", "fix Storage get bug", "--root", str(root),
                                     "--format", "manifest"])
     rows = manifest.stdout.splitlines()[4:]
-    assert "tab\\x09name.py\tstorage_get_helper\tb9e6ecb01df5\t1-3\tsignature\t15\t" \
+    # (whole: the budget has room for the signature the walker asked for, shown whole)
+    assert "tab\\x09name.py\tstorage_get_helper\t447f7700a898\t1-3\tfull\t17\t" \
            "best match in tab\\x09name.py" in rows
     assert all(row.count("\t") == 6 for row in rows)
     document = gather_json(runner, root, "fix Storage get bug")

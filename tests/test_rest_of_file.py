@@ -1,7 +1,7 @@
 """The rest of a shown file fills a budget the candidates leave unused (``Tier.FILL``)."""
 from ctxopt import pipeline
 from ctxopt.fit import fit_budget
-from ctxopt.model import Block, Item, Tier
+from ctxopt.model import Block, Fidelity, Item, Tier
 from ctxopt.render import render_block
 from ctxopt.source import read_blocks
 from ctxopt.tokens import Cl100kCounter, count_tokens
@@ -73,3 +73,59 @@ def test_a_gather_fills_unused_budget_with_the_rest_of_its_files_unless_kept_clo
 
     assert rest(3)
     assert rest(2) == []
+
+
+def test_a_signature_the_walker_asked_for_is_shown_whole_only_as_fill() -> None:
+    def plain(block: Block) -> Block:
+        return Block(**{**{f: getattr(block, f) for f in block.__slots__}, "whole": ""})
+
+    body = "\n".join(f"    step_{n} = compute({n})" for n in range(12))
+    whole = "def validate(flags):\n" + body
+    signature = "def validate(flags): ..."
+    late = Block(path="v.py", language="python", start_line=1, end_line=13,
+                 content=signature, tokens=count_tokens(signature), score=40.0, ring=3,
+                 reason="matches flags", kind=Fidelity.SIGNATURE, signature=signature,
+                 focus_line=1, whole=whole)
+    others = _blocks()[:3]
+    candidates = [*others, late]
+    everything = sum(_cost(b) for b in candidates)
+    for budget in range(40, everything + 1, 25):  # until all is shown: as before
+        now = fit_budget(candidates, budget, cost=_cost, count=count_tokens)
+        before = fit_budget([*others, plain(late)], budget, cost=_cost, count=count_tokens)
+        assert (tuple(plain(b) for b in now.blocks), now.truncated) == (before.blocks, before.truncated)
+        # (an excluded one's reason says the budget that shows it whole as well)
+        assert [d.path for d in now.excluded] == [d.path for d in before.excluded]
+    full = Block(**{**{f: getattr(late, f) for f in late.__slots__}, "content": whole,
+                    "kind": Fidelity.FULL, "whole": ""})
+    # room for the whole lines, not more: they go before the rest of a file (rest.py)
+    at = everything + _cost(full) - _cost(late)
+    selection = fit_budget([*candidates, _blocks()[3]], at, cost=_cost, count=count_tokens)
+    shown = next(b for b in selection.blocks if b.path == "v.py")
+    assert shown.kind is Fidelity.FULL and shown.content == whole
+    assert "rest.py" not in [b.path for b in selection.blocks]
+    assert selection.truncated == () and selection.excluded == ()
+
+
+def test_only_a_signature_outside_the_tests_has_its_whole_lines(make_repo, build_index) -> None:
+    code = "def helper(key):\n    token = 'x'\n    return key\n"
+    root = make_repo({"lib.py": code, "tests/test_lib.py": code.replace("helper", "test_helper")})
+    index = build_index(root)
+    items = [Item("lib.py", 1, 3, 40.0, 3, "matches key", "helper", Fidelity.SIGNATURE),
+             Item("tests/test_lib.py", 1, 3, 40.0, 3, "matches key", "test_helper",
+                  Fidelity.SIGNATURE)]
+    by_path = {b.path: b for b in read_blocks(root, items, index, Cl100kCounter())}
+    assert by_path["lib.py"].kind is Fidelity.SIGNATURE and by_path["lib.py"].whole == code.rstrip("\n")
+    assert by_path["tests/test_lib.py"].whole == ""
+
+
+def test_a_secret_in_the_whole_lines_of_a_signature_is_redacted() -> None:
+    from ctxopt.files.redaction import clean_blocks
+    from ctxopt.files.safety import HygieneConfig
+
+    key = "AKIA" + "IOSFODNN7EXAMPLE"
+    whole = f"def connect():\n    key = '{key}'\n    return key"
+    block = Block("c.py", "python", 1, 3, "def connect(): ...", 5, 40.0, 3, "r",
+                  kind=Fidelity.SIGNATURE, whole=whole)
+    (cleaned,), diagnostics = clean_blocks([block], Cl100kCounter(), HygieneConfig())
+    assert key not in cleaned.whole and "[REDACTED" in cleaned.whole
+    assert diagnostics and "line 2" in diagnostics[0].detail

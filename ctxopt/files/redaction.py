@@ -20,7 +20,8 @@ def clean_blocks(blocks: list[Block], counter: TokenCounter, config: HygieneConf
     The path, the reason and the symbols (which quote file and definition names) get
     ``display_text``'s escape.
 
-    Each block whose content or signature holds a secret (see ``secret_scan``) gets it
+    Each block whose content, signature or whole lines (``Block.whole``) hold a secret
+    (see ``secret_scan``) gets it
     replaced by ``[REDACTED <type>]`` and its tokens recounted, with one ``secret``
     diagnostic per block naming the types and lines. ``config.allow_secrets`` turns
     redaction off. Order and line numbers are unchanged.
@@ -37,12 +38,16 @@ def clean_blocks(blocks: list[Block], counter: TokenCounter, config: HygieneConf
         if not config.allow_secrets:
             content, findings = redact_secrets(block.content)
             signature, signature_findings = redact_secrets(block.signature)
-            if findings or signature_findings:
-                block = replace(block, content=content, signature=signature,
+            whole_text = block.whole
+            whole, whole_findings = redact_secrets(whole_text)  # (shown as fill)
+            if findings or signature_findings or whole_findings:
+                block = replace(block, content=content, signature=signature, whole=whole,
                                 tokens=counter.count(content))
-                kinds = sorted({f.kind for f in findings + signature_findings})
+                kinds = sorted({f.kind for f in findings + signature_findings + whole_findings})
                 lines = sorted({block.start_line + original.count("\n", 0, f.start)
-                                for f in findings})
+                                for f in findings} |
+                               {block.start_line + whole_text.count("\n", 0, f.start)
+                                for f in whole_findings})
                 where = f" at line {', '.join(map(str, lines))}" if lines else " in a signature"
                 diagnostics.append(Diagnostic(path, REASON_SECRET,
                                               f"{', '.join(kinds)} redacted{where}"))
