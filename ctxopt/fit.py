@@ -409,7 +409,7 @@ class _Planner:
         # a small block is not held up behind a large one (the skip of a greedy fitter,
         # kept monotone by coming first in the plan)
         large = self._increment(chosen)
-        small = [j for j in sorted(self.pending) if self.tiers[j] is Tier.WHOLE and
+        small = [j for j in sorted(self.pending) if self._tier(j) is Tier.WHOLE and
                  self._increment(j) <= min(SHARE_FLOOR, large // _SMALL_RATIO)]
         return small[0] if small else chosen
 

@@ -129,3 +129,20 @@ def test_a_secret_in_the_whole_lines_of_a_signature_is_redacted() -> None:
     (cleaned,), diagnostics = clean_blocks([block], Cl100kCounter(), HygieneConfig())
     assert key not in cleaned.whole and "[REDACTED" in cleaned.whole
     assert diagnostics and "line 2" in diagnostics[0].detail
+
+
+def test_a_small_step_to_whole_of_a_walker_signature_does_not_jump_ahead() -> None:
+    # the small-before-large rule took the step to whole of a ring-3 signature (a few
+    # tokens more than its signature) as a small tier-WHOLE block: it went before large
+    # blocks, and budgets that the candidates fill showed less of them (dev xarray)
+    signature = "def small(): ..."
+    late = Block(path="s.py", language="python", start_line=1, end_line=2, content=signature,
+                 tokens=count_tokens(signature), score=45.0, ring=3, reason="r",
+                 kind=Fidelity.SIGNATURE, signature=signature, focus_line=1,
+                 whole="def small():\n    return 1")
+    large = Block(path="l.py", language="python", start_line=1, end_line=80,
+                  content="\n".join(f"y_{n} = compute({n})" for n in range(80)),
+                  tokens=400, score=35.0, ring=3, reason="r", focus_line=1)
+    budget = _cost(late) + _cost(large)
+    shown = fit_budget([late, large], budget, cost=_cost, count=count_tokens).blocks
+    assert [b.kind for b in shown] == [Fidelity.SIGNATURE, Fidelity.FULL]
