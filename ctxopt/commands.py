@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -350,11 +351,26 @@ def snapshot_command(tasks_file: Path, output_dir: Path, root: Path, budget: int
     note(f"wrote {len(written)} manifest{'s' if len(written) != 1 else ''} to {output_dir}")
 
 
+# The name ``snapshot.manifest_name`` gives a manifest: only such files of an earlier
+# snapshot are removed (a manifest the user wrote there under another name is theirs).
+_SNAPSHOT_NAME = re.compile(r"[a-z0-9-]+-[0-9a-f]{8}\.tsv")
+
+
 def _write_snapshot(directory: Path, manifests: dict[str, str]) -> None:
     """Write ``{file name: manifest}`` into ``directory`` (created), each file atomically,
-    and remove manifests of earlier snapshots that are not among them."""
+    and remove manifests of earlier snapshots that are not among them (files named as
+    ``snapshot.manifest_name`` names them that hold a manifest).
+
+    Raises ``UsageError``, before anything is written, when a file of one of those names
+    exists and is not a ctxopt manifest (trial 7: a file of the user's was replaced)."""
     from .errors import UsageError
 
+    for name in manifests:
+        target = directory / name
+        if target.exists() and not (target.is_file() and _is_manifest(target)):
+            raise UsageError(f"cannot write the snapshot into {str(directory)!r}: {name} "
+                             "exists and is not a ctxopt manifest; move it or choose "
+                             "another directory")
     try:
         directory.mkdir(parents=True, exist_ok=True)
         for name, text in manifests.items():
@@ -362,7 +378,8 @@ def _write_snapshot(directory: Path, manifests: dict[str, str]) -> None:
             temporary.write_text(text, encoding="utf-8")
             os.replace(temporary, directory / name)
         for stale in directory.glob("*.tsv"):
-            if stale.name not in manifests and _is_manifest(stale):
+            if stale.name not in manifests and _SNAPSHOT_NAME.fullmatch(stale.name) \
+                    and _is_manifest(stale):
                 stale.unlink()
     except OSError as exc:
         raise UsageError(f"cannot write the snapshot into {str(directory)!r}: "
@@ -370,8 +387,12 @@ def _write_snapshot(directory: Path, manifests: dict[str, str]) -> None:
 
 
 def _is_manifest(path: Path) -> bool:
-    with path.open("rb") as handle:
-        return handle.read(len(_MANIFEST_MARK)) == _MANIFEST_MARK.encode()
+    """Whether the file at ``path`` starts as a ctxopt manifest does (False: unreadable)."""
+    try:
+        with path.open("rb") as handle:
+            return handle.read(len(_MANIFEST_MARK)) == _MANIFEST_MARK.encode()
+    except OSError:
+        return False
 
 
 _STATUS_COLOURS = {"added": "green", "removed": "red", "changed": "yellow", "moved": "cyan"}

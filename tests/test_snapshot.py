@@ -319,3 +319,27 @@ def test_a_snapshot_removes_the_manifests_no_task_names_and_keeps_other_files(
     snapshot(TASK)
     assert sorted(p.name for p in out.iterdir()) == sorted([manifest_name(TASK), "notes.txt"])
     assert (out / "notes.txt").read_text() == "mine"
+
+
+def test_a_snapshot_neither_replaces_a_file_of_the_user_nor_removes_their_manifests(
+        runner, tmp_path: Path) -> None:
+    # trial 7: a manifest the user wrote into the directory (gather -o) was removed, and a
+    # file of theirs with a manifest's name was replaced
+    repo = tmp_path / "repo"
+    write(repo, {"shop/cart.py": CART, "shop/tax.py": TAX})
+    out = tmp_path / "out"
+    (tmp_path / "tasks.txt").write_text(f"{TASK}\n")
+    args = ["snapshot", "--tasks", str(tmp_path / "tasks.txt"), "--root", str(repo), "-o",
+            str(out), "--index", str(tmp_path / "i.db")]
+    out.mkdir()
+    (out / manifest_name(TASK)).write_text("my notes\n")
+    refused = runner.invoke(main, args)
+    assert refused.exit_code == 2 and "is not a ctxopt manifest" in refused.stderr
+    assert (out / manifest_name(TASK)).read_text() == "my notes\n"
+    (out / manifest_name(TASK)).unlink()
+    mine = runner.invoke(main, ["gather", "fix Cart bug", "--root", str(repo), "--format",
+                                "manifest", "-o", str(out / "baseline.tsv"), "--index",
+                                str(tmp_path / "i.db")])
+    assert mine.exit_code == 0, mine.stderr
+    assert runner.invoke(main, args).exit_code == 0
+    assert sorted(p.name for p in out.iterdir()) == sorted([manifest_name(TASK), "baseline.tsv"])
