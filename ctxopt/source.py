@@ -116,10 +116,13 @@ def compact_signature(signature: str) -> str:
     return "\n".join(out + lines[i:])
 
 
-def _skeleton(definitions: tuple, i: int) -> str:
-    """A class-like definition's signature with its members' signatures as its body."""
+def _skeleton(definitions: tuple, i: int, end: int | None = None) -> str:
+    """A class-like definition's signature with its members' signatures as its body:
+    those starting at line ``end`` or above, when given (a block that holds part of the
+    class: a member below it is in another block, or none, and was listed twice, its
+    label's range wrong; trial 6)."""
     definition = definitions[i]
-    children = [d for d in definitions if d.parent == i]
+    children = [d for d in definitions if d.parent == i and (end is None or d.start_line <= end)]
     signature = compact_signature(definition.signature)
     if definition.kind not in CONTAINER_KINDS or not children:
         return signature
@@ -158,7 +161,7 @@ def _signature(index: IndexView, path: str, start: int, end: int) -> str:
     if not outermost:
         around = [d for d in definitions if d.start_line <= start <= d.end_line]
         return compact_signature(around[-1].signature) if around else ""
-    return "\n".join(_skeleton(definitions, i) for i in outermost)
+    return "\n".join(_skeleton(definitions, i, end) for i in outermost)
 
 
 def salient_lines(lines: list[str], start: int, focus: int | None,

@@ -309,3 +309,19 @@ def test_a_file_with_hidden_lines_is_not_shown_whole(make_repo, build_index) -> 
     blocks = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0,
                          hidden=lambda path: [(16, 18)])
     assert [(b.start_line, b.end_line) for b in blocks] == [(6, 7)]
+
+
+def test_a_class_signature_lists_only_the_members_in_its_block(make_repo, build_index) -> None:
+    # trial 6: a class's header block, split around a member a stronger block shows, listed
+    # every member of the class, so each member's signature showed twice and the block's
+    # `lines 1-9 (signature)` named lines it did not show
+    methods = "".join(f"    def method_{n}(self):\n        return {n}\n\n" for n in range(6))
+    root = make_repo({"m.py": "class Store:\n    \"\"\"Keeps things.\"\"\"\n\n" + methods})
+    index = build_index(root)
+    last = 4 + 3 * 5  # method_5's first line
+    items = [Item("m.py", 1, 21, 80.0, 1, "contains Store.method_5", "Store", Fidelity.SIGNATURE),
+             Item("m.py", last, last + 1, 130.0, 0, "definition of method_5", "Store.method_5")]
+    blocks = read_blocks(root, items, index, Cl100kCounter(), whole_files=False)
+    header = next(b for b in blocks if b.start_line == 1)
+    assert header.end_line < last and "method_0" in header.content
+    assert "method_5" not in header.content and "method_5" in blocks[0].content
