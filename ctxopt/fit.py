@@ -23,10 +23,12 @@ The plan follows the tiers (``model.Tier``):
   weight goes first (``_share_weight``: its score's place in the ring-0 band), so ring-0
   blocks share a budget in proportion to their weights, the shares rising with the budget;
   a whole file's block (``Block.cover``, ``source._whole_file``) grows so only until it
-  shows its ring-0 blocks (``_cover_form``): the rest of the file is one step more, an
-  upgrade of ``Tier.SIGNATURE`` ranked by its score times the share of the file's tokens
-  the ring-0 blocks hold (its relevance per token; grown as ring 0, a whole file pushed
-  other files' signatures out), capped as ring 0 is (half of the budget);
+  shows its ring-0 blocks (``_cover_form``); then each of its ring 1-2 blocks is an
+  upgrade of ``Tier.SIGNATURE`` at that block's own score (``Block.near_covers``), and
+  the rest of the file one step more, an upgrade ranked by its score times the share of
+  the file's tokens the form before holds (its relevance per token; grown as ring 0, a
+  whole file pushed other files' signatures out), capped as ring 0 is (half of the
+  budget) (``_later_steps``);
 - ``Tier.SIGNATURE`` (rings 1-2, score >= 60): first its signature (the tree-sitter header
   of each definition, body replaced by a placeholder) when that is cheaper, in rank order;
   then whole, in rank order (equal scores cheaper first): cheaper first spent the budget
@@ -276,15 +278,17 @@ def _ladder(block: Block, cost: Callable[[Block], int],
     return [*forms, block]
 
 
-def _cover_form(block: Block, count: Callable[[str], int]) -> Block | None:
+def _cover_form(block: Block, count: Callable[[str], int],
+                cover: int | None = None) -> Block | None:
     """The cut of a whole file's block (``Block.cover`` > 0) that shows its first
-    ``cover`` salient lines (its ring-0 blocks' lines) from its focus line on, or None
-    when that is all of it or the block is no whole file's. (The lines above the focus,
-    the context lines above the first definition, come last in a cut: waiting for them
-    took in the whole file.)"""
+    ``cover`` salient lines (default ``Block.cover``, its ring-0 blocks' lines) from its
+    focus line on, or None when that is all of it or the block is no whole file's. (The
+    lines above the focus, the context lines above the first definition, come last in a
+    cut: waiting for them took in the whole file.)"""
     if not block.cover or block.kind is not Fidelity.FULL or not block.salient:
         return None
-    wanted = {line - block.start_line for line in block.salient[:block.cover]
+    wanted = {line - block.start_line
+              for line in block.salient[:block.cover if cover is None else cover]
               if line >= block.focus_line}
     shown: set[int] = set()
     for chunk in _block_chunks(block):
@@ -309,6 +313,24 @@ def _as_chosen(block: Block, form: Block | None) -> bool:
                              and form.kind is Fidelity.FULL)
 
 
+def _later_steps(block: Block, cover: Block, cost: Callable[[Block], int],
+                 count: Callable[[str], int]) -> list[tuple[Block, float]]:
+    """The steps of a whole file's block after its ring-0 cut ``cover``, each (form,
+    score it is ranked by among the upgrades): the cut that shows each of its ring 1-2
+    blocks too (``Block.near_covers``), at that block's score, then the whole file, at
+    its score times the share of its tokens the form before shows (relevance per token).
+    A cut that shows no more than the one before is left out."""
+    steps: list[tuple[Block, float]] = []
+    for lines, score in block.near_covers:
+        form = _cover_form(block, count, lines) or block
+        if _kept(form) > _kept(steps[-1][0] if steps else cover):
+            steps.append((form, score))
+        if form is block:
+            return steps
+    last = steps[-1][0] if steps else cover
+    return [*steps, (block, block.score * cost(last) / cost(block))]
+
+
 def _kept(form: Block) -> int:
     """File lines a fitter's truncation shows."""
     return form.kept or form.end_line - form.start_line + 1
@@ -331,9 +353,9 @@ class _Planner:
         self.ranked = ranked
         self.tiers = [Tier.of(b.score) for b in ranked]
         self.pending: dict[int, list[Block]] = {}
-        # a whole file's block (``Block.cover``) -> the score its last step, the rest of
-        # the file, is ranked by among the upgrades (``_tier``)
-        self.rest: dict[int, float] = {}
+        # a whole file's block (``Block.cover``) -> the scores its last steps, its ring
+        # 1-2 blocks and the rest of the file, are ranked by among the upgrades (``_tier``)
+        self.rest: dict[int, list[float]] = {}
         # a block the walker asked to show as its signature (``Block.whole``): its step to
         # whole is planned in ``Tier.FILL``
         self.late: set[int] = set()
@@ -343,9 +365,11 @@ class _Planner:
                 self.pending[i] = _ladder(block, cost, count)
                 cover = _cover_form(block, count)
                 if cover is not None:  # a whole file: its blocks as ring 0, the rest later
+                    later = _later_steps(block, cover, cost, count)
                     self.pending[i] = [*(form for form in self.pending[i][:-1]
-                                         if _kept(form) < _kept(cover)), cover, block]
-                    self.rest[i] = block.score * cost(cover) / cost(block)
+                                         if _kept(form) < _kept(cover)), cover,
+                                       *(form for form, _ in later)]
+                    self.rest[i] = [score for _, score in later]
             elif self.tiers[i] is Tier.SIGNATURE:
                 short = (signature is not None and cost(signature) < cost(block))
                 floor = cost(signature) if short and signature is not None else 0
@@ -363,18 +387,22 @@ class _Planner:
         self.total = 0
 
     def _tier(self, i: int) -> Tier:
-        """The tier block ``i``'s next step is planned in: a whole file's rest of the file,
-        once its ring-0 blocks are shown, is an upgrade of ``Tier.SIGNATURE``; a block the
-        walker asked for as a signature becomes whole in ``Tier.FILL``."""
-        if i in self.rest and len(self.pending[i]) == 1:
+        """The tier block ``i``'s next step is planned in: a whole file's later steps (its
+        ring 1-2 blocks, the rest of the file), once its ring-0 blocks are shown, are
+        upgrades of ``Tier.SIGNATURE``; a block the walker asked for as a signature
+        becomes whole in ``Tier.FILL``."""
+        if i in self.rest and len(self.pending[i]) <= len(self.rest[i]):
             return Tier.SIGNATURE
         if i in self.late and self.shown[i]:
             return Tier.FILL
         return self.tiers[i]
 
     def _score(self, i: int) -> float:
-        """The score block ``i``'s next step is ranked by (``rest`` for a file's rest)."""
-        return self.rest[i] if self._tier(i) is not self.tiers[i] else self.ranked[i].score
+        """The score block ``i``'s next step is ranked by (``rest`` for a file's later
+        steps)."""
+        if i in self.rest and self._tier(i) is not self.tiers[i]:
+            return self.rest[i][len(self.rest[i]) - len(self.pending[i])]
+        return self.ranked[i].score
 
     def _cuts(self, block: Block, short: bool) -> bool:
         """Whether a ring 1-2 block grows through cuts: a large one (more than

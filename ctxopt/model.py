@@ -199,6 +199,10 @@ class Block:
     # lines whole, which the fitter shows once every other block is (``Tier.FILL``,
     # ``fit._Planner``); "": none
     whole: str = ""
+    # a whole file's block: for each of its ring 1-2 blocks, best first, (how many of the
+    # first ``salient`` lines show it and the blocks before it, its score); the fitter
+    # shows each as an upgrade ranked by that score, before the rest of the file
+    near_covers: tuple[tuple[int, float], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,9 +2,11 @@
 each definition is to the task's words.
 
 Seeds are the definitions the task names (exact name or qualified name first, then
-case-insensitive; dotted names by suffix; file paths by suffix). When nothing matches,
-keywords are matched against definition names split into words (weighted by inverse
-document frequency, as in BM25) and against file paths.
+case-insensitive; dotted names by suffix; file paths by suffix), and with a name of two
+words or more the definitions spelled with its words in another style (``find_in_map``
+for ``FindInMap``). When nothing matches, keywords are matched against definition names
+split into words (weighted by inverse document frequency, as in BM25) and against file
+paths.
 """
 from __future__ import annotations
 
@@ -317,6 +319,8 @@ def _seed_symbol(found: _SeedSet, symbol: str) -> None:
         # that may be defined everywhere: only its most relevant few are meant
         found.offer_all(exact, w.seed_exact, f"definition of {name}",
                         _UNQUALIFIED_MATCHES if len(parts) > 1 else None)
+        if len(parts) == 1:
+            _seed_style_twins(found, name)
         return
     if _CAPITALISED.fullmatch(case_shape(name)):
         # a capitalised word ("False", "Running") may open a sentence: its case is all that
@@ -331,6 +335,29 @@ def _seed_symbol(found: _SeedSet, symbol: str) -> None:
     for node in folded:
         found.offer(node, w.seed_folded * _specificity(len(folded)),
                     f"definition of {index.definition(node).name} (matches {name})")
+
+
+def _seed_style_twins(found: _SeedSet, name: str) -> None:
+    """Seed the definitions named with the same words as ``name`` in another style
+    (``find_in_map`` for ``FindInMap``, ``FindInMap`` for ``find_in_map``), at the
+    quality of a case-insensitive match: a project names the class of a thing and the
+    function that does it with the same words (a rule ``FindInMap`` and the resolver
+    ``find_in_map``), and the task that names one is often about the other. Only a name
+    of two words or more: one word in another case is as often another thing."""
+    index, w = found.index, found.config.weights
+    words = split_identifier(name)
+    if len(words) < 2:
+        return
+    joined = "".join(words)
+    twins = [n for n in index.definition_names() if n != name
+             and len(n) >= len(joined) and n.replace("_", "").lower() == joined
+             and split_identifier(n) == words]
+    nodes = found.code_first([node for twin in sorted(twins)
+                              for node in index.definitions_named(twin)])
+    for node in most_relevant(index, nodes, found.relevance_of,
+                              found.config.max_matches_per_symbol):
+        found.offer(node, w.seed_folded * _specificity(len(nodes)),
+                    f"definition of {index.definition(node).name} (the words of {name})")
 
 
 def _path_words(path: str) -> set[str]:

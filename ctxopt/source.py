@@ -305,10 +305,14 @@ def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Bloc
     line), then the lines holding the task's words (``salient_lines``), then the rest; it
     opens at ``first_item``, the first line of the file's first ring-0 item
     (``focus_line``; the context lines above it come last: a cut opening at them began
-    with the statement they end, a Go function before the named one). ``cover`` counts the salient lines
-    of the ring-0 blocks: the fitter grows them as a ring-0 block and plans the rest of
-    the file as an upgrade (``fit._Planner``). Its trailing blank lines are left out; a
-    file without blocks gives none. (The caller leaves alone a file with hidden lines.)"""
+    with the statement they end, a Go function before the named one). ``cover`` counts
+    the salient lines of the ring-0 blocks: the fitter grows them as a ring-0 block;
+    ``near_covers`` those through each ring 1-2 block after them, which the fitter shows as
+    upgrades at that block's own score, as it would the block on its own, before the rest
+    of the file, one more upgrade (``fit._Planner``; without them the file's ring 1-2
+    blocks came only with the rest, ranked below every upgrade: a rule file of 457 tokens
+    stayed cut at 8,000). Its trailing blank lines are left out; a file without blocks
+    gives none. (The caller leaves alone a file with hidden lines.)"""
     if not blocks:
         return blocks
     ranked = sorted(blocks, key=lambda b: (-b.score, b.start_line))
@@ -327,12 +331,15 @@ def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Bloc
         return blocks
     order: list[int] = []
     cover = 0
+    near: list[tuple[int, float]] = []  # (salient lines through it, score), ring 1-2 blocks
     for b in [*first, *(b for b in ranked if b not in first)]:
         order.append(b.focus_line)
         if b.kind is Fidelity.FULL:
             order += [*b.salient, *range(b.start_line, b.end_line + 1)]
         if b is first[-1]:
             cover = len({line for line in order if line <= end})
+        elif Tier.of(b.score) is Tier.SIGNATURE:
+            near.append((len({line for line in order if line <= end}), b.score))
     order += salient_lines(lines, 1, None, terms, index.file_definitions(path) or (),
                            comment_opener(best.language))
     return [replace(best, start_line=1, end_line=end, content=content, tokens=tokens,
@@ -342,7 +349,7 @@ def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Bloc
                     signature=_signature(index, path, 1, end),
                     focus_line=max(1, min(first_item, end)),
                     salient=tuple(line for line in dict.fromkeys(order) if line <= end),
-                    part_of=None, cover=cover, whole="",
+                    part_of=None, cover=cover, whole="", near_covers=tuple(near),
                     cells=cell_label(lines, 1, end) if is_notebook(path) else "")]
 
 

@@ -4,10 +4,10 @@ Seeds (``seeds.find_seeds``) are the definitions and files the task names, and t
 definitions whose words match it best. From the seeds, one function per ring:
 
 - ring 0: the seeds (``seed_ring``);
-- ring 1: their members, the class or module around them, subclasses, callees
-  (``member_ring``); what they inherit, override or are overridden by
-  (``walk_inherit.inheritance_ring``); the callees a parameter the task names is
-  passed on to (``walk_flow.flow_ring``);
+- ring 1: their members, the class or module around them (by its header, or whole when
+  short and the seed is a field or constant), subclasses, callees (``member_ring``);
+  what they inherit, override or are overridden by (``walk_inherit.inheritance_ring``);
+  the callees a parameter the task names is passed on to (``walk_flow.flow_ring``);
 - ring 2: callers and referrers of rings 0-1, and tests (``caller_ring``); the seeds'
   files whole when short (``short_file_ring``);
 - ring 3: siblings in the same file (``sibling_ring``), further word matches
@@ -32,7 +32,7 @@ from .graph.rules import is_test_path
 from .graph.view import IndexView
 from .model import RING_BANDS, Definition, Fidelity, Item
 from .ranges import subtract_ranges
-from .parsing.kinds import CALLABLE_KINDS
+from .parsing.kinds import CALLABLE_KINDS, CONTAINER_KINDS
 from .seeds import Seed, WordMatches, best_first, find_seeds, most_relevant, node_order, relevance_scores
 from .task import ParsedTask
 from .walk_config import Ranker, RingWeights, WalkConfig
@@ -336,11 +336,19 @@ def member_ring(walk: _Walk, node: str, ring0: list[str], large: bool) -> list[s
         callable_ = index.definition(child).kind in CALLABLE_KINDS
         base = w.callable_member if callable_ else w.other_member
         walk.add(child, 1, base + w.member_relevance * walk.rel(child), f"member of {label}")
+    # a field or constant says what a class holds, its methods what the class does: the
+    # short class with methods around one is shown whole (a rule class whose code
+    # ``id = "E3640"`` the task names), a class around anything else by its header (a
+    # record of fields says no more whole)
+    datum = index.definition(node).kind not in CALLABLE_KINDS | CONTAINER_KINDS
     for parent, _, _ in _in_edges(index, node, ("contains",)):
         if not index.is_file(parent) and parent not in ring0:
             d = index.definition(parent)
+            whole = datum and d.end_line - d.start_line + 1 <= config.large_definition_lines \
+                and any(index.definition(child).kind in CALLABLE_KINDS
+                        for child in _children(index, parent))
             walk.add(parent, 1, w.enclosing, f"contains {label}",
-                     _header_range(index, parent, d, config))
+                     None if whole else _header_range(index, parent, d, config))
     for subclass, _, _ in _in_edges(index, node, ("inherits",)):
         walk.add(subclass, 1, w.subclass + w.subclass_relevance * walk.rel(subclass),
                  f"subclass of {label}")

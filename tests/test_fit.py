@@ -307,6 +307,22 @@ def test_a_whole_files_rest_comes_after_the_other_files_signatures() -> None:
         ("a.py", Fidelity.TRUNCATED, cover.end_line), ("b.py", Fidelity.SIGNATURE, 300)]
 
 
+def test_a_whole_files_ring_1_2_blocks_come_at_their_own_score_before_its_rest() -> None:
+    # issue 11: a whole file's ring 1-2 blocks came only with the rest of the file, ranked
+    # at its score times the share its ring-0 lines hold: a rule file of 215 tokens whose
+    # seed was its one-line rule id stayed cut at 8,000 tokens (Live cfn-lint)
+    from ctxopt.fit import Plan
+    whole = replace(_whole_file("a.py", 120, 40, 5), near_covers=((25, 90.0),))
+    other = block("b.py", 80, 30)
+    plan = Plan([whole, other], cost, count_tokens)
+    order = [(plan.ranked[s.index].path, s.form.kind, s.form.end_line) for s in plan.steps]
+    near = order.index(("a.py", Fidelity.TRUNCATED, 25))
+    assert order.index(("b.py", Fidelity.SIGNATURE, 30)) < near  # an upgrade at 90...
+    assert near < order.index(("b.py", Fidelity.FULL, 30))  # ...before b's at 80
+    # the rest: 120 x the share the ring 0-2 lines hold (about 0.6, 72 < 80)
+    assert order[-1] == ("a.py", Fidelity.FULL, 40)
+
+
 def test_a_whole_files_rest_may_take_half_the_budget_as_ring_0_does() -> None:
     # the rest of a whole file waited, as a ring 1-2 upgrade, until the plan held three
     # times its cost: at 4,000 tokens other blocks went first and the file stayed cut (dev

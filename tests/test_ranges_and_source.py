@@ -238,6 +238,8 @@ def test_a_whole_files_ring_0_blocks_come_first_and_are_its_cover(make_repo, bui
     (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0)
     assert block.cover == 2 and block.salient[:4] == (16, 17, 11, 12)
     assert block.focus_line == 16
+    # f2's lines, after the cover, are a step of their own at f2's score (not f1's: ring 3)
+    assert block.near_covers == ((4, 70),)
 
 
 def test_a_large_file_is_whole_only_when_its_blocks_cost_half_of_it(make_repo, build_index) -> None:

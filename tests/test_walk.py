@@ -697,3 +697,66 @@ def test_the_directories_of_a_named_file_are_no_words_of_the_task(make_repo, bui
     said = in_repository(index, parse_task("src/main/java/Writer.java breaks main"))
     assert "main" in said.keywords
     assert in_repository(index, parse_task("add src/main/kotlin/New.kt")).addresses == ()
+
+
+_RULES = {
+    "rules/quote.py": "class QuoteRule:\n    id = 'E3640'\n    shortdesc = 'quotes'\n\n"
+                      "    def __init__(self):\n        self.seen = []\n\n"
+                      "    def validate(self, value):\n        return value.count('\"') % 2 == 0\n",
+    "rules/space.py": "class SpaceRule:\n    id = 'E3641'\n\n    def validate(self, value):\n"
+                      "        return ' ' not in value\n",
+}
+
+
+def test_the_short_class_around_a_named_field_is_shown_whole(make_repo, build_index) -> None:
+    # issue 11: a task quoting a rule's code (E3640) seeds its one-line `id` field; what
+    # the rule does is in the methods of its class, which came only by its header line
+    index = build_index(make_repo(_RULES))
+    items = walk_rings(index, parse_task("E3640 false positive on quoted values"))
+    around = {i.reason: (i.start_line, i.end_line) for i in items
+              if i.symbol == "QuoteRule" and i.ring == 1}
+    assert around["contains QuoteRule.id"] == (1, 9)
+
+
+def test_a_record_of_fields_around_a_named_field_is_shown_by_its_header(
+        make_repo, build_index) -> None:
+    # its fields say no more whole (a TypedDict's came whole and pushed a file out)
+    index = build_index(make_repo({"stats.py": "class BadNames(TypedDict):\n"
+                                   "    argument: int\n    attr: int\n    klass: int\n"}))
+    items = walk_rings(index, parse_task("argument count wrong"), WalkConfig(max_keyword_seeds=1))
+    around = {i.reason: (i.start_line, i.end_line) for i in items
+              if i.symbol == "BadNames" and i.ring == 1}
+    assert around["contains BadNames.argument"] == (1, 1)
+
+
+def test_the_class_around_a_named_method_is_shown_by_its_header(make_repo, build_index) -> None:
+    index = build_index(make_repo(_RULES))
+    items = walk_rings(index, parse_task("QuoteRule.validate misses escaped quotes"),
+                       WalkConfig(max_keyword_seeds=0))  # (else its words seed the class)
+    around = {i.reason: (i.start_line, i.end_line) for i in items
+              if i.symbol == "QuoteRule" and i.ring == 1}
+    assert around["contains QuoteRule.validate"] == (1, 1)
+
+
+def test_a_compound_name_seeds_its_twin_in_another_style(make_repo, build_index) -> None:
+    # issue 11: "FindInMap" named the rule class, and the resolver `find_in_map` the fix
+    # changed shared only the words find and map (Live cfn-lint, six tasks)
+    index = build_index(make_repo({
+        "rules/find_in_map_rule.py": "class FindInMap:\n    def validate(self, value):\n"
+                                     "        return value\n",
+        "resolvers.py": "def find_in_map(mapping, key):\n    return mapping.get(key)\n\n\n"
+                        "def find_in(mapping):\n    return mapping\n",
+        "other.py": "def findinmap():\n    return 1\n\n\ndef Find():\n    return 2\n",
+    }))
+    seeds = {s.node: s for s in find_seeds(index, parse_task("FindInMap fails on nested keys"))}
+    named = {index.definition(n).name: s.reason for n, s in seeds.items()
+             if not index.is_file(n) and s.quality > 0.5}
+    assert named["find_in_map"] == "definition of find_in_map (the words of FindInMap)"
+    assert "findinmap" not in named and "find_in" not in named  # other words, or one
+
+
+def test_a_one_word_name_seeds_no_twin_in_another_case(make_repo, build_index) -> None:
+    index = build_index(make_repo({"a.py": "class Store:\n    pass\n\n\ndef store():\n    return 1\n"}))
+    seeds = find_seeds(index, parse_task("Store loses keys"))
+    assert [index.definition(s.node).name for s in seeds if not index.is_file(s.node)
+            and s.quality > 0.5] == ["Store"]
