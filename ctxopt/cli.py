@@ -63,6 +63,7 @@ class _Main(click.Group):
             return run(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
             status = run(args, prog_name, complete_var, standalone_mode=False, **extra)
+            sys.stdout.flush()  # here: a failure at the interpreter's own flush is a traceback
         except click.exceptions.NoArgsIsHelpError as exc:  # no command: the help itself
             exc.show()
             sys.exit(exc.exit_code)
@@ -75,11 +76,6 @@ class _Main(click.Group):
             click.echo("ctxopt: interrupted", err=True)
             sys.exit(ExitStatus.INTERRUPTED)
         except OSError as exc:  # mostly standard output: a full disk, a closed pipe
-            _drop_stdout()
-            _fail(f"cannot write the output: {exc.strerror or exc}", ExitStatus.FAILURE)
-        try:
-            sys.stdout.flush()  # (a failure at the interpreter's own flush would be a traceback)
-        except OSError as exc:
             _drop_stdout()
             _fail(f"cannot write the output: {exc.strerror or exc}", ExitStatus.FAILURE)
         sys.exit(status if isinstance(status, int) else ExitStatus.OK)

@@ -96,23 +96,25 @@ def output_target(output: str | None, *, root: Path | None = None,
     return target
 
 
-# What ctxopt's outputs hold near their start: text and manifest (``# ctxopt `` first),
-# JSON (the key ``ctxopt_version``), an SVG or PNG of ``curve`` (its description,
-# ``curve.plot_description``).
-_OUR_MARKS = (b"# ctxopt ", b'\n  "ctxopt_version": "', b"(budget: tokens used, relevance, whole)")
+# How ctxopt's outputs begin: text and manifest.
+_FIRST_MARK = b"# ctxopt "
+# What the others hold near their start: JSON (the key ``ctxopt_version``), an SVG or PNG
+# of ``curve`` (its description, ``curve.plot_description``).
+_INNER_MARKS = (b'\n  "ctxopt_version": "', b"(budget: tokens used, relevance, whole)")
 # (the JSON's keys are sorted: its blocks come before ``ctxopt_version``)
 _MARK_BYTES = 16 * 2**20
 
 
 def _written_by_ctxopt(path: Path) -> bool:
-    """Whether the file at ``path`` is an earlier output of ctxopt (one of ``_OUR_MARKS``
-    in its first ``_MARK_BYTES``), which a new run may replace, or empty."""
+    """Whether the file at ``path`` is empty or an earlier output of ctxopt, which a new
+    run may replace: it starts with ``_FIRST_MARK`` or holds one of ``_INNER_MARKS`` in its
+    first ``_MARK_BYTES``. An unreadable file is not."""
     try:
         with path.open("rb") as handle:
             head = handle.read(_MARK_BYTES)
     except OSError:
         return False
-    return not head or head.startswith(_OUR_MARKS[0]) or any(m in head for m in _OUR_MARKS[1:])
+    return not head or head.startswith(_FIRST_MARK) or any(m in head for m in _INNER_MARKS)
 
 
 def _is_database(path: Path) -> bool:

@@ -23,6 +23,7 @@ __all__ = ["HEADER_LINES", "cut_lines", "prose_lines", "reveal_chunks", "shown_r
 # A definition's header (decorators, a signature over several lines) is at most this many
 # lines before its body; a longer one is cut there.
 HEADER_LINES = 12
+# Openers whose lines continue a statement until they close; a brace holds a body.
 _OPENERS = "(["
 _BRACKETS = "([{"
 _CLOSING = {")": "(", "]": "[", "}": "{"}  # a closer -> its opener
@@ -98,6 +99,7 @@ def _scan(lines: Sequence[str], comment: str | None) -> tuple[list[tuple[int, in
             elif ch in _BRACKETS:
                 stack.append(ch)
             elif ch in _CLOSING and _CLOSING[ch] in stack:
+                # closes the innermost opener of its kind and any left open inside it
                 del stack[len(stack) - 1 - stack[::-1].index(_CLOSING[ch]):]
             j += 1
         backslash = line.endswith("\\") and not triple

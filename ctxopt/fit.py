@@ -44,10 +44,10 @@ The plan follows the tiers (``model.Tier``):
   shown is not counted as excluded.
 
 Each step takes, in this order of precedence, the next ring-0 rung, the next signature,
-the next upgrade to whole, the next tier-WHOLE block. While others wait, a step that makes
-a block cost more than ``CAP_FLOOR`` tokens waits until the plan's total is ``_CAP_PARTS``
-times that cost: no ring-0 block takes more than half of the budget, no other block more
-than a third (at least ``CAP_FLOOR``), while others wait. Others are: for a ring-0 block,
+the next upgrade to whole, the next tier-WHOLE block; the next tier-FILL step only when no
+other is left. While others wait, a step that makes a block cost more than ``CAP_FLOOR``
+tokens waits until the plan's total is ``_CAP_PARTS`` times that cost: no ring-0 block
+takes more than half of the budget, no other block more than a third (at least ``CAP_FLOOR``), while others wait. Others are: for a ring-0 block,
 ring 1-2 blocks (the only ring-0 block is never capped); for a ring 1-2 block, the other
 ring 0-2 blocks; for a tier-WHOLE block, the other tier-WHOLE blocks. A queue offers its
 best block that need not wait; when every candidate waits, the one due first goes. A
@@ -95,7 +95,8 @@ __all__ = [
 CAP_FLOOR = 512
 # A ring-0 block may take half the budget while rings 1-2 wait (a third cut the best-named
 # definition short at 2,000 tokens: Live line recall 0.212 -> 0.228, dev 0.341 -> 0.352);
-# other blocks a third.
+# other blocks a third. (``Tier.FILL`` never waits, nothing is planned after it: its entry
+# only completes the table.)
 _CAP_PARTS = {Tier.TRUNCATE: 2, Tier.SIGNATURE: 3, Tier.WHOLE: 3, Tier.FILL: 1}
 # The first rung of a ring-0 block: its header line, fences and marker take about 25
 # tokens, this leaves 10-15 lines. Fewer show only at budgets too small for this.
@@ -174,15 +175,15 @@ def _block_chunks(block: Block) -> tuple[tuple[int, ...], ...]:
 
 
 def _cut_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
-    """The first chunks of the block's reveal order holding at most ``keep`` lines (at
-    least the first chunk) and the first lines of the next chunk up to ``keep``, gaps marked, ``⋮ N lines above omitted`` and ``⋮ N lines
-    below omitted`` as ``truncate_block`` marks them."""
+    """The first chunks of the block's reveal order, then the first lines of the next one,
+    to at most ``keep`` lines (at least the first chunk whole); gaps marked, ``⋮ N lines
+    above omitted`` and ``⋮ N lines below omitted`` as ``truncate_block`` marks them."""
     lines = block.content.split("\n")
     kept: set[int] = set()
     for chunk in _block_chunks(block):
         if kept and len(kept) + len(chunk) > keep:
-            # the first lines of a statement too long for the room: the room is used and
-            # more ``keep`` still shows more lines
+            # a statement longer than the room left shows its first lines: the room is
+            # used, and a larger ``keep`` shows more
             kept.update(chunk[:keep - len(kept)])
             break
         kept.update(chunk)

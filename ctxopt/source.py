@@ -320,9 +320,7 @@ def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Bloc
     tier = Tier.of(best.score)
     if tier is not Tier.TRUNCATE or not any(b.kind is Fidelity.FULL for b in blocks):
         return blocks
-    end = len(lines)
-    while end > 1 and not lines[end - 1].strip():
-        end -= 1
+    end = _last_text_line(lines)
     content = "\n".join(lines[:end])
     tokens = counter.count(content)
     first = [b for b in ranked if Tier.of(b.score) is tier]
@@ -353,22 +351,29 @@ def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Bloc
                     cells=cell_label(lines, 1, end) if is_notebook(path) else "")]
 
 
+def _last_text_line(lines: list[str]) -> int:
+    """The 1-based number of the last line of ``lines`` that is not blank: 1 when all are
+    blank, 0 when there are none."""
+    end = len(lines)
+    while end > 1 and not lines[end - 1].strip():
+        end -= 1
+    return end
+
+
 def _rest_of_file(index: IndexView, path: str, lines: list[str], blocks: list[Block],
                   hidden: list[tuple[int, int]], counter: TokenCounter) -> list[Block]:
     """The lines of file ``path`` that none of its ``blocks`` holds (nor ``hidden``), one
     ``Tier.FILL`` block a run, when its best block is of ring 0-2 (a file the walk is
-    about, not one a word matched) and it is no test file; [] otherwise. Each scores in ``FILL_BAND`` by that
-    best block's score (the rest of the best file goes first), and the runs of one file
-    go top to bottom, as whole files do: on the Live tasks where a gather left budget
-    unused, BM25's whole files showed more of the changed lines (0.56 against 0.42 at
-    8,000 tokens), often in a file the gather had found. Blank runs and trailing blank
-    lines are left out."""
+    about, not one a word matched) and it is no test file; [] otherwise. Each scores in
+    ``FILL_BAND`` by that best block's score (the rest of the best file goes first), and
+    the runs of one file go top to bottom, as whole files do: on the Live tasks where a
+    gather left budget unused, BM25's whole files showed more of the changed lines (0.56
+    against 0.42 at 8,000 tokens), often in a file the gather had found. Blank runs and
+    trailing blank lines are left out."""
     best = max((b.score for b in blocks), default=0.0)
     if Tier.of(best) > Tier.SIGNATURE or index.is_test(path):
         return []  # (a test file's rest is more tests)
-    end = len(lines)
-    while end > 1 and not lines[end - 1].strip():
-        end -= 1
+    end = _last_text_line(lines)
     shown = merge_ranges([(b.start_line, b.end_line) for b in blocks] + hidden)
     definitions = index.file_definitions(path) or ()
     score = FILL_BAND.score(best / (RING_BANDS[0].low + RING_BANDS[0].span))

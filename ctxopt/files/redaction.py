@@ -7,7 +7,7 @@ from ..model import Block, Diagnostic
 from ..tokens import TokenCounter
 from .reasons import REASON_SECRET
 from .safety import HygieneConfig
-from .secrets import redact_secrets
+from .secrets import Finding, redact_secrets
 from .text import display_text
 
 __all__ = ["clean_blocks"]
@@ -21,10 +21,9 @@ def clean_blocks(blocks: list[Block], counter: TokenCounter, config: HygieneConf
     ``display_text``'s escape.
 
     Each block whose content, signature or whole lines (``Block.whole``) hold a secret
-    (see ``secret_scan``) gets it
-    replaced by ``[REDACTED <type>]`` and its tokens recounted, with one ``secret``
-    diagnostic per block naming the types and lines. ``config.allow_secrets`` turns
-    redaction off. Order and line numbers are unchanged.
+    (see ``secret_scan``) gets it replaced by ``[REDACTED <type>]`` and its tokens
+    recounted, with one ``secret`` diagnostic per block naming the types and lines.
+    ``config.allow_secrets`` turns redaction off. Order and line numbers are unchanged.
     """
     cleaned: list[Block] = []
     diagnostics: list[Diagnostic] = []
@@ -39,17 +38,22 @@ def clean_blocks(blocks: list[Block], counter: TokenCounter, config: HygieneConf
             content, findings = redact_secrets(block.content)
             signature, signature_findings = redact_secrets(block.signature)
             whole_text = block.whole
-            whole, whole_findings = redact_secrets(whole_text)  # (shown as fill)
+            # (the fitter may show the whole lines: ``Tier.FILL``)
+            whole, whole_findings = redact_secrets(whole_text)
             if findings or signature_findings or whole_findings:
                 block = replace(block, content=content, signature=signature, whole=whole,
                                 tokens=counter.count(content))
                 kinds = sorted({f.kind for f in findings + signature_findings + whole_findings})
-                lines = sorted({block.start_line + original.count("\n", 0, f.start)
-                                for f in findings} |
-                               {block.start_line + whole_text.count("\n", 0, f.start)
-                                for f in whole_findings})
+                lines = sorted(_file_lines(block.start_line, original, findings) |
+                               _file_lines(block.start_line, whole_text, whole_findings))
                 where = f" at line {', '.join(map(str, lines))}" if lines else " in a signature"
                 diagnostics.append(Diagnostic(path, REASON_SECRET,
                                               f"{', '.join(kinds)} redacted{where}"))
         cleaned.append(block)
     return cleaned, diagnostics
+
+
+def _file_lines(start_line: int, text: str, findings: list[Finding]) -> set[int]:
+    """The file's line numbers of ``findings`` in ``text``, which starts at line
+    ``start_line`` (1-based)."""
+    return {start_line + text.count("\n", 0, f.start) for f in findings}
