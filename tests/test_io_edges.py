@@ -4,6 +4,7 @@ long run of letters took quadratic time."""
 from __future__ import annotations
 
 import io
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -41,6 +42,11 @@ def test_a_task_from_an_endless_input_is_read_to_a_bound() -> None:
     assert task.startswith("fix Storage bug") and stream.served <= 2 * TASK_BYTES_READ
 
 
+def _environment(tmp_path: Path) -> dict[str, str]:
+    """The whole environment of a child ctxopt: its own index, no parse cache, no PATH."""
+    return {"CTXOPT_INDEX": str(tmp_path / "i.db"), "PATH": "", "CTXOPT_PARSE_CACHE": "off"}
+
+
 def _ctxopt(*args: str, **options) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "ctxopt", *args], check=False, capture_output=True,
                           text=True, timeout=120, **options)
@@ -49,10 +55,8 @@ def _ctxopt(*args: str, **options) -> subprocess.CompletedProcess:
 @pytest.mark.parametrize("args", [("gather", "-", "--root", str(FIXTURE)), ("tokens", "-"),
                                   ("mcp",)])
 def test_a_closed_standard_input_is_one_line(args, tmp_path) -> None:
-    done = _ctxopt(*args, stdin=subprocess.DEVNULL, cwd=tmp_path,
-                   env={"CTXOPT_INDEX": str(tmp_path / "i.db"), "PATH": "",
-                        "CTXOPT_PARSE_CACHE": "off"},
-                   preexec_fn=lambda: __import__("os").close(0))
+    done = _ctxopt(*args, stdin=subprocess.DEVNULL, cwd=tmp_path, env=_environment(tmp_path),
+                   preexec_fn=lambda: os.close(0))
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.startswith("Error: ") and len(done.stderr.splitlines()) == 1
 
@@ -63,8 +67,7 @@ def test_a_full_disk_on_standard_output_is_one_line(args, tmp_path) -> None:
     with open("/dev/full", "w") as full:
         done = subprocess.run([sys.executable, "-m", "ctxopt", *args], check=False, stdout=full,
                               stderr=subprocess.PIPE, text=True, timeout=120,
-                              env={"CTXOPT_INDEX": str(tmp_path / "i.db"), "PATH": "",
-                        "CTXOPT_PARSE_CACHE": "off"})
+                              env=_environment(tmp_path))
     assert done.returncode == 1
     assert done.stderr == "Error: cannot write the output: No space left on device\n"
 
