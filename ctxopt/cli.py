@@ -7,6 +7,7 @@ error boundary (``_Main.main``) turns every error into one line on stderr.
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import sys
@@ -75,10 +76,16 @@ class _Main(click.Group):
         except (Interrupted, click.Abort):
             click.echo("ctxopt: interrupted", err=True)
             sys.exit(ExitStatus.INTERRUPTED)
-        except OSError as exc:  # mostly standard output: a full disk, a closed pipe
+        except OSError as exc:
+            if exc.errno not in _WRITE_ERRORS:
+                raise  # (not a failed write of the output: a bug, not to be relabelled)
             _drop_stdout()
             _fail(f"cannot write the output: {exc.strerror or exc}", ExitStatus.FAILURE)
         sys.exit(status if isinstance(status, int) else ExitStatus.OK)
+
+
+# What a write of the output fails with: a full disk or quota, a file too large, an I/O error.
+_WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 
 
 def _drop_stdout() -> None:
