@@ -10,7 +10,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import tempfile
 from pathlib import Path
 
 from . import jsontext
@@ -164,6 +163,8 @@ def _unused_name(path: Path) -> Path:
 
 def _write_atomically(path: Path, text: str) -> None:
     """Write through a temporary file in the same directory, so a failure leaves the old file."""
+    import tempfile  # (here: a warm gather writes no file)
+
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:

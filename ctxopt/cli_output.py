@@ -12,7 +12,6 @@ import errno
 import os
 import stat
 import sys
-import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -163,6 +162,8 @@ def write_output(path: Path, text: str | bytes) -> None:
             raw.write(text if isinstance(text, bytes) else text.encode("utf-8"))
         return
     mode = _new_file_mode() if existing is None else stat.S_IMODE(existing.st_mode)
+    import tempfile  # (here: a warm gather writes no file)
+
     fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as raw:

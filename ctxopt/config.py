@@ -10,7 +10,6 @@ reported with its file and line.
 """
 from __future__ import annotations
 
-import difflib
 import os
 import re
 import sys
@@ -21,11 +20,6 @@ from collections.abc import Callable
 
 from .errors import ConfigError
 from .files.patterns import pattern_problem
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10
-    import tomli as tomllib
 
 __all__ = ["SETTINGS", "Setting", "ConfigFile", "ConfigError", "find_config", "load_config",
            "CONFIG_NAME"]
@@ -189,6 +183,11 @@ def load_config(start: Path) -> ConfigFile | None:
         return None
     if path.is_dir():
         raise ConfigError(f"{path}: is a directory, not a TOML file")
+    # (imported here: most runs have no configuration file, and a warm gather starts faster)
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib
     try:
         text = path.read_text(encoding="utf-8")
         document = tomllib.loads(text)
@@ -210,6 +209,8 @@ def load_config(start: Path) -> ConfigFile | None:
         where = f"{path}:{_line_of(text, key) or 1}"
         setting = _BY_KEY.get(key)
         if setting is None:
+            import difflib
+
             close = difflib.get_close_matches(key, _BY_KEY, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ConfigError(f"{where}: unknown setting {key!r}{hint}; known: "

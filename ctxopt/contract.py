@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from importlib import resources
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -41,6 +40,8 @@ def load_schema(name: str = "gather") -> dict[str, Any]:
     """
     if name not in SCHEMAS:
         raise UsageError(f"no schema named {name!r} (choose from {', '.join(sorted(SCHEMAS))})")
+    from importlib import resources  # (here: it loads tempfile and shutil, which a gather needs not)
+
     text = resources.files("ctxopt").joinpath("schema").joinpath(SCHEMAS[name]).read_text("utf-8")
     return json.loads(text)
 

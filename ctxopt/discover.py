@@ -31,8 +31,7 @@ import re
 import stat
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from . import gitrepo
 from .files.notebook import NOTEBOOK_SIZE_FACTOR, as_source, is_notebook
@@ -47,6 +46,9 @@ from .files.secrets import secret_file_kind
 from .files.text import decode_written, looks_binary
 from .errors import UsageError
 from .model import Diagnostic
+
+if TYPE_CHECKING:
+    import pathspec  # (loaded by files.patterns when a pattern is compiled)
 
 __all__ = ["discover_sources", "list_candidates", "classify_content", "inspect_content",
            "name_rule", "Candidate", "SKIPPED_DIRECTORIES", "VENDORED_DIRECTORIES", "MAX_FILE_BYTES", "SKIP_REASONS",

@@ -12,10 +12,12 @@ import os
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from .files.patterns import ignore_spec
+
+if TYPE_CHECKING:
+    import pathspec  # (loaded by files.patterns when a pattern is compiled)
 
 __all__ = ["WorkTree", "work_tree", "repository_root", "find_repository_root", "git_directory_problem", "check_attributes",
            "may_have_attributes",

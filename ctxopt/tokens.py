@@ -7,7 +7,6 @@ Special-token strings such as ``<|endoftext|>`` are counted as plain text.
 from __future__ import annotations
 
 import os
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Protocol
@@ -65,6 +64,8 @@ def _cached_parameters() -> dict | None:
 def _write_cache(cache: Path, data: bytes) -> None:
     """Write ``cache`` atomically and remove the caches of other versions beside it."""
     cache.parent.mkdir(parents=True, exist_ok=True)
+    import tempfile  # (here: a warm gather writes no file)
+
     fd, temporary = tempfile.mkstemp(dir=cache.parent, prefix=f".{cache.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:

@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-import pathspec
+if TYPE_CHECKING:  # imported where a pattern is compiled: a tree without ignore files
+    import pathspec  # never needs it, and it costs a warm gather about 8 ms to load
 
 __all__ = ["ignore_spec", "pattern_problem"]
 
 
 def _compiles(line: str) -> pathspec.GitIgnoreSpec | None:
     """The spec of one gitignore line, or None when pathspec cannot compile it."""
+    import pathspec
+
     try:
         return pathspec.GitIgnoreSpec.from_lines([line])
     except (ValueError, re.error):  # GitIgnorePatternError is a ValueError
@@ -32,6 +36,8 @@ def ignore_spec(lines: Iterable[str]) -> pathspec.GitIgnoreSpec:
     Order is kept (a later ``!pattern`` still re-includes), so the spec matches what the
     whole file would if pathspec accepted every line. Never raises for a bad line.
     """
+    import pathspec
+
     lines = list(lines)
     try:
         return pathspec.GitIgnoreSpec.from_lines(lines)

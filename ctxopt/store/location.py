@@ -13,7 +13,6 @@ import hashlib
 import os
 import sqlite3
 import stat
-import tempfile
 from pathlib import Path
 
 from ..errors import IndexStoreError, NotAnIndexError
@@ -116,6 +115,8 @@ def writable_location(root: Path, requested: Path | None) -> tuple[str, str]:
     key = hashlib.blake2b(os.fsencode(root), digest_size=8).hexdigest()
     # the cache directory the memo and the parse cache use (on Linux ~/.cache/ctxopt or
     # $XDG_CACHE_HOME/ctxopt, where fallback indexes always went)
+    import tempfile  # (here: most roots keep their index in .ctxopt)
+
     for base in (user_cache_dir(), Path(tempfile.gettempdir()) / f"ctxopt-{os.getuid()}"):
         try:
             base.mkdir(parents=True, exist_ok=True)
