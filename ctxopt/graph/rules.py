@@ -94,8 +94,11 @@ def split_symbol(node: str) -> tuple[str, int]:
 REASONS = ("same file", "imported name", "imported file", "same namespace", "same package")
 
 
+_REASON_RANKS = {reason: rank for rank, reason in enumerate(REASONS)}
+
+
 def _reason_rank(reason: str) -> int:
-    return REASONS.index(reason) if reason in REASONS else len(REASONS)
+    return _REASON_RANKS.get(reason, len(REASONS))
 
 
 class EdgeGroups:
@@ -129,10 +132,12 @@ class EdgeGroups:
 
     def edges(self) -> list[tuple[str, str, dict]]:
         """The grouped edges, sorted by (other end, kind)."""
-        return [(other, kind, {"lines": tuple(sorted(set(lines))),
-                               "via": self.via.get((other, kind), "reference"),
-                               "resolved": self.reason.get(other, "")})
-                for (other, kind), lines in sorted(self.lines.items())]
+        lines, via, reason = self.lines, self.via, self.reason
+        # (the keys sorted, not the items: each key is once, so the order is the same)
+        return [(key[0], key[1], {"lines": tuple(sorted(set(lines[key]))),
+                                  "via": via.get(key, "reference"),
+                                  "resolved": reason.get(key[0], "")})
+                for key in sorted(lines)]
 
 
 # Definitions that methods declared out of line can belong to.

@@ -27,6 +27,8 @@ Edge = tuple[str, str, dict]
 # A resolved use: (enclosing definition index, use kind, line, reason, target node ids)
 _Resolved = tuple[int | None, str, int, str, list[str]]
 _REFERENCE_KINDS = frozenset({"references", "inherits", "tests"})
+# A use into a definition: (referrer file id, enclosing definition index, use kind, line, reason)
+_Incoming = tuple[int, "int | None", str, int, str]
 
 
 class _Definitions(Protocol):
@@ -59,7 +61,9 @@ class EdgeReader:
         self._owner_names: dict[str, dict[int, str]] = {}
         self._resolved: dict[tuple, tuple[list[str], str]] = {}
         self._candidates: dict[tuple[str, str | None], list[tuple[str, str]]] = {}
-        self._incoming: dict[str, dict[str, list[tuple[str, str, int, bool, str]]]] = {}
+        # name -> (file id, definition index) -> the uses resolving there (``_uses_of_name``)
+        self._incoming: dict[str, dict[tuple[int, int], list[_Incoming]]] = {}
+        self._test_files: dict[int, bool] = {}
         self._edges_in: dict[str, list[Edge]] = {}
         self._out: dict[str, dict[int | None, list[tuple[str, int, str, list[str]]]]] = {}
 
@@ -212,19 +216,33 @@ class EdgeReader:
             incoming = self._incoming[name] = self._uses_of_name(name)
         target_test = is_test_path(path)
         groups = EdgeGroups()
-        for source, kind, line, referrer_test, reason in incoming.get(node, ()):
+        paths = self._paths
+        found = incoming.get((self._ids[path], int(node.rpartition("#")[2])), ()) \
+            if path in self._ids else ()
+        for file_id, enclosing, kind, line, reason in found:
+            referrer = paths[file_id]
+            source = referrer if enclosing is None else f"{referrer}#{enclosing}"
             if source != node:
-                groups.add(source, kind, line, referrer_test and not target_test, reason)
+                groups.add(source, kind, line, not target_test and self._is_test_file(file_id),
+                           reason)
         edges = self._edges_in[node] = groups.edges()
         # the sources' first lines, to order them (one query, not one per file)
         self._index.prefetch_start_lines(source for source, _, _ in edges)
         return edges
 
-    def _uses_of_name(self, name: str) -> dict[str, list[tuple[str, str, int, bool, str]]]:
-        """Definition -> (source, use kind, line, source is a test, reason) of each use of
-        ``name``, or of a name an import binds to it, that resolves to that definition, in
-        the order of the ``uses`` rows. Resolved once per name: every definition called
-        ``name`` reads its incoming edges from it."""
+    def _is_test_file(self, file_id: int) -> bool:
+        found = self._test_files.get(file_id)
+        if found is None:
+            found = self._test_files[file_id] = is_test_path(self._paths[file_id])
+        return found
+
+    def _uses_of_name(self, name: str) -> dict[tuple[int, int], list[_Incoming]]:
+        """(file id, definition index) -> (referrer file id, enclosing definition index,
+        use kind, line, reason) of each use of ``name``, or of a name an import binds to
+        it, that resolves to that definition, in the order of the ``uses`` rows. Resolved
+        once per name: every definition called ``name`` reads its incoming edges from it.
+        Kept as numbers: a name's uses reach many definitions, and node ids are made
+        only for the ones a walk asks about (``references_in``)."""
         names = sorted(self._names_bound_to(name))
         rows = []
         for chunk in chunks(names):
@@ -235,16 +253,18 @@ class EdgeReader:
         cached = self._cache.load(names)
         self._prefetch(sorted({file_id for file_id, use_name, _ in rows
                                if (file_id, use_name) not in cached}))
-        resolved = [(file_id, self._resolve_row(file_id, use_name, packed)
-                     if (file_id, use_name) not in cached else self._nodes(cached[(file_id, use_name)]))
-                    for file_id, use_name, packed in rows]
-        incoming: dict[str, list[tuple[str, str, int, bool, str]]] = {}
-        for file_id, found in resolved:
-            referrer = self._paths[file_id]
-            test = is_test_path(referrer)
-            for enclosing, kind, line, reason, targets in found:
-                use = (referrer if enclosing is None else f"{referrer}#{enclosing}",
-                       kind, line, test, reason)
+        ids = self._ids
+        incoming: dict[tuple[int, int], list[_Incoming]] = {}
+        for file_id, use_name, packed in rows:
+            resolutions = cached.get((file_id, use_name))
+            if resolutions is None:  # resolved now: targets as node ids
+                resolutions = [(enclosing, kind, line, reason,
+                                tuple((ids[t_path], int(t_idx)) for t_path, _, t_idx
+                                      in (t.rpartition("#") for t in targets)))
+                               for enclosing, kind, line, reason, targets
+                               in self._resolve_row(file_id, use_name, packed)]
+            for enclosing, kind, line, reason, targets in resolutions:
+                use = (file_id, enclosing, kind, line, reason)
                 for target in targets:
                     uses = incoming.get(target)
                     if uses is None:
