@@ -30,6 +30,7 @@ import os
 import re
 import stat
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -139,6 +140,9 @@ def _is_venv(directory: str) -> bool:
     return os.path.isfile(os.path.join(directory, "pyvenv.cfg"))
 
 
+_entry_name = attrgetter("name")
+
+
 def _walk_files(root: Path, diagnostics: list[Diagnostic], config: HygieneConfig
                 ) -> list[str]:
     """Every file under ``root`` not excluded by ``.gitignore`` files or skipped directories.
@@ -153,7 +157,7 @@ def _walk_files(root: Path, diagnostics: list[Diagnostic], config: HygieneConfig
     while stack:
         directory, rel_dir, ignores, unvendors = stack.pop()
         try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+            entries = sorted(os.scandir(directory), key=_entry_name)
         except OSError as exc:
             diagnostics.append(Diagnostic(rel_dir or ".", REASON_UNREADABLE, exc.strerror or ""))
             continue
@@ -168,13 +172,13 @@ def _walk_files(root: Path, diagnostics: list[Diagnostic], config: HygieneConfig
                 if not unvendors and (entry.name in VENDORED_DIRECTORIES or _is_venv(entry.path)):
                     diagnostics.append(Diagnostic(rel + "/", REASON_VENDORED, "directory"))
                     continue
-                if not config.submodules and is_nested_repository(Path(entry.path)):
+                child = Path(entry.path)
+                if not config.submodules and is_nested_repository(child):
                     diagnostics.append(submodule_diagnostic(rel))
                     continue
-                child_ignore = _load_ignore(Path(entry.path), rel)
-                stack.append((Path(entry.path), rel,
-                              ignores + [child_ignore] if child_ignore else ignores,
-                              unvendors or _unvendors(Path(entry.path))))
+                child_ignore = _load_ignore(child, rel)
+                stack.append((child, rel, ignores + [child_ignore] if child_ignore else ignores,
+                              unvendors or _unvendors(child)))
             elif not _ignored(rel, ignores, False):
                 files.append(rel)
     files.sort()
@@ -340,6 +344,8 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
         ignores.append(_Ignore(listing.prefix.rstrip("/"),
                                ignore_spec(config.exclude)))
     venvs: dict[str, bool] = {}
+    # (directory, submodule depth) -> vendored: a verdict per directory, not per file
+    vendored: dict[tuple[str, int], bool] = {}
     candidates: list[Candidate] = []
     links: set[str] = set()
     base = os.path.join(str(root), "")
@@ -351,9 +357,13 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
             continue
         attributes = listing.attributes.get(rel, {})
         skip = _attribute_skip(rel, attributes)
-        if skip is None and attributes.get("linguist-vendored") is not False \
-                and _vendored(rel, root, venvs, _module_depth(rel, module_depths)):
-            skip = Diagnostic(rel, REASON_VENDORED)
+        if skip is None and attributes.get("linguist-vendored") is not False:
+            place = (rel.rpartition("/")[0], _module_depth(rel, module_depths))
+            verdict = vendored.get(place)
+            if verdict is None:
+                verdict = vendored[place] = _vendored(rel, root, venvs, place[1])
+            if verdict:
+                skip = Diagnostic(rel, REASON_VENDORED)
         if skip is not None:
             diagnostics.append(skip)
             continue
