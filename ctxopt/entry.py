@@ -3,6 +3,9 @@
 Importing the command line takes a few hundred milliseconds; a Ctrl-C then comes before
 ``cli.main``'s error boundary exists, and Python would print a traceback. Here it gives
 the boundary's one line and exit code (130) instead.
+
+When the command is done, the process ends at once (``_end_now``) instead of letting the
+interpreter free every object one by one: about 3% of a warm gather's instructions.
 """
 from __future__ import annotations
 
@@ -21,4 +24,29 @@ def run() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("ctxopt: interrupted\n")
         sys.exit(INTERRUPTED)
-    main()
+    try:
+        main()
+    except SystemExit as exc:
+        _end_now(exc.code)
+        raise
+
+
+def _end_now(code: object) -> None:
+    """End the process with exit status ``code`` (an int, or None for 0) as the
+    interpreter would, less its teardown: the exit handlers run (the memo is written),
+    standard output and error are flushed, then ``os._exit``. Returns, for the usual
+    exit, when another thread still runs (the interpreter would wait for it), ``code``
+    is a message, or a flush fails (the interpreter reports that)."""
+    import atexit
+    import os
+    import threading
+
+    if threading.active_count() > 1 or not (code is None or isinstance(code, int)):
+        return
+    atexit._run_exitfuncs()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        return
+    os._exit(code or 0)

@@ -170,3 +170,19 @@ def test_start_lines_read_in_bulk_are_those_of_the_definitions(fixture_repo, bui
     bulk, plain = build_index(root), build_index(root)
     bulk.prefetch_start_lines([*nodes, "storage/db.py"])
     assert [bulk.start_line(n) for n in nodes] == [plain.definition(n).start_line for n in nodes]
+
+
+def test_the_console_script_ends_after_its_exit_handlers_with_the_command_status(tmp_path) -> None:
+    """``entry.run`` ends the process without the interpreter's teardown, but as the
+    interpreter would end it: exit handlers run (the memo is written at exit), output
+    flushed, the command's exit status kept."""
+    mark = tmp_path / "handled"
+    code = ("import atexit, sys\nfrom ctxopt.entry import run\n"
+            f"atexit.register(lambda: open({str(mark)!r}, 'w').write('x'))\n"
+            "sys.argv = ['ctxopt', *sys.argv[1:]]\nrun()\n")
+    done = subprocess.run([sys.executable, "-c", code, "--version"], capture_output=True, text=True)
+    assert (done.returncode, done.stdout.startswith("ctxopt "), mark.read_text()) == (0, True, "x")
+    mark.unlink()
+    failed = subprocess.run([sys.executable, "-c", code, "--no-such-option"],
+                            capture_output=True, text=True)
+    assert failed.returncode == 2 and failed.stderr.strip() and mark.exists()
