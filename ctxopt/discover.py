@@ -314,7 +314,7 @@ def _attribute_skip(rel: str, attributes: dict[str, bool]) -> Diagnostic | None:
 
 
 def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
-                    config: HygieneConfig | None = None
+                    config: HygieneConfig | None = None, checked: bool = False
                     ) -> tuple[list[Candidate], list[Diagnostic]]:
     """The files to index under ``root`` by the rules that need no reading.
 
@@ -329,6 +329,9 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
     directories are not followed; links to files are kept only when they resolve inside
     ``root``. Never raises for a single bad file.
 
+    ``checked``: the caller ran ``check_root`` on ``root`` already (it runs git: a
+    process a gather need not start twice).
+
     Raises
     ------
     UsageError
@@ -336,7 +339,8 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
     """
     config = config or HygieneConfig()
     root = root.resolve()
-    check_root(root)
+    if not checked:
+        check_root(root)
     diagnostics: list[Diagnostic] = []
     listing = _list_files(root, config, diagnostics)
     ignores = _ignore_files(root, listing)

@@ -186,3 +186,17 @@ def test_the_console_script_ends_after_its_exit_handlers_with_the_command_status
     failed = subprocess.run([sys.executable, "-c", code, "--no-such-option"],
                             capture_output=True, text=True)
     assert failed.returncode == 2 and failed.stderr.strip() and mark.exists()
+
+
+def test_opening_an_index_asks_git_about_the_root_once(make_repo, monkeypatch, tmp_path) -> None:
+    """``open_index`` checks that the root is no git directory (``discover.check_root``,
+    a git process) and the listing does not check it again."""
+    from ctxopt import gitrepo
+
+    root = make_repo({"a.py": "def f():\n    return 1\n"})
+    asked = []
+    real = gitrepo.git_directory_problem
+    monkeypatch.setattr(gitrepo, "git_directory_problem", lambda at: asked.append(at) or real(at))
+    index, _ = open_index(root, IndexOptions(path=tmp_path / "index.db", parse_cache=False))
+    index.close()
+    assert len(asked) == 1 and index.files == ["a.py"]

@@ -176,7 +176,7 @@ def _open_at(root: Path, location: str, own: bool, options: IndexOptions, note: 
             ensure_indexes(conn)
             report = UpdateReport(path=location, rebuilt=rebuilt, note=note)
             with without_cyclic_gc():
-                name_skips = update_tables(conn, root, options, report)
+                name_skips = update_tables(conn, root, options, report, checked=True)
             index = StoredIndex(conn, root, name_skips, location if own else None)
         except BaseException as exc:
             conn.close()

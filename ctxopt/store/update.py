@@ -55,12 +55,13 @@ def without_cyclic_gc() -> Iterator[None]:
 
 
 def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
-           report: UpdateReport) -> list[Diagnostic]:
-    """Bring the tables in line with the files on disk (see ``ctxopt.store``).
+           report: UpdateReport, *, checked: bool = False) -> list[Diagnostic]:
+    """Bring the tables in line with the files on disk (see ``ctxopt.store``);
+    ``checked``: ``root`` passed ``discover.check_root`` already (``open_index``).
 
     Returns the diagnostics of the files skipped by name (not stored: cheap to redo)."""
     candidates, name_skips = list_candidates(root, max_file_bytes=options.max_file_bytes,
-                                             config=options.hygiene)
+                                             config=options.hygiene, checked=checked)
     if options.listed:
         options.listed(len(candidates))
     stored = {key_path(row[0]): row[1:] for row in conn.execute(
