@@ -332,6 +332,12 @@ def _later_steps(block: Block, cover: Block, cost: Callable[[Block], int],
     return [*steps, (block, block.score * cost(last) / cost(block))]
 
 
+def _is_rest(block: Block) -> bool:
+    """Whether ``block`` is the rest of a file (``Tier.FILL``, ``source._rest_of_file``),
+    which is never counted as excluded."""
+    return Tier.of(block.score) is Tier.FILL
+
+
 def _kept(form: Block) -> int:
     """File lines a fitter's truncation shows."""
     return form.kept or form.end_line - form.start_line + 1
@@ -481,7 +487,7 @@ class _Planner:
             return self.ring0 > 1 and Tier.SIGNATURE in tiers
         if self._tier(i) is Tier.SIGNATURE:
             return Tier.TRUNCATE in tiers or Tier.SIGNATURE in tiers
-        return self._tier(i) is Tier.WHOLE and Tier.WHOLE in tiers
+        return Tier.WHOLE in tiers
 
     def _due(self, i: int) -> int:
         """The plan total at which block ``i``'s next step may go."""
@@ -616,7 +622,7 @@ class Plan:
             whole = self.from_budget[self.last_step[i] + 1]
             needs = f"needs {self.cost(block)} tokens"
             if form is None:
-                if Tier.of(block.score) is Tier.FILL:
+                if _is_rest(block):
                     continue  # the rest of a file: more to show, not a candidate left out
                 shown = self.from_budget[self._next_step(i, k) + 1]
                 later = f", whole from {whole}" if whole != shown else ""
@@ -706,9 +712,6 @@ class TextPlan:
                  steps: tuple[PlanStep, ...] | None = None) -> None:
         self.layout = layout
         self.ranked = _rank(blocks)
-        # blocks other than the rest of files (``Tier.FILL``, ranked last): what the
-        # header counts as excluded when not shown (``Plan.selection``)
-        self.candidates = sum(1 for b in self.ranked if Tier.of(b.score) is not Tier.FILL)
         self.plan = Plan(self.ranked, layout.block_cost, layout.count, self._measure, steps)
 
     def _measure(self, forms: dict[int, Block]) -> int:
@@ -717,8 +720,9 @@ class TextPlan:
         shown = tuple(forms[i] for i in order)
         shortened = sum(1 for i in order if not _as_chosen(self.ranked[i], forms[i]))
         counted = Selection(blocks=shown, truncated=(_COUNTED,) * shortened,
-                            excluded=(_COUNTED,) * (self.candidates - sum(
-                                1 for i in order if i < self.candidates)))
+                            excluded=(_COUNTED,) * sum(  # as ``Plan.selection`` counts
+                                1 for i, b in enumerate(self.ranked)
+                                if i not in forms and not _is_rest(b)))
         return self.layout.text_tokens(counted, self.layout.body_tokens(shown))
 
     def fit(self, budget: int) -> TextFit:
