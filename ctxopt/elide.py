@@ -117,16 +117,18 @@ def _scan(lines: Sequence[str], comment: str | None) -> tuple[list[tuple[int, in
 
 def _header(lines: Sequence[str], spans: list[tuple[int, int]], focus: int) -> list[int]:
     """The focus line's definition header: its statements until one ends like a header
-    (``:``, ``{``, ``=>``, ``->``), at most ``HEADER_LINES`` lines."""
+    (``:``, ``{``, ``=>``, ``->``), at most ``HEADER_LINES`` lines; the focus line's
+    statement alone when none does within them (a window that starts inside a body: its
+    first twelve statements had come before the line the task points at; trial 7)."""
     found: list[int] = []
     i = focus
     while i < len(lines) and len(found) < HEADER_LINES:
         first, last = spans[i]
         found.extend(range(max(first, focus), last + 1))
         if lines[last].rstrip().endswith(_HEADER_ENDS):
-            break
+            return found[:HEADER_LINES]
         i = last + 1
-    return found[:HEADER_LINES]
+    return list(range(focus, spans[focus][1] + 1))[:HEADER_LINES] if focus < len(lines) else []
 
 
 def _scopes(lines: Sequence[str], spans: list[tuple[int, int]], index: int,

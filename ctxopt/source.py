@@ -30,7 +30,7 @@ from .elide import prose_lines
 from .files.text import decode_text, split_lines
 from .graph.view import IndexView
 from .lexical import name_words, text_terms
-from .model import FILL_BAND, RING_BANDS, Block, Fidelity, Item, Tier
+from .model import FILL_BAND, RING_BANDS, Block, Definition, Fidelity, Item, Tier
 from .parsing.kinds import CONTAINER_KINDS
 from .parsing.languages import comment_opener, fence_tag
 from .ranges import clamp_range, merge_ranges, subtract_ranges
@@ -149,19 +149,47 @@ def outline(definitions: tuple) -> str:
                      if d.parent is None)
 
 
-def _signature(index: IndexView, path: str, start: int, end: int) -> str:
-    """Signatures of the outermost definitions starting in ``start..end`` (classes with
-    their members' signatures), else of the innermost definition around ``start``."""
+def _signature(index: IndexView, path: str, lines: list[str], start: int, end: int) -> str:
+    """Signatures of the outermost definitions whose header lies in file lines
+    ``start..end`` (``header_lines``; classes with their members' signatures), '' when
+    there are none. So a window inside a long definition has no signature (it had printed
+    the definition's header, outside its lines and shown again by the window that holds
+    it; trial 7), nor has a block of a definition's doc comment or of half its header.
+    ``lines`` is the file's text."""
     definitions = index.file_definitions(path)
     if definitions is None:
         return ""
-    inside = [i for i, d in enumerate(definitions) if start <= d.start_line <= end]
+    inside = []
+    for i, d in enumerate(definitions):
+        if d.start_line <= end and d.end_line >= start:
+            first, last = header_lines(d, lines)
+            if start <= first and last <= end:
+                inside.append(i)
     chosen = set(inside)
     outermost = [i for i in inside if definitions[i].parent not in chosen]
-    if not outermost:
-        around = [d for d in definitions if d.start_line <= start <= d.end_line]
-        return compact_signature(around[-1].signature) if around else ""
     return "\n".join(_skeleton(definitions, i, end) for i in outermost)
+
+
+def header_lines(definition: Definition, lines: list[str]) -> tuple[int, int]:
+    """The file lines (1-based, inclusive) of ``definition``'s header, its signature
+    without the body: from the signature's first line, found in the file at or below the
+    definition's first line (the comments the parser counts in a definition are no part of
+    its signature), over the signature's header lines (``treesitter.signature_of``: a
+    Python docstring's first line and the ``...`` placeholder are not the header's).
+    ``lines`` is the file's text; from the definition's first line when the signature is
+    not found there (a file changed since it was indexed)."""
+    head = definition.signature.split("\n")
+    first = head[0].strip()
+    if head[-1].strip().startswith("..."):  # Python's `...`, Ruby's `... end`
+        head.pop()
+        if len(head) > 1 and head[-1].lstrip().lstrip("rRuUbB")[:1] in ("'", '"'):  # a docstring
+            head.pop()
+    top = definition.start_line
+    for number in range(top, min(definition.end_line, len(lines)) + 1):
+        if lines[number - 1].strip() == first:
+            top = number
+            break
+    return top, min(top + len(head) - 1, definition.end_line)
 
 
 def salient_lines(lines: list[str], start: int, focus: int | None,
@@ -344,7 +372,7 @@ def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Bloc
                     ring=min(b.ring for b in blocks), kind=Fidelity.FULL,
                     symbols=tuple(dict.fromkeys(name for b in ranked for name in b.symbols)),
                     reason=best.reason + " (whole file)",
-                    signature=_signature(index, path, 1, end),
+                    signature=_signature(index, path, lines, 1, end),
                     focus_line=max(1, min(first_item, end)),
                     salient=tuple(line for line in dict.fromkeys(order) if line <= end),
                     part_of=None, cover=cover, whole="", near_covers=tuple(near),
@@ -426,7 +454,7 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
     best = members[0]
     symbols = tuple(dict.fromkeys(i.symbol for i in members if i.symbol))
     reason = best.reason + (f" (+{len(members) - 1} more)" if len(members) > 1 else "")
-    signature = _signature(index, path, start, end)
+    signature = _signature(index, path, lines, start, end)
     content, kind, whole = "\n".join(lines[start - 1:end]), Fidelity.FULL, ""
     if signature and all(i.fidelity is Fidelity.SIGNATURE for i in members):
         # (its lines whole come last, when budget is left; a test stays its signature)

@@ -106,7 +106,11 @@ _PATH = re.compile(
 # script, as Python (``str.isidentifier``), Java, Go or Rust have them (``grüße``).
 IDENTIFIER = r"[^\W\d]\w*"
 _DOTTED = re.compile(rf"(?<![\w.])({IDENTIFIER}(?:\.{IDENTIFIER})+)(?:\(\))?(?![\w])")
-_WORD = re.compile(IDENTIFIER)
+# (a word glued to digits before it is no name: ``th`` of "11th", ``D`` of "3D")
+_WORD = re.compile(rf"(?<!\w){IDENTIFIER}")
+# prose abbreviations of one-letter parts, each with its dot: "e.g.", "i.e.", "a.k.a."
+# (their letters had seeded a definition named ``e`` or ``G``; trial 7)
+_ABBREVIATION = re.compile(r"(?<![\w.])(?:[^\W\d_]\.){2,}(?!\w)")
 # ``.name`` right after a call's ``)``: a later link of a call chain
 _CHAINED = re.compile(rf"\)\.({IDENTIFIER})(?![\w])")
 # C++/Rust ``a::b`` and PHP/C ``a->b`` written without blanks, read as ``a.b``; so is a
@@ -467,6 +471,7 @@ def parse_task(text: str) -> ParsedTask:
     for match in absolute:
         add(_reference_path(match.group(0)).removeprefix("~/"))
     framing += [m.span() for m in _TRACEBACK_HEAD.finditer(text)] + [m.span() for m in absolute]
+    framing += [m.span() for m in _ABBREVIATION.finditer(text)]
     words_text = _blank(text, framing + [(start, end) for start, end, _ in path_spans])
     # (a path given as a symbol whole gives no second one of its file name: ``db.py``)
     rest = _QUALIFIER.sub(_qualifier_dot, _blank(text, framing + [

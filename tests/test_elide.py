@@ -241,3 +241,13 @@ def test_a_cut_shows_the_first_lines_of_a_statement_too_long_for_the_room() -> N
     assert cut.content.split("\n")[-1] == "⋮ 51 lines below omitted"
     (fitted,) = fit_budget([block], _cost(block) // 2, cost=_cost, count=count_tokens).blocks
     assert _cost(fitted) > _cost(block) // 3 and fitted.kind is Fidelity.TRUNCATED
+
+
+def test_a_window_inside_a_body_reveals_the_salient_line_right_after_its_first() -> None:
+    # trial 7: a window starting mid-body took its first twelve statements as the header,
+    # so a 13-line cut never reached the line the traceback pointed at
+    window = [f"    step_{n} = compute(items, {n})" for n in range(40)]
+    chunks = reveal_chunks(window, 0, (30,))
+    assert chunks[0] == [0] and chunks[1] == [30]
+    header = ["def process(", "    items,", "):"] + window
+    assert reveal_chunks(header, 0, (33,))[:2] == [[0, 1, 2], [33]]

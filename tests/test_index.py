@@ -93,6 +93,10 @@ def test_oversized_file_is_reported(make_repo) -> None:
     ("src/test/java/StoreTest.java", True), ("App.Tests/StoreTests.cs", True),
     ("Tests/AppTests/Store.swift", True), ("lib/store_spec.rb", True),
     ("src/Contest.java", False), ("src/Latest.kt", False), ("Sources/Store.swift", False),
+    # trial 7: JavaPoet's MethodSpec.java, TypeSpec.java... were tests, so a stack frame's
+    # `MethodSpec$Builder.build` seeded every other `Builder.build`
+    ("src/main/java/com/squareup/javapoet/MethodSpec.java", False),
+    ("src/main/kotlin/FunSpec.kt", False), ("src/test/scala/StoreSpec.scala", True),
 ])
 def test_is_test_path(path: str, expected: bool) -> None:
     assert is_test_path(path) is expected

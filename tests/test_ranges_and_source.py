@@ -106,9 +106,9 @@ def test_a_long_decorator_is_cut_in_a_signature_block(make_repo, build_index) ->
               "@pytest.mark.slow\ndef test_add(a, b):\n    assert a + 1 == b\n")
     root = make_repo({"tests/test_add.py": source})
     index = build_index(root)
-    start = source.split("\n").index("def test_add(a, b):") + 1
-    items = [Item("tests/test_add.py", start, start + 1, 70.0, 2, "tests add",
-                  "test_add", Fidelity.SIGNATURE)]
+    end = source.split("\n").index("def test_add(a, b):") + 2
+    items = [Item("tests/test_add.py", 4, end, 70.0, 2, "tests add", "test_add",
+                  Fidelity.SIGNATURE)]
     [block] = read_blocks(root, items, index, Cl100kCounter(), whole_files=False)
     assert block.content.split("\n") == [
         "@pytest.mark.parametrize(", "    ⋮ 203 lines", ")", "@pytest.mark.slow",
@@ -327,3 +327,55 @@ def test_a_class_signature_lists_only_the_members_in_its_block(make_repo, build_
     header = next(b for b in blocks if b.start_line == 1)
     assert header.end_line < last and "method_0" in header.content
     assert "method_5" not in header.content and "method_5" in blocks[0].content
+
+
+def test_a_window_inside_a_long_definition_has_no_signature(make_repo, build_index) -> None:
+    # trial 7: a window of a long caller, asked for as a signature, printed the caller's
+    # `def pipeline(items):` under the window's range, once per window
+    body = "".join(f"    total += {n}\n" for n in range(60))
+    root = make_repo({"m.py": f"def pipeline(items):\n    \"\"\"Long.\"\"\"\n    total = 0\n{body}"
+                                "    return total\n"})
+    index = build_index(root)
+    items = [Item("m.py", 30, 32, 70.0, 2, "calls check", "pipeline", Fidelity.SIGNATURE)]
+    (block,) = read_blocks(root, items, index, Cl100kCounter(), whole_files=False)
+    assert block.signature == "" and block.kind is Fidelity.FULL
+    assert "def pipeline" not in block.content
+
+
+def test_a_block_of_a_doc_comment_has_no_signature_of_the_function_below(make_repo,
+                                                                           build_index) -> None:
+    # trial 7: `// lines 12-57 (signature)`, a JSDoc's lines, printed the header at line 94
+    doc = "".join(f" * line {n}\n" for n in range(40))
+    source = f"/**\n{doc} */\nexport function format(date: Date): string {{\n  return 'x';\n}}\n"
+    root = make_repo({"f.ts": source})
+    index = build_index(root)
+    header = source.split("\n").index("export function format(date: Date): string {") + 1
+    inside_doc = [Item("f.ts", 5, 12, 70.0, 2, "doc", "format", Fidelity.SIGNATURE)]
+    (block,) = read_blocks(root, inside_doc, index, Cl100kCounter(), whole_files=False,
+                           context_lines=0)
+    assert block.signature == ""
+    with_header = [Item("f.ts", 1, header + 2, 70.0, 2, "doc", "format", Fidelity.SIGNATURE)]
+    (block,) = read_blocks(root, with_header, index, Cl100kCounter(), whole_files=False)
+    assert block.kind is Fidelity.SIGNATURE
+    assert block.content == "export function format(date: Date): string { ... }"
+
+
+def test_header_lines_skip_comments_and_count_a_multi_line_header() -> None:
+    from ctxopt.source import header_lines
+    lines = ["# note", "@cache", "def f(a,", "      b):", '    """Doc."""', "    return a"]
+    definition = Definition("f", "function", "f", 1, 6, '@cache\ndef f(a,\n      b):\n'
+                            '    """Doc."""\n    ...')
+    assert header_lines(definition, lines) == (2, 4)
+    braces = Definition("g", "function", "g", 1, 5, "function g(\n  a,\n) { ... }")
+    assert header_lines(braces, ["// c", "function g(", "  a,", ") {", "}"]) == (2, 4)
+
+
+def test_a_block_holding_half_a_header_has_no_signature(make_repo, build_index) -> None:
+    # trial 7: an interface whose header's last line began a signature block printed its
+    # header again, beside the block that showed its first line
+    source = "/** Options. */\nexport interface Options<T>\n  extends Base<T> {\n  a: number;\n}\n"
+    root = make_repo({"f.ts": source})
+    items = [Item("f.ts", 1, 2, 70.0, 2, "part", "Options", Fidelity.SIGNATURE)]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False,
+                           context_lines=0)
+    assert block.signature == "" and "extends" not in block.content

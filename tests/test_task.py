@@ -175,6 +175,22 @@ def test_a_drive_letter_is_no_plain_word() -> None:
 
 
 @pytest.mark.parametrize(
+    ("text", "symbols", "plain"),
+    [  # trial 7: "i.e." seeded `formatters.e` above parseISO, "e.g." `formatters.G`, and
+       # "11th, 12th, 13th" the Thai locale `th`
+        ("parseISO rejects offsets, i.e. +0530", ("parseISO",), ()),
+        ("accept +0530, e.g. in splitDateString", ("splitDateString",), ("in",)),
+        ("a.k.a. Loader fails", ("Loader",), ()),
+        ("the 11th, 12th, 13th day", (), ("the",)),
+        ("fix b in a.b.dtd", ("a.b.dtd",), ("b", "in")),  # one letter of code stays a name
+    ],
+)
+def test_abbreviations_and_words_glued_to_digits_are_no_names(text, symbols, plain) -> None:
+    parsed = parse_task(text)
+    assert (parsed.symbols, parsed.plain_words) == (symbols, plain)
+
+
+@pytest.mark.parametrize(
     ("text", "symbols", "keywords"),
     [  # trial: "fix grüße" found nothing, its words were "gr" and "e"
         ("fix grüße", (), ("fix", "grüße")),

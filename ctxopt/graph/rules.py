@@ -37,8 +37,10 @@ _TEST_PATH = re.compile(
     r"(^|/)(tests?|__tests__|spec|testing)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$"
     r"|\.(test|spec)\.[jt]sx?$|(^|/)conftest\.py$"
     # .NET and Swift test projects (Tests/, App.Tests/); JUnit, xUnit, XCTest and
-    # ScalaTest class files (StoreTest.java, StoreTests.cs); RSpec and Minitest files
-    r"|(^|/)([\w.-]+\.)?Tests?/|[a-z0-9](Tests?|Spec)\.(java|kt|cs|swift|scala)$"
+    # ScalaTest class files (StoreTest.java, StoreTests.cs); RSpec and Minitest files.
+    # (not ``Spec.java``: JavaPoet's MethodSpec and KotlinPoet's FunSpec are the code; a
+    # Spock, Kotest or Quick spec lives in a test directory)
+    r"|(^|/)([\w.-]+\.)?Tests?/|[a-z0-9]Tests?\.(java|kt|cs|swift|scala)$"
     r"|_(spec|test)\.rb$"
 )
 # Attributes and annotations that mark a definition as a test wherever it lies (its
