@@ -153,6 +153,11 @@ class IndexStoreError(CtxoptError):
     exit_code: ClassVar[int] = 3
 
 
+class IndexMovedAside(IndexStoreError):
+    """A query found ctxopt's own index damaged and moved it aside: the next open rebuilds
+    it (``pipeline.prepare`` does so at once; exit 3 when it comes out)."""
+
+
 class NotAnIndexError(IndexStoreError):
     """The index path given (``--index``, ``$CTXOPT_INDEX``) holds a file that is not a
     ctxopt index: bad input (exit 2); the file is left alone."""

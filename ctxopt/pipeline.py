@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from .contract import origin_of
-from .errors import BudgetTooSmall, BudgetTooSmallForContent, UsageError
+from .errors import BudgetTooSmall, BudgetTooSmallForContent, IndexMovedAside, UsageError
 from .files.redaction import clean_blocks
 from .files.safety import HygieneConfig
 from .files.text import display_lines, display_text
@@ -170,8 +170,13 @@ def prepare(root: Path | str, task: str, config: GatherConfig | None = None, *,
     layout = Layout(empty, counter.count, additive=isinstance(counter, Cl100kCounter))
     if index is None:
         options = replace(index_options or IndexOptions(), hygiene=config.hygiene)
-        stored, _ = open_index(root, options)
-        with stored:
+        try:
+            with open_index(root, options)[0] as stored:
+                return _prepare_with(root, parsed, layout, config, scope, counter, stored)
+        except IndexMovedAside as exc:  # damage a query met: moved aside, so rebuilt now
+            if options.notify:
+                options.notify(str(exc).replace("run again to rebuild it", "rebuilding it"))
+        with open_index(root, options)[0] as stored:
             return _prepare_with(root, parsed, layout, config, scope, counter, stored)
     return _prepare_with(root, parsed, layout, config, scope, counter, index)
 
@@ -289,7 +294,8 @@ def why_nothing_found(root: Path, result: Result) -> str:
 
     Files the task names come first: skipped ones with their reason (a file inside a
     skipped directory or submodule with that directory's), empty ones as empty; then
-    "no source files indexed" with the skip counts, or that nothing matched.
+    "no source files indexed" with the skip counts, or that nothing matched, with what
+    of the task was searched when it was cut (``Result.task_note``).
     """
     notes = named_files_left_out(root, result)
     if notes:
@@ -298,7 +304,9 @@ def why_nothing_found(root: Path, result: Result) -> str:
         skipped = Counter(d.reason for d in result.diagnostics)
         return "no source files indexed" + (": " + ", ".join(
             f"{n} {reason}" for reason, n in sorted(skipped.items())) if skipped else "")
-    return "no definition, file or keyword matched"
+    # (a task cut to its first characters may hold its names further on: say so)
+    return "no definition, file or keyword matched" + (f"; {result.task_note}"
+                                                        if result.task_note else "")
 
 
 def lines_past_the_end(index: IndexView, task: ParsedTask) -> list[str]:

@@ -147,6 +147,16 @@ def test_nothing_found_exits_1(runner, fixture_repo) -> None:
     assert result.stderr.startswith("ctxopt: nothing relevant found for 'zzz qqq'")
 
 
+def test_nothing_found_in_a_cut_task_says_what_was_searched(runner, fixture_repo) -> None:
+    # trial 7: the task's names lay past the characters read, and the line did not say so
+    from ctxopt.task import MAX_TASK_CHARS
+    task = "x" * (MAX_TASK_CHARS + 10) + " fix Storage.get"
+    result = gather(runner, task, "--root", str(fixture_repo("py_storage")))
+    assert result.exit_code == 1 and len(result.stderr.splitlines()) == 1
+    assert result.stderr.rstrip().endswith(
+        f"task cut: searched the first {MAX_TASK_CHARS:,} of {len(task):,} characters)")
+
+
 def test_a_task_of_binary_junk_gives_one_short_line(runner, fixture_repo, tmp_path) -> None:
     # trial: 20 KB of random bytes as the task printed a 640-character line (the task was
     # cut to 200 characters before each control character and byte became a 4-character \xHH)

@@ -125,6 +125,9 @@ def open_index(root: Path | str, options: IndexOptions | None = None
         except IndexDamaged as exc:
             if attempt:
                 raise IndexStoreError(f"the index {location} failed: {exc}") from exc
+            if os.path.isdir(location):  # no index, and maybe the user's: never moved
+                raise IndexStoreError(f"the index location {location} is a directory: "
+                                      "remove it, or choose another --index") from exc
             try:
                 aside = move_aside(location)
             except OSError as error:

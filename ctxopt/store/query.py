@@ -12,7 +12,7 @@ from typing import Any
 
 from ..graph.rules import TEST_ATTRIBUTE_LANGUAGES, is_test_path, split_symbol, test_definitions
 from ..model import Definition, Diagnostic, FileTags, Reference
-from ..errors import IndexStoreError
+from ..errors import IndexMovedAside, IndexStoreError
 from .edges import EdgeReader
 from .lexical import StoredLexical, guarded
 from .location import is_corruption, move_aside
@@ -113,7 +113,7 @@ class StoredIndex:
             aside = move_aside(location)
         except OSError:
             return IndexStoreError(f"the index {location} is damaged ({exc}): delete it to rebuild it")
-        return IndexStoreError(f"the index {location} is damaged ({exc}); moved it to {aside}: "
+        return IndexMovedAside(f"the index {location} is damaged ({exc}); moved it to {aside}: "
                                "run again to rebuild it")
 
     # lifecycle
