@@ -712,6 +712,9 @@ class TextPlan:
                  steps: tuple[PlanStep, ...] | None = None) -> None:
         self.layout = layout
         self.ranked = _rank(blocks)
+        # the blocks an exclusion counts (as ``Plan.selection`` counts: not a rest)
+        self.counted = [not _is_rest(b) for b in self.ranked]
+        self.candidates = sum(self.counted)
         self.plan = Plan(self.ranked, layout.block_cost, layout.count, self._measure, steps)
 
     def _measure(self, forms: dict[int, Block]) -> int:
@@ -719,10 +722,9 @@ class TextPlan:
         order = sorted(forms)
         shown = tuple(forms[i] for i in order)
         shortened = sum(1 for i in order if not _as_chosen(self.ranked[i], forms[i]))
+        excluded = self.candidates - sum(1 for i in order if self.counted[i])
         counted = Selection(blocks=shown, truncated=(_COUNTED,) * shortened,
-                            excluded=(_COUNTED,) * sum(  # as ``Plan.selection`` counts
-                                1 for i, b in enumerate(self.ranked)
-                                if i not in forms and not _is_rest(b)))
+                            excluded=(_COUNTED,) * excluded)
         return self.layout.text_tokens(counted, self.layout.body_tokens(shown))
 
     def fit(self, budget: int) -> TextFit:

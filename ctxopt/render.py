@@ -272,12 +272,14 @@ class Layout:
         # hashing their text each time was most of it
         self._parts: dict[int, tuple[Block, int, int]] = {}
         self._whole: dict[int, tuple[Block, int]] = {}
+        # ids of one file's blocks -> (those blocks, ``_file_tokens``)
+        self._files: dict[tuple[int, ...], tuple[tuple[Block, ...], int, int]] = {}
 
     def for_budget(self, budget: int) -> Layout:
         """This layout for a header that states ``budget`` (counts are shared)."""
         layout = Layout(replace(self.result, budget=budget), self.count, additive=self.additive)
         layout._costs = self._costs
-        layout._parts, layout._whole = self._parts, self._whole
+        layout._parts, layout._whole, layout._files = self._parts, self._whole, self._files
         return layout
 
     def _counted(self, text: str) -> int:
@@ -313,19 +315,39 @@ class Layout:
         """Tokens of the blocks' part of the text (``render_body``, less the first
         file's leading blank line, which counts with the header): the parts' sum. (A
         section of a language without comments is its path line, fence and content,
-        counted as one part: content may start with white space.)"""
-        sections = _sections(blocks)
+        counted as one part: content may start with white space.) Each file's sum is
+        kept by its blocks (``_file_tokens``): the fitter's plan measures its states one
+        step apart, so most files are the same as in the state before."""
+        groups = _grouped(blocks)
+        if not groups:
+            return 0
         total = 0
-        for n, group in enumerate(sections):
-            parts = [self._part(b) for b in group]
+        for group in groups:
+            total += self._file_tokens(group)[0]
+        return total + self._file_tokens(groups[-1])[1]
+
+    def _file_tokens(self, group: list[Block]) -> tuple[int, int]:
+        """(tokens of one file's sections, each closed by its fence and the next file's
+        blank line; what the last file's last closing takes off, less or more, when no
+        file follows it): ``group`` is the file's blocks in any order (``_grouped``)."""
+        key = tuple(map(id, group))
+        known = self._files.get(key)
+        if known is not None:  # (the entry keeps its blocks, so their ids are theirs)
+            return known[1], known[2]
+        total, closing = 0, ""
+        for section in _sections(group):
+            parts = [self._part(b) for b in section]
             fence = "`" * max(fence for _, fence in parts)
-            head = _section_head(group, fence)[1:]
-            if _commentless(group[0]):
-                total += self._counted(f"{head}{group[0].content}\n")
+            head = _section_head(section, fence)[1:]
+            if _commentless(section[0]):
+                total += self._counted(f"{head}{section[0].content}\n")
             else:
                 total += sum(cost for cost, _ in parts) + self._counted(head)
-            total += self._counted(fence + ("\n" if n == len(sections) - 1 else "\n\n"))
-        return total
+            closing = fence
+            total += self._counted(closing + "\n\n")
+        last = self._counted(closing + "\n") - self._counted(closing + "\n\n")
+        self._files[key] = (tuple(group), total, last)
+        return total, last
 
     def text_tokens(self, selection: Selection, body: int) -> int:
         """The count of the text whose blocks' parts (``body_tokens``) add up to ``body``

@@ -1,5 +1,6 @@
 """The text layout's costs (``render.Layout``) against counts of the rendered text."""
 import math
+from dataclasses import replace
 
 import pytest
 from hypothesis import given
@@ -122,8 +123,6 @@ def test_fit_text_raises_when_not_even_the_smallest_block_fits(budget) -> None:
 
 def test_renderers_state_the_gathers_count_without_counting_again() -> None:
     # gather fits and measures once (Result.used); the renderers only print it.
-    from dataclasses import replace
-
     from ctxopt.render import render_json, render_manifest
 
     def no_count(text: str) -> int:
@@ -199,3 +198,41 @@ def test_a_json_block_has_its_range_on_its_path_line_outside_its_fence() -> None
                     '\n## c.json (lines 7-7)\n```json\n  "b": 2\n```\n')
     layout = Layout(result, count_tokens, additive=True)
     assert layout.tokens(result.selection) == count_tokens(render_text(result, count_tokens))
+
+
+@given(_TEXT, _BLOCKS, st.lists(st.lists(st.integers(0, 4), max_size=5), max_size=6))
+def test_one_layout_measures_many_selections_each_exactly(task, specs, picks) -> None:
+    # The fitter measures every state of its plan with one layout, which keeps each
+    # file's sum by its blocks: each measure is still the count of its own text.
+    result = _result(task, 5000, specs)
+    blocks = result.selection.blocks
+    layout = Layout(result, count_tokens, additive=True)
+    for pick in [list(range(len(blocks))), *picks]:
+        chosen = tuple(blocks[i] for i in dict.fromkeys(pick) if i < len(blocks))
+        shown = replace(result, selection=Selection(blocks=chosen))
+        assert layout.tokens(shown.selection) == count_tokens(render_text(shown, count_tokens))
+
+
+def test_a_files_sum_is_measured_once_for_its_blocks(monkeypatch) -> None:
+    # The plan's states are one step apart: measuring the next one lays out only the
+    # file whose blocks changed (all of them each time was most of a gather's fit).
+    from ctxopt import render
+
+    result = _result("t", 5000, [("a = 1", "python", Fidelity.FULL, "r", 0),
+                                 ("b = 2", "python", Fidelity.FULL, "r", 1),
+                                 ("c = 3", "python", Fidelity.FULL, "r", 2),
+                                 ("d = 4", "python", Fidelity.FULL, "r", 2)])
+    blocks = result.selection.blocks
+    layout = Layout(result, count_tokens, additive=True)
+    layout.body_tokens(blocks[:3])
+    expected = count_tokens(render_body(blocks)[1:])
+    laid_out: list[str] = []
+    sections = render._sections
+
+    def laying_out(group: list[Block]) -> list[list[Block]]:
+        laid_out.extend(block.path for block in group)
+        return sections(group)
+
+    monkeypatch.setattr(render, "_sections", laying_out)
+    assert layout.body_tokens(blocks) == expected
+    assert laid_out == ["d/f2.py", "d/f2.py"]
