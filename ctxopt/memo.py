@@ -154,9 +154,11 @@ def shared_memo() -> Memo:
     return memo
 
 
-def memoized(namespace: str, text: str, compute: Callable[[str], Any]) -> Any:
-    """``compute(text)``, taken from the shared memo when it was kept before."""
-    memo = shared_memo()
+def memoized(namespace: str, text: str, compute: Callable[[str], Any], memo: Memo | None = None) -> Any:
+    """``compute(text)``, taken from ``memo`` (the shared memo when None) when it was kept
+    before."""
+    if memo is None:
+        memo = shared_memo()
     value = memo.get(namespace, text)
     if value is None:
         value = compute(text)

@@ -162,3 +162,22 @@ def test_a_memo_of_the_old_layout_is_laid_out_anew(tmp_path) -> None:
     kept.put("n", "text", 4)
     kept.flush()
     assert memo.Memo(path).get("n", "text") == 4
+
+
+def test_a_counter_finds_the_shared_memo_once(tmp_path, monkeypatch) -> None:
+    # Finding the memo reads the cache directory's environment: once a counter, not
+    # once a text (a warm gather counts about 1,600 texts).
+    monkeypatch.setenv("CTXOPT_CACHE_DIR", str(tmp_path))
+    found: list[memo.Memo] = []
+    shared_memo = memo.shared_memo
+
+    def finding() -> memo.Memo:
+        found.append(shared_memo())
+        return found[-1]
+
+    monkeypatch.setattr(memo, "shared_memo", finding)
+    monkeypatch.setattr(tokens, "shared_memo", finding, raising=False)
+    counter = tokens.Cl100kCounter()
+    assert [counter.count(text) for text in ("a", "b c", "a")] == [1, 2, 1]
+    assert len(found) == 1
+    assert found[0].get(tokens._memo_namespace(), "b c") == 2
