@@ -58,6 +58,20 @@ def test_a_rust_impl_makes_its_type_the_subclass_not_the_file(build_index) -> No
     assert not [edge for edge in inherits if edge[0] in ("src/store.rs", "src/store.rs:inner")]
 
 
+def test_a_rust_impl_belongs_to_the_struct_of_its_own_file(make_repo, build_index) -> None:
+    # trial 7: xsv's `impl Args` in src/cmd/stats.rs was the member of every command
+    # module's `struct Args` of the directory (20 unrelated "contains" blocks)
+    root = make_repo({
+        "src/cmd/mod.rs": "pub mod alpha;\npub mod beta;\n",
+        "src/cmd/alpha.rs": "struct Args { flag_a: bool }\n\nimpl Args {\n"
+                            "    fn describe(&self) -> bool { self.flag_a }\n}\n",
+        "src/cmd/beta.rs": "struct Args { flag_b: u32 }\n",
+    })
+    contains = edges(build_index(root), "contains")
+    assert ("src/cmd/alpha.rs:Args", "src/cmd/alpha.rs:Args.describe") in contains
+    assert ("src/cmd/beta.rs:Args", "src/cmd/alpha.rs:Args.describe") not in contains
+
+
 def test_cpp_out_of_line_method_belongs_to_the_class_of_its_header(build_index) -> None:
     index = build_index(RESOLUTION / "cpp_sim")
     assert ("include/storage.hpp:Storage", "src/storage.cpp:Storage.get") in edges(index, "contains")

@@ -163,8 +163,13 @@ def out_of_line_owner(definitions: Sequence[Definition], index: int) -> str | No
 
 def choose_owners(path: str, candidates: Sequence[str]) -> list[str]:
     """Of the type definitions (node ids) named like the owner of a method declared out of
-    line in ``path``: those in the same directory (a Go package), else those in a file
-    with the same stem (``storage.hpp`` for ``storage.cpp``), else the only one."""
+    line in ``path``: the one ``path`` defines itself (a Rust ``impl Args`` beside its
+    ``struct Args``: each module of a directory may have its own), else those in the same
+    directory (a Go package), else those in a file with the same stem (``storage.hpp`` for
+    ``storage.cpp``), else the only one."""
+    same_file = [c for c in candidates if c.rpartition("#")[0] == path]
+    if same_file:
+        return same_file
     directory = posixpath.dirname(path)
     same_directory = [c for c in candidates if posixpath.dirname(c.rpartition("#")[0]) == directory]
     if same_directory:
