@@ -9,7 +9,7 @@ update re-checks just them:
   (``files.secrets.content_decides``: ``.npmrc``...); credential files known by name are
   skipped before reading, on every run, so they need nothing;
 - ``.gitattributes`` saying a file is not generated (``-linguist-generated``), which turns
-  the ``DO NOT EDIT`` header rule off for it;
+  the generated-header rule off for it;
 - ``--parse-timeout``: a file skipped for parsing too slowly is tried again under a higher
   limit (a lower limit keeps files already parsed: the limit guards against hangs, it
   does not select files).
