@@ -57,6 +57,23 @@ def test_block_without_signature_is_excluded() -> None:
     assert selection.blocks == () and selection.excluded[0].path == "b.py"
 
 
+def test_a_block_without_signature_waits_behind_weaker_signatures() -> None:
+    # a window of a long caller has no signature of its own (source._signature): as an
+    # entry it went whole before every weaker block's signature and pushed them out
+    from ctxopt.fit import Plan
+    window = block("w.py", 75, 12, signature="")
+    weaker = [block(f"s{i}.py", 70 - i, 30) for i in range(3)]
+    signatures = sum(cost(replace(b, content=b.signature, kind=Fidelity.SIGNATURE))
+                     for b in weaker)
+    selection = fit_budget([window, *weaker], signatures, cost=cost, count=count_tokens)
+    assert [(b.path, b.kind) for b in selection.blocks] == [
+        (f"s{i}.py", Fidelity.SIGNATURE) for i in range(3)]
+    # then it goes first of the upgrades, by its score
+    steps = Plan([window, *weaker], cost, count_tokens).steps
+    assert [(s.form.path, s.form.kind) for s in steps][3:5] == [
+        ("w.py", Fidelity.FULL), ("s0.py", Fidelity.FULL)]
+
+
 block_sets = st.lists(
     st.tuples(st.sampled_from([130.0, 100.0, 80.0, 60.0, 45.0, 12.0]), st.integers(1, 120)),
     min_size=1, max_size=8)
