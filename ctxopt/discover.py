@@ -468,9 +468,9 @@ def classify_content(data: bytes, *, generated: bool | None = None) -> tuple[str
     """Why a file's content should not be indexed: (reason, detail), or None to index it.
 
     ``binary`` when a NUL byte is in the first 8000 bytes; ``generated`` when a comment
-    the file starts with says a generator wrote it (``_marked_generated``, in the first
-    4 KB; unless ``generated`` is False:
-    ``.gitattributes`` said otherwise); ``minified`` when lines average over 1000
+    the file starts with, in its first 4 KB, says a generator wrote it
+    (``_marked_generated``), unless ``generated`` is False (``.gitattributes`` said
+    otherwise); ``minified`` when lines average over 1000
     characters or one line exceeds 20,000.
     """
     if looks_binary(data[:_BINARY_SNIFF_BYTES]):

@@ -368,9 +368,6 @@ class _Planner:
         # a block the walker asked to show as its signature (``Block.whole``): its step to
         # whole is planned in ``Tier.FILL``
         self.late: set[int] = set()
-        # a ring 1-2 block without a signature (a window inside a long definition): no
-        # entry step, its first step is ranked with the upgrades
-        self.unsigned: set[int] = set()
         for i, block in enumerate(ranked):
             signature = _signature_block(block, count)
             if self.tiers[i] is Tier.TRUNCATE:
@@ -383,8 +380,6 @@ class _Planner:
                                        *(form for form, _ in later)]
                     self.rest[i] = [score for _, score in later]
             elif self.tiers[i] is Tier.SIGNATURE:
-                if signature is None:
-                    self.unsigned.add(i)
                 short = (signature is not None and cost(signature) < cost(block))
                 floor = cost(signature) if short and signature is not None else 0
                 self.pending[i] = [*([signature] if short and signature else []), block]
@@ -457,11 +452,10 @@ class _Planner:
 
     def _upgrade(self, i: int) -> bool:
         """Whether block ``i``'s next step of ``Tier.SIGNATURE`` is an upgrade, ranked by
-        score among the upgrades, not an entry in rank order: a block shown already, or
-        one without a signature (its lines are all it can show; as an entry, a window of
-        a long caller went before every weaker signature, Live conan file recall -0.018
-        at 4,000 tokens when such windows lost their wrong signatures)."""
-        return bool(self.shown[i]) or i in self.unsigned
+        score among the upgrades, not an entry in rank order: the block is shown already,
+        or it has no signature (a window inside a long definition: its lines are all it
+        can show, and as an entry they went before every weaker signature)."""
+        return bool(self.shown[i]) or not self.ranked[i].signature
 
     def _increment(self, i: int) -> int:
         return self.cost(self.pending[i][0]) - self.shown[i]
