@@ -316,3 +316,26 @@ def test_a_directory_at_the_default_index_location_is_named_as_one_and_left(tmp_
     assert result.exit_code == 3 and len(result.stderr.splitlines()) == 1
     assert "index.db is a directory: remove it, or choose another --index" in result.stderr
     assert (root / ".ctxopt" / "index.db" / "mine.txt").read_text() == "kept"
+
+
+@pytest.mark.parametrize("command", ["gather", "index"])
+def test_an_index_missing_a_table_is_moved_aside_and_rebuilt(tmp_path, monkeypatch, command) -> None:
+    # trial 8: a dropped table failed every later run with exit 3 ("no such table")
+    monkeypatch.delenv("CTXOPT_INDEX", raising=False)
+    root = _tree(tmp_path / "repo", 60)
+    open_index(root)[0].close()
+    database = root / ".ctxopt" / "index.db"
+    with sqlite3.connect(database) as conn:
+        table = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' "
+                             "AND name != 'meta' ORDER BY name").fetchone()[0]
+        conn.execute(f"DROP TABLE {table}")
+    stale = root / ".ctxopt" / "index.db.corrupt-wal"
+    stale.write_bytes(b"the log of an older damaged copy")
+    args = ["index", "--root", str(root)] if command == "index" else None
+    result = CliRunner().invoke(main, args) if args else _gather(root)
+    assert result.exit_code == 0, result.stderr
+    assert "damaged" in result.stderr and "Traceback" not in result.stderr
+    assert (root / ".ctxopt" / "index.db.corrupt").is_file()
+    assert not stale.exists() or stale.read_bytes() != b"the log of an older damaged copy"
+    again = _gather(root)
+    assert again.exit_code == 0 and "damaged" not in again.stderr and "helper_1" in again.stdout

@@ -22,12 +22,16 @@ __all__ = ["is_corruption", "move_aside", "check_ours", "writable_location"]
 
 
 def is_corruption(exc: sqlite3.DatabaseError) -> bool:
-    """True when SQLite says the file is damaged or not a database at all."""
+    """True when SQLite says the file is damaged or not a database at all, or a table or
+    column of the index's schema is missing: ``prepare_schema`` makes them all whenever
+    the stored schema version differs, so one missing from a current index was removed
+    by hand or by a tool (trial 8: a dropped ``defs`` table failed every run, exit 3)."""
     name = getattr(exc, "sqlite_errorname", "") or ""
     if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
         return True
     text = str(exc)
-    return "malformed" in text or "not a database" in text
+    return ("malformed" in text or "not a database" in text
+            or text.startswith(("no such table", "no such column")))
 
 
 def move_aside(location: str) -> str:
@@ -35,12 +39,12 @@ def move_aside(location: str) -> str:
     is kept) with its WAL; drop its shared-memory file. Returns where it went."""
     aside = location + ".corrupt"
     os.replace(location, aside)
-    for suffix in ("-wal", "-shm"):
+    # an older damaged copy's log must not pair with this one (trial 8 found one left)
+    for stale in (aside + "-wal", aside + "-shm", location + "-shm"):
         with contextlib.suppress(FileNotFoundError):
-            if suffix == "-wal":
-                os.replace(location + suffix, aside + suffix)
-            else:
-                os.unlink(location + suffix)
+            os.unlink(stale)
+    with contextlib.suppress(FileNotFoundError):
+        os.replace(location + "-wal", aside + "-wal")
     return aside
 
 
