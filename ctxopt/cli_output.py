@@ -90,30 +90,81 @@ def output_target(output: str | None, *, root: Path | None = None,
                          "choose another file")
     if mode is not None and root is not None and target.is_relative_to(root.resolve()) \
             and not _written_by_ctxopt(target):
-        raise UsageError(f"cannot write {output!r}: it is a file of the repository, which "
-                         "the output would replace; choose another file, or delete it first")
+        raise UsageError(f"cannot write {output!r}: it is a file of the repository that is not "
+                         "ctxopt's last output there unchanged, which the output would replace; "
+                         "choose another file, or delete it first")
     return target
 
 
-# How ctxopt's outputs begin: text and manifest.
-_FIRST_MARK = b"# ctxopt "
-# What the others hold near their start: JSON (the key ``ctxopt_version``), an SVG or PNG
-# of ``curve`` (its description, ``curve.plot_description``).
-_INNER_MARKS = (b'\n  "ctxopt_version": "', b"(budget: tokens used, relevance, whole)")
-# (the JSON's keys are sorted: its blocks come before ``ctxopt_version``)
-_MARK_BYTES = 16 * 2**20
+# The files ctxopt wrote with -o, by resolved path: the SHA-256 of what it wrote, in the
+# user cache directory; the most recent ``_RECORD_MAX`` are kept.
+_RECORD_NAME = "outputs.json"
+_RECORD_MAX = 1000
+
+
+def _record_path() -> Path:
+    from .calibration import user_cache_dir
+
+    return user_cache_dir() / _RECORD_NAME
+
+
+def _read_record() -> dict[str, str]:
+    """The record of outputs written (path -> SHA-256 hex); empty when missing or not
+    readable as such."""
+    import json
+
+    try:
+        record = json.loads(_record_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(record, dict):
+        return {}
+    return {k: v for k, v in record.items() if isinstance(k, str) and isinstance(v, str)}
+
+
+def _digest(data: bytes) -> str:
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
+def remember_output(path: Path, data: bytes) -> None:
+    """Record that ctxopt wrote ``data`` to ``path`` (resolved), so that a later ``-o`` may
+    replace it while it holds exactly that. A record that cannot be written is skipped:
+    the later run then refuses to replace the file, which loses nothing."""
+    import json
+    import tempfile
+
+    record = _read_record()
+    record.pop(str(path), None)
+    record[str(path)] = _digest(data)
+    kept = dict(list(record.items())[-_RECORD_MAX:])
+    target = _record_path()
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".outputs.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(kept, handle)
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+    except OSError:
+        pass
 
 
 def _written_by_ctxopt(path: Path) -> bool:
-    """Whether the file at ``path`` is empty or an earlier output of ctxopt, which a new
-    run may replace: it starts with ``_FIRST_MARK`` or holds one of ``_INNER_MARKS`` in its
-    first ``_MARK_BYTES``. An unreadable file is not."""
+    """Whether the file at ``path`` is empty or holds exactly what ctxopt last wrote there
+    (``remember_output``), so that a new run may replace it. A file that merely looks
+    like an output is not: trial 8 appended notes to an earlier output, or copied one
+    elsewhere in the repository, and the next ``-o`` replaced them. An unreadable file
+    is not."""
     try:
-        with path.open("rb") as handle:
-            head = handle.read(_MARK_BYTES)
+        data = path.read_bytes()
     except OSError:
         return False
-    return not head or head.startswith(_FIRST_MARK) or any(m in head for m in _INNER_MARKS)
+    return not data or _read_record().get(str(path)) == _digest(data)
 
 
 def _is_database(path: Path) -> bool:
@@ -233,6 +284,8 @@ def emit(data: str | bytes, target: Path | None, output: str | None) -> None:
         write_output(target, data)
     except OSError as exc:
         raise CtxoptError(f"cannot write {output!r}: {exc.strerror or exc}") from exc
+    if stat.S_ISREG(target.stat().st_mode):
+        remember_output(target, data if isinstance(data, bytes) else data.encode("utf-8"))
 
 
 def exit_nothing_found(task: str, root: Path, why: str) -> NoReturn:

@@ -93,6 +93,29 @@ def test_o_never_replaces_the_task_file_nor_a_file_of_the_repository(fixture_rep
             assert result.exit_code == 0, result.stderr
 
 
+def test_o_never_replaces_an_earlier_output_the_user_changed_or_copied(fixture_repo, runner, tmp_path) -> None:
+    # trial 8: notes appended to an earlier output, and a copy of one elsewhere in the
+    # repository, were replaced by the next -o (they began as an output does)
+    from ctxopt.cli import main
+
+    root = fixture_repo("py_storage")
+    base = ["gather", "fix Storage bug", "--root", str(root), "--index", str(tmp_path / "i.db")]
+    context = root / "context.md"
+    assert runner.invoke(main, [*base, "-o", str(context)]).exit_code == 0
+    copy = root / "storage" / "copy_of_context.md"
+    copy.write_bytes(context.read_bytes())
+    with context.open("a") as handle:
+        handle.write("MY NOTES: important\n")
+    for target in (context, copy):
+        kept = target.read_bytes()
+        result = runner.invoke(main, [*base, "--budget", "800", "-o", str(target)])
+        assert result.exit_code == 2 and "delete it first" in result.stderr
+        assert target.read_bytes() == kept
+    context.unlink()  # deleted, it may be written again, and then replaced
+    for budget in ("800", "900"):
+        assert runner.invoke(main, [*base, "--budget", budget, "-o", str(context)]).exit_code == 0
+
+
 def test_a_long_run_of_letters_ends() -> None:
     # 10,000 letters with no blank took 20 s, 20,000 took 79 s: the search for runs of
     # words went back over the rest of the word from each of its letters (200,000 took
