@@ -116,13 +116,20 @@ def compact_signature(signature: str) -> str:
     return "\n".join(out + lines[i:])
 
 
-def _skeleton(definitions: tuple, i: int, end: int | None = None) -> str:
+def _skeleton(definitions: tuple, i: int, end: int | None = None,
+              text: list[str] | None = None) -> str:
     """A class-like definition's signature with its members' signatures as its body:
-    those starting at line ``end`` or above, when given (a block that holds part of the
-    class: a member below it is in another block, or none, and was listed twice, its
-    label's range wrong; trial 6)."""
+    those whose header starts at line ``end`` or above, when given (a block that holds
+    part of the class: a member below it is in another block, or none, and was listed
+    twice, its label's range wrong; trial 6), then a ``⋮ N more members below`` line.
+    ``text``, the file's lines, finds a member's header below the doc comment it starts
+    with (``header_lines``; trial 8: a Rust field's doc comment ended a block, the field
+    was listed in it and shown again by the next block); without it a member starts at
+    its first line."""
     definition = definitions[i]
-    children = [d for d in definitions if d.parent == i and (end is None or d.start_line <= end)]
+    members = [d for d in definitions if d.parent == i]
+    children = [d for d in members if end is None
+                or (header_lines(d, text)[0] if text else d.start_line) <= end]
     signature = compact_signature(definition.signature)
     if definition.kind not in CONTAINER_KINDS or not children:
         return signature
@@ -138,6 +145,8 @@ def _skeleton(definitions: tuple, i: int, end: int | None = None) -> str:
     body = [compact_signature(child.signature) for child in children[:SKELETON_MEMBERS]]
     if len(children) > SKELETON_MEMBERS:
         body.append(f"⋮ {len(children) - SKELETON_MEMBERS} more members")
+    if len(members) > len(children):
+        body.append(f"⋮ {len(members) - len(children)} more members below")
     return "\n".join(head + body + tail)
 
 
@@ -167,7 +176,7 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
                 inside.append(i)
     chosen = set(inside)
     outermost = [i for i in inside if definitions[i].parent not in chosen]
-    return "\n".join(_skeleton(definitions, i, end) for i in outermost)
+    return "\n".join(_skeleton(definitions, i, end, lines) for i in outermost)
 
 
 def header_lines(definition: Definition, lines: list[str]) -> tuple[int, int]:
@@ -186,7 +195,9 @@ def header_lines(definition: Definition, lines: list[str]) -> tuple[int, int]:
             head.pop()
     top = definition.start_line
     for number in range(top, min(definition.end_line, len(lines)) + 1):
-        if lines[number - 1].strip() == first:
+        # (a field's signature has no separator: Rust's `data: Bytes,` is `data: Bytes`)
+        line = lines[number - 1].strip()
+        if line == first or (line.startswith(first) and line[len(first):] in (",", ";")):
             top = number
             break
     return top, min(top + len(head) - 1, definition.end_line)

@@ -329,6 +329,25 @@ def test_a_class_signature_lists_only_the_members_in_its_block(make_repo, build_
     assert "method_5" not in header.content and "method_5" in blocks[0].content
 
 
+def test_a_member_is_in_the_block_that_holds_its_header_not_its_doc_comment(
+        make_repo, build_index) -> None:
+    # trial 8: a block ending inside a Rust field's doc comment listed the field (its
+    # signature, without the comma, did not match the line), and the next block showed
+    # the field's line again
+    source = ("pub struct State {\n    /// The entries.\n    entries: u32,\n\n"
+              "    /// The pub/sub map.\n    /// Second line.\n    pub_sub: u64,\n\n"
+              "    /// Expirations.\n    expirations: u8,\n}\n")
+    root = make_repo({"s.rs": source})
+    items = [Item("s.rs", 1, 11, 80.0, 1, "contains State.pub_sub", "State", Fidelity.SIGNATURE),
+             Item("s.rs", 7, 10, 130.0, 0, "definition of State.pub_sub", "State.pub_sub")]
+    blocks = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0,
+                         whole_files=False)
+    header = next(b for b in blocks if b.start_line == 1)
+    assert header.end_line == 6 and header.kind is Fidelity.SIGNATURE
+    assert "entries: u32" in header.content and "pub_sub" not in header.content
+    assert "⋮ 2 more members below" in header.content
+
+
 def test_a_window_inside_a_long_definition_has_no_signature(make_repo, build_index) -> None:
     # trial 7: a window of a long caller, asked for as a signature, printed the caller's
     # `def pipeline(items):` under the window's range, once per window
