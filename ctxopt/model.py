@@ -155,8 +155,14 @@ class Item:
     # or definition ("detail by distance"); the fitter may still reduce FULL items.
     fidelity: Fidelity = Fidelity.FULL
     # The first line a cut block of this item keeps (``Block.focus_line``), below its
-    # start when the task points at a line further down; None: from the item's start
+    # start when the task points at a line further down (``FOCUS_ABOVE`` lines above
+    # that line); None: from the item's start
     focus_line: int | None = None
+
+
+# An item's ``focus_line`` lies this many lines above the line the task points at, so
+# that a cut keeps the line with up to this many lines above it (``seeds._focus``).
+FOCUS_ABOVE = 3
 
 
 @dataclass(frozen=True, slots=True)

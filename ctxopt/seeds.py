@@ -20,6 +20,7 @@ from itertools import chain
 from .graph.names import dotted_names
 from .graph.view import IndexView
 from .lexical import REPORT_WORDS, abbreviation_terms, name_words, query_terms, term_words
+from .model import FOCUS_ABOVE
 from .parsing.kinds import CALLABLE_KINDS
 from .task import IDENTIFIER, STOP_WORDS, ParsedTask, case_shape, is_path_symbol, split_identifier
 from .walk_config import WalkConfig
@@ -227,16 +228,11 @@ def _seed_references(found: _SeedSet, task: ParsedTask) -> None:
             found.referenced.add(f"{path}#{i}")
 
 
-# A cut block keeps at least PARTIAL_LINES (10) lines from its focus: the line the task
-# points at is kept with up to this many lines above it
-_FOCUS_ABOVE = 3
-
-
 def _focus(start: int, line: int) -> int | None:
     """Where a cut block of lines from ``start`` begins so that ``line`` stays in view:
     None (at ``start``, the definition's first line) when ``line`` is among the first
     lines any cut block keeps, else a few lines above ``line``."""
-    return None if line - start <= _FOCUS_ABOVE * 2 else line - _FOCUS_ABOVE
+    return None if line - start <= FOCUS_ABOVE * 2 else line - FOCUS_ABOVE
 
 
 class _SeedSet:

@@ -30,7 +30,7 @@ from .elide import prose_lines
 from .files.text import decode_text, split_lines
 from .graph.view import IndexView
 from .lexical import name_words, text_terms
-from .model import FILL_BAND, RING_BANDS, Block, Definition, Fidelity, Item, Tier
+from .model import FILL_BAND, FOCUS_ABOVE, RING_BANDS, Block, Definition, Fidelity, Item, Tier
 from .parsing.kinds import CONTAINER_KINDS
 from .parsing.languages import comment_opener, fence_tag
 from .ranges import clamp_range, merge_ranges, subtract_ranges
@@ -207,8 +207,9 @@ def salient_lines(lines: list[str], start: int, focus: int | None,
                   terms: Mapping[str, float], definitions: tuple = (),
                   comment: str | None = "#") -> tuple[int, ...]:
     """The file lines of ``lines`` (file line ``start`` first) that a cut keeps first,
-    best first: ``focus`` and the ``POINTED_LINES - 1`` lines below it (an item's
-    ``focus_line``: a few lines above a line the task points at), then lines holding the task's
+    best first: the line the task points at, ``FOCUS_ABOVE`` lines below ``focus`` (an
+    item's ``focus_line``), then the rest of the ``POINTED_LINES`` from ``focus`` on (those
+    above the line first), then lines holding the task's
     terms (``lexical.text_terms``; weight: the sum of ``terms``' weights of the distinct
     terms a line holds, times ``PROSE_WEIGHT`` in comments and docstrings; ties in line
     order), then the first lines of ``definitions``
@@ -236,8 +237,11 @@ def salient_lines(lines: list[str], start: int, focus: int | None,
         if first < len(lines):
             found.append(start + first)
     if focus is not None:
-        found[:0] = [line for line in range(focus, focus + POINTED_LINES)
-                     if start <= line < start + len(lines)]
+        # the line itself first, then those leading to it, then those below (trial 8: a
+        # cut of one line showed a comment above a Java frame's line, not the line)
+        pointed = focus + FOCUS_ABOVE
+        window = [pointed, *range(focus, pointed), *range(pointed + 1, focus + POINTED_LINES)]
+        found[:0] = [line for line in window if start <= line < start + len(lines)]
     return tuple(dict.fromkeys(found))[:_SALIENT_MAX]
 
 

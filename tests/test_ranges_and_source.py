@@ -127,7 +127,28 @@ def test_salient_lines_are_the_pointed_line_then_task_words_then_inner_definitio
     # from the focus line on (a line the task points at); code over a comment with the
     # same word; then headers
     assert found == (15, 13, 11, 12, 14)
-    assert salient_lines(lines, 10, 11, {}, ())[:3] == (11, 12, 13)
+    # the line pointed at (``FOCUS_ABOVE`` below the focus) first, then those above it
+    assert salient_lines(lines, 10, 11, {}, ())[:4] == (14, 11, 12, 13)
+
+
+def test_the_smallest_cut_of_a_block_shows_the_line_a_stack_frame_points_at(
+        make_repo, build_index) -> None:
+    # trial 8: a Java frame's line (the one that throws) was cut away; the cut kept a long
+    # comment three lines above it
+    from click.testing import CliRunner
+
+    from ctxopt.cli import main
+    body = "".join(f"        step{n}();\n" for n in range(30))
+    source = ("class Tokeniser {\n    int consume(int ref) {\n" + body +
+              "        // a comment above the line that throws, long enough to take the room\n"
+              "        if (ref > 1) {\n            codeRef[0] = replacement;\n        }\n"
+              + body + "        return 0;\n    }\n}\n")
+    root = make_repo({"src/Tokeniser.java": source})
+    line = source.split("\n").index("            codeRef[0] = replacement;") + 1
+    result = CliRunner().invoke(main, ["gather", f"at Tokeniser.consume(Tokeniser.java:{line})",
+                                       "--root", str(root), "--budget", "130"])
+    assert result.exit_code == 0, result.stderr
+    assert "codeRef[0] = replacement;" in result.stdout
 
 
 def test_a_block_with_task_words_carries_salient_lines(make_repo, build_index) -> None:
