@@ -106,10 +106,11 @@ def find_seeds(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
     found = _SeedSet(index, config, relevance_of, _speaks_of_tests(task))
     _seed_references(found, task)
     path_seeds: list[str] = []
+    framed = _framed_names(index, task)
     for symbol in task.symbols:
         if is_path_symbol(symbol):
             path_seeds += files_named(index, symbol)
-        else:
+        elif symbol not in framed:
             _seed_symbol(found, symbol)
     _seed_files(found, sorted(set(path_seeds)))
     _seed_plain_words(found, task)
@@ -183,17 +184,51 @@ def files_named(index: IndexView, written: str) -> list[str]:
     return [max(within, key=len)] if within else []
 
 
+def _framed_names(index: IndexView, task: ParsedTask) -> set[str]:
+    """The task's symbols that only name the function of a stack frame
+    (``org.jsoup.Jsoup.parse`` of ``at org.jsoup.Jsoup.parse(Jsoup.java:78)``), when the
+    repository holds the place of one of the trace's frames: such a frame seeds the
+    definition at its line, at its distance from the failure; as a symbol it seeded every
+    overload at a quality of its own, the outermost frames took the room of the
+    innermost, and a frame of the caller's own code (``App.main``) seeded every ``main``
+    (trial 8). When no frame's place is in the repository, the names are all there is."""
+    framed_references = [reference for reference in task.references if reference.function]
+    if not any(files_named(index, reference.path) for reference in framed_references):
+        return set()
+    frames = {(reference.function, reference.path.rpartition("/")[2].partition(".")[0])
+              for reference in framed_references}
+    framed = set()
+    for symbol in task.symbols:
+        owner, _, function = symbol.rpartition(".")
+        if (function, owner.rpartition(".")[2].partition("$")[0]) in frames:
+            framed.add(symbol)
+    return framed
+
+
+# How fast the quality of a place the task points at falls with its distance from the
+# failure, in places: the 5th frame out is a named seed no more (quality 0.5).
+_FRAME_DECAY = 0.25
+
+
 def _seed_references(found: _SeedSet, task: ParsedTask) -> None:
     """Places the task points at (``task.references``) are seeds of the top quality:
     the innermost definition around the line, shown whole when short and else by a
     window of ``caller_max_lines`` around the line; a line outside every definition seeds
     that window of its file. A stack frame that names a function the line is not in (a
     trace from another version of the file) seeds the nearest definition of that name in
-    the file instead, when there is one."""
+    the file instead, when there is one. The place nearest the failure (``task.references``
+    comes so ordered) has the top quality, the k-th after it ``1 / (1 + k * _FRAME_DECAY)``:
+    every frame of a Java trace scored 150, and its outermost frames took the room of the
+    innermost's line (trial 8)."""
     index, config = found.index, found.config
     half = config.caller_max_lines // 2
+    rank = 0
     for reference in task.references:
         for path in files_named(index, reference.path)[:1]:
+            # the place nearest the failure first: a trace's innermost frame is where it
+            # failed, the frames further out say how it got there
+            quality = 1.0 / (1.0 + _FRAME_DECAY * rank)
+            rank += 1
             first, last = reference.start_line, reference.end_line
             window = (max(1, first - half), last + half)
             definitions = list(enumerate(index.file_definitions(path) or ()))
@@ -209,23 +244,31 @@ def _seed_references(found: _SeedSet, task: ParsedTask) -> None:
                     span = definition.end_line - definition.start_line
                     lines = None if span < config.caller_max_lines else (
                         definition.start_line, definition.start_line + config.caller_max_lines - 1)
-                    found.seeds[f"{path}#{i}"] = Seed(
-                        f"{path}#{i}", 1.0, f"{definition.qualified_name}, which the stack frame "
-                        f"names ({where} is outside it: another version?)", lines)
+                    _keep_best(found, Seed(
+                        f"{path}#{i}", quality, f"{definition.qualified_name}, which the stack frame "
+                        f"names ({where} is outside it: another version?)", lines))
                     found.referenced.add(f"{path}#{i}")
                     continue
             if not around:
-                found.seeds[path] = Seed(path, 1.0, f"the task points at {where}", window,
-                                         _focus(window[0], first))
+                _keep_best(found, Seed(path, quality, f"the task points at {where}", window,
+                                       _focus(window[0], first)))
                 found.referenced.add(path)
                 continue
             span, i, definition = min(around, key=lambda a: (a[0], -a[1]))
             lines = None if span < config.caller_max_lines else (
                 max(definition.start_line, window[0]), min(definition.end_line, window[1]))
-            found.seeds[f"{path}#{i}"] = Seed(f"{path}#{i}", 1.0,
-                                              f"{definition.qualified_name} holds {where}", lines,
-                                              _focus((lines or (definition.start_line,))[0], first))
+            _keep_best(found, Seed(f"{path}#{i}", quality,
+                                   f"{definition.qualified_name} holds {where}", lines,
+                                   _focus((lines or (definition.start_line,))[0], first)))
             found.referenced.add(f"{path}#{i}")
+
+
+def _keep_best(found: _SeedSet, seed: Seed) -> None:
+    """Keep ``seed`` unless its node is a seed of a higher quality already (a recursive
+    function's frames point at it more than once)."""
+    known = found.seeds.get(seed.node)
+    if known is None or known.quality < seed.quality:
+        found.seeds[seed.node] = seed
 
 
 def _focus(start: int, line: int) -> int | None:

@@ -178,7 +178,10 @@ class ParsedTask:
     intent : Intent
         The first intent found, by the priority fix > remove > add > modify > understand.
     references : tuple of Reference
-        Places in files the task points at, in order of appearance, no duplicates.
+        Places in files the task points at, no duplicates, nearest the failure first: in
+        order of appearance, but a Python traceback's frames ("most recent call last")
+        last written first, where the frames of a JVM, JavaScript, Rust or Go trace are
+        written innermost first.
     plain_words : tuple of str
         Words of the prose that are neither symbols nor keywords, as written (one- and
         two-letter words and stop words: ``db`` in "fix db", ``get`` in "fix get"), no
@@ -413,6 +416,20 @@ def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple
     return list(firsts.items()), framing, path_spans
 
 
+def _nearest_failure_first(text: str, references: list[Reference]) -> list[Reference]:
+    """``references`` (in text order) with a Python traceback's frames, which it lists
+    "most recent call last", in the reverse order among themselves, so that the frame
+    nearest the failure comes first, as a JVM, JavaScript, Rust or Go trace writes it."""
+    python = {Reference(_reference_path(m.group("path")), int(m.group("start")),
+                        int(m.group("start")), m.group("function") or "")
+              for m in _REFERENCES[0].finditer(text)}
+    at = [i for i, reference in enumerate(references) if reference in python]
+    ordered = list(references)
+    for i, j in zip(at, reversed(at)):
+        ordered[i] = references[j]
+    return ordered
+
+
 def _blank(text: str, spans: list[tuple[int, int]]) -> str:
     """``text`` with the characters of ``spans`` made blanks (same length, so that the
     positions of the rest stay as they were)."""
@@ -448,7 +465,7 @@ def parse_task(text: str) -> ParsedTask:
             symbols.setdefault(symbol)
 
     written_references, framing, path_spans = _scan_references(text)
-    references = [reference for reference, _ in written_references]
+    references = _nearest_failure_first(text, [reference for reference, _ in written_references])
     in_text: dict[str, bool] = {}
     slashes = "/" in text
     for reference, written in written_references:

@@ -101,8 +101,9 @@ def test_a_stack_frame_reference_says_the_function_it_names() -> None:
             "\tat com.acme.Codec$Builder.add(Codec.java:246)\n"
             "\tat com.acme.Codec.lambda$run$0(Codec.java:12)\n"
             "see db.py:4")
+    # (a Python traceback's frames innermost first: the last written)
     assert [(r.path, r.start_line, r.function) for r in parse_task(text).references] == [
-        ("srv/app/db.py", 30, "get"), ("srv/app/db.py", 9, ""), ("Codec.java", 246, "add"),
+        ("srv/app/db.py", 9, ""), ("srv/app/db.py", 30, "get"), ("Codec.java", 246, "add"),
         ("Codec.java", 12, ""), ("db.py", 4, "")]
 
 
@@ -122,8 +123,8 @@ def test_a_task_of_many_stack_frames_gives_every_frame_in_order() -> None:
     assert len(frames) < MAX_TASK_CHARS
     parsed = parse_task(frames)
     expected = []
-    for i in range(1, 801):
-        expected += [(f"srv/app/mod_{i}.py", i, i), (f"src/t_{i}.js", i, i),
+    for i in range(1, 801):  # the Python frames innermost (last written) first
+        expected += [(f"srv/app/mod_{801 - i}.py", 801 - i, 801 - i), (f"src/t_{i}.js", i, i),
                      (f"src/t_{i}.js", i, i + 2)]
     assert [(r.path, r.start_line, r.end_line) for r in parsed.references] == expected
     assert parsed.symbols[:4] == ("srv/app/mod_1.py", "src/t_1.js", "srv/app/mod_2.py",

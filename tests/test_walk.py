@@ -760,3 +760,35 @@ def test_a_one_word_name_seeds_no_twin_in_another_case(make_repo, build_index) -
     seeds = find_seeds(index, parse_task("Store loses keys"))
     assert [index.definition(s.node).name for s in seeds if not index.is_file(s.node)
             and s.quality > 0.5] == ["Store"]
+
+
+def test_a_traces_frames_seed_nearest_the_failure_first_and_their_names_no_more(
+        make_repo, build_index) -> None:
+    # trial 8: every frame of a Java trace scored 150, its outermost frames' names seeded
+    # every overload, and a frame of the caller's own code (App.main) every `main`
+    files = {
+        "src/a/Inner.java": "class Inner {\n    int fail(int x) {\n        return x / 0;\n    }\n}\n",
+        "src/a/Outer.java": ("class Outer {\n    int run(int x) {\n        return new Inner().fail(x);\n"
+                             "    }\n    int run(String s) {\n        return 0;\n    }\n}\n"),
+        "src/a/Tool.java": "class Tool {\n    void main(String[] args) {\n    }\n}\n",
+    }
+    index = build_index(make_repo(files))
+    trace = ("java.lang.ArithmeticException: / by zero\n"
+             "\tat a.Inner.fail(Inner.java:3)\n\tat a.Outer.run(Outer.java:3)\n"
+             "\tat com.example.App.main(App.java:12)\n")
+    seeds = [s for s in find_seeds(index, parse_task(trace))
+             if s.quality > WalkConfig().lexical_seed_quality]  # not mere word matches
+    named = [(index.definition(s.node).qualified_name, s.node) for s in seeds]
+    assert [name for name, _ in named] == ["Inner.fail", "Outer.run"]
+    assert named[1][1] == "src/a/Outer.java#1"  # the frame's overload, not the other one
+    assert seeds[0].quality > seeds[1].quality
+
+
+def test_a_python_tracebacks_frames_come_innermost_first() -> None:
+    trace = ('Traceback (most recent call last):\n  File "app/cli.py", line 9, in main\n'
+             '    run()\n  File "app/core.py", line 4, in run\n    fail()\n'
+             '  File "app/errors.py", line 2, in fail\nValueError: boom\n')
+    assert [r.path for r in parse_task(trace).references] == [
+        "app/errors.py", "app/core.py", "app/cli.py"]
+    java = "at a.B.f(B.java:3)\nat a.C.g(C.java:4)\n"  # written innermost first already
+    assert [r.path for r in parse_task(java).references] == ["B.java", "C.java"]
