@@ -67,10 +67,14 @@ def _scan(lines: Sequence[str], comment: str | None) -> tuple[list[tuple[int, in
     # passed as an argument holds statements of its own)
     stack: list[str] = []
     triple, backslash = "", False
+    # inside a ``/* ... */`` comment, in the languages whose line comment is ``//``: its
+    # lines need not start with ``*`` (trial 8: jsoup's Javadoc lines do not, and were
+    # read as code, so a cut showed the doc before the method it documents)
+    block, blocks = False, comment == "//"
     for i, line in enumerate(lines):
         stripped = line.lstrip()
-        if triple or stripped == "*" or (stripped.startswith(_PROSE_OPENERS)
-                                         and not stripped.startswith("#[")):
+        if triple or block or stripped == "*" or (stripped.startswith(_PROSE_OPENERS)
+                                                  and not stripped.startswith("#[")):
             prose.add(i)
         # a docstring's lines are statements of their own: a word in it does not pull in
         # the whole docstring
@@ -83,6 +87,10 @@ def _scan(lines: Sequence[str], comment: str | None) -> tuple[list[tuple[int, in
                 if line.startswith(triple, j):
                     triple, j = "", j + 3
                     continue
+            elif block:
+                if line.startswith("*/", j):
+                    block, j = False, j + 2
+                    continue
             elif quote:
                 if ch == "\\":
                     j += 1
@@ -93,6 +101,9 @@ def _scan(lines: Sequence[str], comment: str | None) -> tuple[list[tuple[int, in
                 continue
             elif ch in "\"'":
                 quote = ch
+            elif blocks and line.startswith("/*", j):
+                block, j = True, j + 2
+                continue
             elif comment is not None and line.startswith(comment, j) \
                     and not line.lstrip().startswith("#["):
                 break  # a comment to the end of the line (``#`` or ``//``)

@@ -251,3 +251,17 @@ def test_a_window_inside_a_body_reveals_the_salient_line_right_after_its_first()
     assert chunks[0] == [0] and chunks[1] == [30]
     header = ["def process(", "    items,", "):"] + window
     assert reveal_chunks(header, 0, (33,))[:2] == [[0, 1, 2], [33]]
+
+
+def test_a_block_comments_lines_are_prose_without_a_leading_star() -> None:
+    # trial 8: jsoup's Javadoc lines do not start with "*": read as code, a cut of
+    # Cleaner.isValid showed its doc and never reached the method
+    lines = ["    /**", "     Determines if the input is valid (the {@code head} too).",
+             "     <p>Example: boolean ok = cleaner.isValid(doc);", "     */",
+             "    public boolean isValid(Document doc) {", "        int n = 0; /* a note",
+             "        still the note */", "        return n == 0;", "    }"]
+    assert prose_lines(lines, "//") == {0, 1, 2, 3, 6}
+    assert statement_spans(lines, "//")[4] == (4, 4)  # the braces in the doc are no code
+    chunks = reveal_chunks(lines, 0, [2], "//")
+    assert chunks[0] == [4]  # the header first, below the doc
+    assert prose_lines(["x = '/*'", "y = 1"], "#") == set()  # no block comments there
