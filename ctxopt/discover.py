@@ -261,6 +261,8 @@ def _list_files(root: Path, config: HygieneConfig, diagnostics: list[Diagnostic]
             f: found for f in files if rules.rules and (found := rules.lookup(f))})
     diagnostics.extend(Diagnostic(rel, REASON_NOT_CHECKED_OUT, "outside the sparse checkout")
                        for rel in tree.not_checked_out)
+    diagnostics.extend(Diagnostic(rel or ".", REASON_UNREADABLE, why)
+                       for rel, why in tree.unreadable)
     # git lists an untracked nested repository as "dir/": a submodule not yet registered
     modules = sorted(set(tree.submodules) | {f.rstrip("/") for f in tree.files if f.endswith("/")})
     listing = _Listing([f for f in tree.files if not f.endswith("/")], tree.prefix)

@@ -9,6 +9,7 @@ Outside a work tree (or without git) the callers walk the directory instead, and
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,8 +30,10 @@ _GIT_TIMEOUT_S = 120
 _GITLINK_MODE = "160000"
 
 
-def _git(args: list[str], cwd: Path, stdin: bytes | None = None) -> bytes | None:
-    """``git args`` in ``cwd``: its standard output, or None when git is missing or fails."""
+def _git(args: list[str], cwd: Path, stdin: bytes | None = None,
+         warnings: list[str] | None = None) -> bytes | None:
+    """``git args`` in ``cwd``: its standard output, or None when git is missing or fails.
+    ``warnings``, when given, gets the lines of its standard error."""
     try:
         completed = subprocess.run(
             ["git", "-c", "core.quotepath=off", *args], cwd=cwd, input=stdin,
@@ -38,6 +41,8 @@ def _git(args: list[str], cwd: Path, stdin: bytes | None = None) -> bytes | None
             env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"})
     except (OSError, subprocess.SubprocessError):
         return None
+    if warnings is not None:
+        warnings += completed.stderr.decode("utf-8", "surrogateescape").splitlines()
     return completed.stdout if completed.returncode == 0 else None
 
 
@@ -91,7 +96,9 @@ class WorkTree:
     ``/``); ``files``: tracked and untracked-not-ignored files (sorted), without gitlinks and
     files outside the sparse checkout; ``submodules``: gitlinks (registered submodules);
     ``not_checked_out``: tracked files outside the sparse checkout (absent from disk);
-    ``git_dir``: the repository's git directory.
+    ``unreadable``: (directory, why) of each directory git could not open to list its
+    untracked files (``could not open directory 'x/': Permission denied``), the directory
+    root-relative without its ``/``; ``git_dir``: the repository's git directory.
     """
 
     top: Path
@@ -100,6 +107,7 @@ class WorkTree:
     files: list[str] = field(default_factory=list)
     submodules: list[str] = field(default_factory=list)
     not_checked_out: list[str] = field(default_factory=list)
+    unreadable: list[tuple[str, str]] = field(default_factory=list)
 
 
 def work_tree(root: Path) -> WorkTree | None:
@@ -112,7 +120,8 @@ def work_tree(root: Path) -> WorkTree | None:
     if len(lines) < 3:
         return None
     tracked = _git(["ls-files", "-z", "-t", "--stage", "--cached"], root)
-    untracked = _git(["ls-files", "-z", "--others", "--exclude-standard"], root)
+    warnings: list[str] = []
+    untracked = _git(["ls-files", "-z", "--others", "--exclude-standard"], root, warnings=warnings)
     if tracked is None or untracked is None:
         return None
     files, submodules, sparse = set(_names(untracked)), [], []
@@ -125,8 +134,15 @@ def work_tree(root: Path) -> WorkTree | None:
             sparse.append(path)
         else:
             files.add(path)
+    unreadable = sorted({(m.group(1).rstrip("/"), m.group(2)) for line in warnings
+                         if (m := _UNOPENED.search(line))})
     return WorkTree(Path(lines[0]), lines[1], Path(lines[2]), sorted(files),
-                    sorted(set(submodules)), sorted(set(sparse)))
+                    sorted(set(submodules)), sorted(set(sparse)), unreadable)
+
+
+# git's warning for a directory it cannot list (trial 8: such a directory was skipped
+# with no word, where the walk without git reports it unreadable)
+_UNOPENED = re.compile(r"could not open directory '(.+)': (.+)$")
 
 
 def attribute_verdict(value: str) -> bool | None:

@@ -226,3 +226,21 @@ def test_attributes_from_git_info_and_from_above_a_sub_root_apply(tmp_path) -> N
     write(root, {".gitattributes": "src/gen.py linguist-generated\n"})
     part, diagnostics = discover_sources(root / "src")
     assert part == ["app.py"] and reasons(diagnostics) == [("gen.py", "generated")]
+
+
+def test_a_directory_git_cannot_open_is_reported_unreadable(tmp_path, monkeypatch) -> None:
+    # trial 8: an untracked directory without read permission (git warns "could not open
+    # directory") was skipped with no word; the walk without git reports it. Root reads
+    # any directory, so git's warning comes from a wrapper around the real git here.
+    root = commit_all(tmp_path / "repo", {"app.py": "def run():\n    pass\n"})
+    wrapper = tmp_path / "bin" / "git"
+    wrapper.parent.mkdir()
+    wrapper.write_text(f'#!/bin/sh\n"{shutil.which("git")}" "$@"\nstatus=$?\n'
+                       'case "$*" in *--others*) echo "warning: could not open directory '
+                       "'src/secret/': Permission denied\" >&2;; esac\nexit $status\n")
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
+    candidates, diagnostics = list_candidates(root)
+    assert [c.path for c in candidates] == ["app.py"]
+    assert [(d.path, d.reason, d.detail) for d in diagnostics] == [
+        ("src/secret", "unreadable", "Permission denied")]
