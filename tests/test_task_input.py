@@ -134,6 +134,22 @@ def test_a_dashed_task_without_a_space_goes_after_double_dash(make_repo, runner)
     assert json.loads(result.stdout)["task"] == "--Storage"
 
 
+def test_a_word_naming_no_option_is_the_task_when_no_other_task_is_given(make_repo, runner) -> None:
+    # an issue title of one word, "--update=<pattern>" (a benchmark task), exited 2
+    root = make_repo({"storage.py": STORAGE})
+    result = runner.invoke(main, ["gather", "--save=<Storage>", "--root", str(root),
+                                  "--format", "json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["task"] == "--save=<Storage>"
+    assert "gather has no option --save, so '--save=<Storage>' is read as the task" in result.stderr
+    # a misspelt option beside a task, two unknown words, an option of the group (it goes
+    # before the command) and a known option without its value stay errors
+    for args in (["fix Storage", "--budjet=800"], ["--budjet", "800", "fix Storage"],
+                 ["--save=x", "--load=y"], ["-q"], ["--quiet"], ["--budget"]):
+        result = runner.invoke(main, ["gather", *args, "--root", str(root)])
+        assert result.exit_code == 2 and result.stderr.startswith("Error: "), args
+
+
 def test_a_multi_line_task_keeps_its_lines_and_the_header_one_line(make_repo, runner) -> None:
     root = make_repo({"storage.py": STORAGE})
     result = runner.invoke(main, ["gather", "-", "--root", str(root), "--format", "json"],
