@@ -24,7 +24,7 @@ from .errors import CtxoptError, UsageError
 from .files.text import display_text
 
 __all__ = ["ExitStatus", "IndexingFeedback", "ProgressBar", "emit", "exit_nothing_found",
-           "indexing_progress", "output_target", "write_output"]
+           "indexing_progress", "output_target", "remember_output", "write_output"]
 
 
 class ExitStatus(enum.IntEnum):
@@ -96,30 +96,16 @@ def output_target(output: str | None, *, root: Path | None = None,
     return target
 
 
-# The files ctxopt wrote with -o, by resolved path: the SHA-256 of what it wrote, in the
-# user cache directory; the most recent ``_RECORD_MAX`` are kept.
-_RECORD_NAME = "outputs.json"
-_RECORD_MAX = 1000
+# The files ctxopt wrote with -o: one record a file, named by the SHA-256 of its resolved
+# path and holding the SHA-256 of what was written, in this directory of the user cache
+# (one file a path: concurrent runs never rewrite each other's records).
+_RECORDS = "outputs"
 
 
-def _record_path() -> Path:
+def _record_of(path: Path) -> Path:
     from .calibration import user_cache_dir
 
-    return user_cache_dir() / _RECORD_NAME
-
-
-def _read_record() -> dict[str, str]:
-    """The record of outputs written (path -> SHA-256 hex); empty when missing or not
-    readable as such."""
-    import json
-
-    try:
-        record = json.loads(_record_path().read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(record, dict):
-        return {}
-    return {k: v for k, v in record.items() if isinstance(k, str) and isinstance(v, str)}
+    return user_cache_dir() / _RECORDS / _digest(os.fsencode(path))
 
 
 def _digest(data: bytes) -> str:
@@ -128,30 +114,26 @@ def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def remember_output(path: Path, data: bytes) -> None:
+def remember_output(path: Path, data: bytes) -> str | None:
     """Record that ctxopt wrote ``data`` to ``path`` (resolved), so that a later ``-o`` may
-    replace it while it holds exactly that. A record that cannot be written is skipped:
-    the later run then refuses to replace the file, which loses nothing."""
-    import json
+    replace it while it holds exactly that. Returns None, or why the record could not be
+    written (the later run then refuses to replace the file, which loses nothing)."""
     import tempfile
 
-    record = _read_record()
-    record.pop(str(path), None)
-    record[str(path)] = _digest(data)
-    kept = dict(list(record.items())[-_RECORD_MAX:])
-    target = _record_path()
+    record = _record_of(path)
     try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(dir=target.parent, prefix=".outputs.", suffix=".tmp")
+        record.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=record.parent, prefix=".", suffix=".tmp")
         try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(kept, handle)
-            os.replace(temporary, target)
+            with os.fdopen(fd, "w", encoding="ascii") as handle:
+                handle.write(_digest(data))
+            os.replace(temporary, record)
         except BaseException:
             Path(temporary).unlink(missing_ok=True)
             raise
-    except OSError:
-        pass
+    except OSError as exc:
+        return f"{record.parent}: {exc.strerror or exc}"
+    return None
 
 
 def _written_by_ctxopt(path: Path) -> bool:
@@ -159,12 +141,20 @@ def _written_by_ctxopt(path: Path) -> bool:
     (``remember_output``), so that a new run may replace it. A file that merely looks
     like an output is not: trial 8 appended notes to an earlier output, or copied one
     elsewhere in the repository, and the next ``-o`` replaced them. An unreadable file
-    is not."""
+    is not. Read in chunks, and only when a record of the path exists."""
+    import hashlib
+
     try:
-        data = path.read_bytes()
-    except OSError:
+        if path.stat().st_size == 0:
+            return True
+        expected = _record_of(path).read_text(encoding="ascii").strip()
+        digest = hashlib.sha256()
+        with path.open("rb") as handle:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+    except (OSError, UnicodeDecodeError):
         return False
-    return not data or _read_record().get(str(path)) == _digest(data)
+    return digest.hexdigest() == expected
 
 
 def _is_database(path: Path) -> bool:
@@ -282,10 +272,14 @@ def emit(data: str | bytes, target: Path | None, output: str | None) -> None:
         return
     try:
         write_output(target, data)
+        regular = stat.S_ISREG(target.stat().st_mode)
     except OSError as exc:
         raise CtxoptError(f"cannot write {output!r}: {exc.strerror or exc}") from exc
-    if stat.S_ISREG(target.stat().st_mode):
-        remember_output(target, data if isinstance(data, bytes) else data.encode("utf-8"))
+    if regular:
+        problem = remember_output(target, data if isinstance(data, bytes) else data.encode("utf-8"))
+        if problem is not None and not quiet():
+            click.echo(f"ctxopt: could not record the output ({problem}): a later -o will "
+                       f"not replace {output!r}", err=True)
 
 
 def exit_nothing_found(task: str, root: Path, why: str) -> NoReturn:

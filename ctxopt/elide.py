@@ -99,7 +99,7 @@ def _scan(lines: Sequence[str], comment: str | None) -> tuple[list[tuple[int, in
             elif line.startswith(('"""', "'''"), j):
                 triple, j = line[j:j + 3], j + 3
                 continue
-            elif ch in "\"'":
+            elif ch in "\"'" or (blocks and ch == "`"):  # (Go's and JavaScript's `...`)
                 quote = ch
             elif blocks and line.startswith("/*", j):
                 block, j = True, j + 2

@@ -28,17 +28,23 @@ __all__ = ["WorkTree", "work_tree", "repository_root", "find_repository_root", "
 ATTRIBUTES = ("linguist-generated", "gitlab-generated", "linguist-vendored")
 _GIT_TIMEOUT_S = 120
 _GITLINK_MODE = "160000"
+# git's warning for a directory it cannot list, in the C locale (trial 8: such a directory
+# was skipped with no word, where the walk without git reports it unreadable)
+_UNOPENED = re.compile(r"could not open directory '(.+)': (.+)$")
 
 
 def _git(args: list[str], cwd: Path, stdin: bytes | None = None,
          warnings: list[str] | None = None) -> bytes | None:
     """``git args`` in ``cwd``: its standard output, or None when git is missing or fails.
-    ``warnings``, when given, gets the lines of its standard error."""
+    ``warnings``, when given, gets the lines of its standard error, in the C locale (so
+    that they can be read)."""
+    env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
+    if warnings is not None:
+        env["LC_ALL"] = "C"
     try:
         completed = subprocess.run(
             ["git", "-c", "core.quotepath=off", *args], cwd=cwd, input=stdin,
-            capture_output=True, timeout=_GIT_TIMEOUT_S, check=False,
-            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"})
+            capture_output=True, timeout=_GIT_TIMEOUT_S, check=False, env=env)
     except (OSError, subprocess.SubprocessError):
         return None
     if warnings is not None:
@@ -96,9 +102,10 @@ class WorkTree:
     ``/``); ``files``: tracked and untracked-not-ignored files (sorted), without gitlinks and
     files outside the sparse checkout; ``submodules``: gitlinks (registered submodules);
     ``not_checked_out``: tracked files outside the sparse checkout (absent from disk);
-    ``unreadable``: (directory, why) of each directory git could not open to list its
-    untracked files (``could not open directory 'x/': Permission denied``), the directory
-    root-relative without its ``/``; ``git_dir``: the repository's git directory.
+    ``unreadable``: (directory, why) of each directory under the root that git could not
+    open to list its untracked files (``could not open directory 'x/': Permission
+    denied``), root-relative without its ``/``; ``git_dir``: the repository's git
+    directory.
     """
 
     top: Path
@@ -134,15 +141,13 @@ def work_tree(root: Path) -> WorkTree | None:
             sparse.append(path)
         else:
             files.add(path)
-    unreadable = sorted({(m.group(1).rstrip("/"), m.group(2)) for line in warnings
-                         if (m := _UNOPENED.search(line))})
+    # (git names them from the work tree's top, where it lists files from the root)
+    prefix = lines[1]
+    unreadable = sorted({(m.group(1).rstrip("/")[len(prefix):], m.group(2)) for line in warnings
+                         if (m := _UNOPENED.search(line)) and m.group(1).startswith(prefix)})
     return WorkTree(Path(lines[0]), lines[1], Path(lines[2]), sorted(files),
                     sorted(set(submodules)), sorted(set(sparse)), unreadable)
 
-
-# git's warning for a directory it cannot list (trial 8: such a directory was skipped
-# with no word, where the walk without git reports it unreadable)
-_UNOPENED = re.compile(r"could not open directory '(.+)': (.+)$")
 
 
 def attribute_verdict(value: str) -> bool | None:

@@ -185,14 +185,15 @@ def files_named(index: IndexView, written: str) -> list[str]:
 
 
 def _framed_names(index: IndexView, task: ParsedTask) -> set[str]:
-    """The task's symbols that only name the function of a stack frame
+    """The task's symbols that only name the function of a Python or JVM stack frame
     (``org.jsoup.Jsoup.parse`` of ``at org.jsoup.Jsoup.parse(Jsoup.java:78)``), when the
     repository holds the place of one of the trace's frames: such a frame seeds the
     definition at its line, at its distance from the failure; as a symbol it seeded every
     overload at a quality of its own, the outermost frames took the room of the
     innermost, and a frame of the caller's own code (``App.main``) seeded every ``main``
     (trial 8). When no frame's place is in the repository, the names are all there is."""
-    framed_references = [reference for reference in task.references if reference.function]
+    framed_references = [reference for reference in task.references if reference.function
+                         and reference.frame]
     if not any(files_named(index, reference.path) for reference in framed_references):
         return set()
     frames = {(reference.function, reference.path.rpartition("/")[2].partition(".")[0])
@@ -205,30 +206,26 @@ def _framed_names(index: IndexView, task: ParsedTask) -> set[str]:
     return framed
 
 
-# How fast the quality of a place the task points at falls with its distance from the
-# failure, in places: the 5th frame out is a named seed no more (quality 0.5).
-_FRAME_DECAY = 0.25
-
-
 def _seed_references(found: _SeedSet, task: ParsedTask) -> None:
     """Places the task points at (``task.references``) are seeds of the top quality:
     the innermost definition around the line, shown whole when short and else by a
     window of ``caller_max_lines`` around the line; a line outside every definition seeds
     that window of its file. A stack frame that names a function the line is not in (a
     trace from another version of the file) seeds the nearest definition of that name in
-    the file instead, when there is one. The place nearest the failure (``task.references``
-    comes so ordered) has the top quality, the k-th after it ``1 / (1 + k * _FRAME_DECAY)``:
-    every frame of a Java trace scored 150, and its outermost frames took the room of the
-    innermost's line (trial 8)."""
+    the file instead, when there is one. The frames of a Python or JVM trace
+    (``Reference.frame``; ``task.references`` puts the one nearest the failure first): the
+    first has the top quality, the k-th after it ``1 / (1 + k * frame_decay)``
+    (``WalkConfig``): every frame of a Java trace scored 150, and its outermost frames took
+    the room of the innermost's line (trial 8). Other places keep the top quality."""
     index, config = found.index, found.config
     half = config.caller_max_lines // 2
-    rank = 0
+    frames = 0
     for reference in task.references:
         for path in files_named(index, reference.path)[:1]:
-            # the place nearest the failure first: a trace's innermost frame is where it
-            # failed, the frames further out say how it got there
-            quality = 1.0 / (1.0 + _FRAME_DECAY * rank)
-            rank += 1
+            # a trace's innermost frame is where it failed, the frames further out say
+            # how it got there
+            quality = 1.0 / (1.0 + config.frame_decay * frames) if reference.frame else 1.0
+            frames += bool(reference.frame)
             first, last = reference.start_line, reference.end_line
             window = (max(1, first - half), last + half)
             definitions = list(enumerate(index.file_definitions(path) or ()))

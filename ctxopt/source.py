@@ -117,19 +117,18 @@ def compact_signature(signature: str) -> str:
 
 
 def _skeleton(definitions: tuple, i: int, end: int | None = None,
-              text: list[str] | None = None) -> str:
+              file_lines: list[str] | None = None) -> str:
     """A class-like definition's signature with its members' signatures as its body:
     those whose header starts at line ``end`` or above, when given (a block that holds
     part of the class: a member below it is in another block, or none, and was listed
-    twice, its label's range wrong; trial 6), then a ``⋮ N more members below`` line.
-    ``text``, the file's lines, finds a member's header below the doc comment it starts
-    with (``header_lines``; trial 8: a Rust field's doc comment ended a block, the field
-    was listed in it and shown again by the next block); without it a member starts at
-    its first line."""
+    twice, its label's range wrong; trial 6). ``file_lines`` (given with ``end``) finds a
+    member's header below the doc comment it starts with (``header_lines``; trial 8: a
+    Rust field's doc comment ended a block, the field was listed in it and shown again by
+    the next block). Members not listed are counted on a ``⋮ N more members`` line."""
     definition = definitions[i]
     members = [d for d in definitions if d.parent == i]
-    children = [d for d in members if end is None
-                or (header_lines(d, text)[0] if text else d.start_line) <= end]
+    children = [d for d in members if end is None or file_lines is None
+                or header_lines(d, file_lines)[0] <= end]
     signature = compact_signature(definition.signature)
     if definition.kind not in CONTAINER_KINDS or not children:
         return signature
@@ -143,10 +142,8 @@ def _skeleton(definitions: tuple, i: int, end: int | None = None,
     else:
         return signature
     body = [compact_signature(child.signature) for child in children[:SKELETON_MEMBERS]]
-    if len(children) > SKELETON_MEMBERS:
-        body.append(f"⋮ {len(children) - SKELETON_MEMBERS} more members")
-    if len(members) > len(children):
-        body.append(f"⋮ {len(members) - len(children)} more members below")
+    if len(members) > len(body):
+        body.append(f"⋮ {len(members) - len(body)} more members")
     return "\n".join(head + body + tail)
 
 
@@ -197,7 +194,7 @@ def header_lines(definition: Definition, lines: list[str]) -> tuple[int, int]:
     for number in range(top, min(definition.end_line, len(lines)) + 1):
         # (a field's signature has no separator: Rust's `data: Bytes,` is `data: Bytes`)
         line = lines[number - 1].strip()
-        if line == first or (line.startswith(first) and line[len(first):] in (",", ";")):
+        if line == first or (first and line.startswith(first) and line[len(first):] in (",", ";")):
             top = number
             break
     return top, min(top + len(head) - 1, definition.end_line)
@@ -439,8 +436,8 @@ def _rest_of_file(index: IndexView, path: str, lines: list[str], blocks: list[Bl
 def _with_salient(block: Block, lines: list[str], items: list[Item],
                   terms: Mapping[str, float], definitions: tuple) -> Block:
     """``block`` with its salient lines; a cut of it then starts at the header of the
-    innermost definition around the line the task points at (its ``focus_line``), the
-    line itself salient first."""
+    innermost definition around the place the task points at (its items' ``focus_line``,
+    ``FOCUS_ABOVE`` lines above the line), the line itself salient first."""
     start, end = block.start_line, block.end_line
     pointed = [i.focus_line for i in items
                if i.focus_line is not None and start <= i.focus_line <= end]

@@ -124,13 +124,15 @@ _KEBAB = re.compile(r"-{0,2}[^\W\d_][^\W_]*(?:-[^\W\d_][^\W_]*)+")
 # each of its characters, and a 20,000-character word took 39 s)
 _REF_PATH = (r"(?<![\w.~@+/\\-])"
              rf"(?P<path>(?:[a-z][\w+.-]*:/+|[A-Za-z]:)?[\w.~@+/\\-]*\.(?:{_EXT_RE}))")
+# Python traceback frame, and the function it names (``<module>``, ``<listcomp>``: none)
+_PYTHON_FRAME = re.compile(r'File "(?P<path>[^"\n]+)", line (?P<start>\d+)'
+                           rf'(?:, in (?:(?P<function>{IDENTIFIER})|<[\w.-]+>))?')
+# JVM stack frame: at com.acme.Codec$Builder.add(Codec.java:246)
+_JVM_FRAME = re.compile(rf"(?<![\w$.])(?:[\w$]+\.)+(?P<function>{IDENTIFIER})\((?P<path>[\w$.-]+\."
+                        r"(?:java|kt|kts|scala|groovy)):(?P<start>\d+)\)")
 _REFERENCES = (
-    # Python traceback frame, and the function it names (``<module>``, ``<listcomp>``: none)
-    re.compile(r'File "(?P<path>[^"\n]+)", line (?P<start>\d+)'
-               rf'(?:, in (?:(?P<function>{IDENTIFIER})|<[\w.-]+>))?'),
-    # JVM stack frame: at com.acme.Codec$Builder.add(Codec.java:246)
-    re.compile(rf"(?<![\w$.])(?:[\w$]+\.)+(?P<function>{IDENTIFIER})\((?P<path>[\w$.-]+\."
-               r"(?:java|kt|kts|scala|groovy)):(?P<start>\d+)\)"),
+    _PYTHON_FRAME,
+    _JVM_FRAME,
     re.compile(_REF_PATH + r"#L(?P<start>\d+)(?:-L?(?P<end>\d+))?(?!\w)"),  # GitHub anchor
     re.compile(_REF_PATH + r":(?P<start>\d+)(?:(?:-|\u2013)(?P<end>\d+)|:\d+)?(?![\w.])"),
 )
@@ -160,6 +162,9 @@ class Reference:
     # the function a stack frame names at this place (``File "x.py", line 3, in get``,
     # ``at a.B.get(B.java:3)``), else ""
     function: str = ""
+    # the trace the place is a frame of: "python" (``File "x.py", line 3``), "jvm"
+    # (``at a.B.get(B.java:3)``), else "" (a place written otherwise: ``x.py:3``)
+    frame: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -380,14 +385,15 @@ def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple
             end = int(match.group("end") or start) if "end" in pattern.groupindex else start
             path = _reference_path(match.group("path"))
             function = (match.group("function") or "") if "function" in pattern.groupindex else ""
+            frame = {_PYTHON_FRAME: "python", _JVM_FRAME: "jvm"}.get(pattern, "")
             if path and start > 0:
                 taken.add(match.start(), match.end())
-                found.append((match.start(), Reference(path, start, max(start, end), function),
-                              match.group("path")))
+                found.append((match.start(), Reference(path, start, max(start, end), function,
+                                                       frame), match.group("path")))
                 path_spans.append((*match.span("path"), path))
                 # what is neither the path nor the function it names frames them
                 names = sorted([match.span("path")] + ([match.span("function")] if function else []))
-                at = match.start() if pattern is _REFERENCES[0] else match.end("path")
+                at = match.start() if pattern is _PYTHON_FRAME else match.end("path")
                 for name_start, name_end in names:
                     framing.append((at, max(at, name_start)))
                     at = max(at, name_end)
@@ -416,14 +422,11 @@ def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple
     return list(firsts.items()), framing, path_spans
 
 
-def _nearest_failure_first(text: str, references: list[Reference]) -> list[Reference]:
+def _nearest_failure_first(references: list[Reference]) -> list[Reference]:
     """``references`` (in text order) with a Python traceback's frames, which it lists
     "most recent call last", in the reverse order among themselves, so that the frame
     nearest the failure comes first, as a JVM, JavaScript, Rust or Go trace writes it."""
-    python = {Reference(_reference_path(m.group("path")), int(m.group("start")),
-                        int(m.group("start")), m.group("function") or "")
-              for m in _REFERENCES[0].finditer(text)}
-    at = [i for i, reference in enumerate(references) if reference in python]
+    at = [i for i, reference in enumerate(references) if reference.frame == "python"]
     ordered = list(references)
     for i, j in zip(at, reversed(at)):
         ordered[i] = references[j]
@@ -465,7 +468,7 @@ def parse_task(text: str) -> ParsedTask:
             symbols.setdefault(symbol)
 
     written_references, framing, path_spans = _scan_references(text)
-    references = _nearest_failure_first(text, [reference for reference, _ in written_references])
+    references = _nearest_failure_first([reference for reference, _ in written_references])
     in_text: dict[str, bool] = {}
     slashes = "/" in text
     for reference, written in written_references:

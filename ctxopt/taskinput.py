@@ -57,7 +57,8 @@ class TaskCommand(click.Command):
                 break
             value_of_option = bool(kept) and kept[-1] in takes_value
             if value_of_option or not arg.startswith("-") or arg == "-":
-                positional += not value_of_option
+                # (a value of --task-file is a task given)
+                positional += not value_of_option or kept[-1] == "--task-file"
                 kept.append(arg)
             elif _looks_like_words(arg):
                 phrases.append(arg)
@@ -65,14 +66,16 @@ class TaskCommand(click.Command):
                 unknown.append(arg)
                 kept.append(arg)
             else:
+                positional += arg.startswith("--task-file=")
                 kept.append(arg)
         if len(unknown) == 1 and not phrases and not positional:
             # the only task word given: an issue title such as ``--update=<pattern>``
             kept.remove(unknown[0])
             phrases.append(unknown[0])
-            click.echo(f"ctxopt: {ctx.info_name} has no option {unknown[0].split('=', 1)[0]}, "
-                       f"so {unknown[0]!r} is read as the task (put such a task after --)",
-                       err=True)
+            if not ctx.find_root().params.get("quiet"):
+                click.echo(f"ctxopt: {ctx.info_name} has no option {unknown[0].split('=', 1)[0]}, "
+                           f"so {unknown[0]!r} is read as the task (put such a task after --)",
+                           err=True)
         if phrases:
             at = kept.index("--") + 1 if "--" in kept else len(kept)
             kept[at:at] = (["--"] if "--" not in kept else []) + phrases

@@ -228,19 +228,23 @@ def test_attributes_from_git_info_and_from_above_a_sub_root_apply(tmp_path) -> N
     assert part == ["app.py"] and reasons(diagnostics) == [("gen.py", "generated")]
 
 
-def test_a_directory_git_cannot_open_is_reported_unreadable(tmp_path, monkeypatch) -> None:
+@pytest.mark.skipif(os.name == "nt", reason="the git wrapper is a shell script")
+@pytest.mark.parametrize("sub", ["", "sub"])
+def test_a_directory_git_cannot_open_is_reported_unreadable(tmp_path, monkeypatch, sub) -> None:
     # trial 8: an untracked directory without read permission (git warns "could not open
     # directory") was skipped with no word; the walk without git reports it. Root reads
-    # any directory, so git's warning comes from a wrapper around the real git here.
-    root = commit_all(tmp_path / "repo", {"app.py": "def run():\n    pass\n"})
+    # any directory, so git's warning comes from a wrapper around the real git here. git
+    # names the directory from the work tree's top, also when run in a sub-root.
+    repo = commit_all(tmp_path / "repo", {"sub/app.py": "def run():\n    pass\n"})
+    warned = "sub/secret/" if sub else "secret/"
     wrapper = tmp_path / "bin" / "git"
     wrapper.parent.mkdir()
     wrapper.write_text(f'#!/bin/sh\n"{shutil.which("git")}" "$@"\nstatus=$?\n'
                        'case "$*" in *--others*) echo "warning: could not open directory '
-                       "'src/secret/': Permission denied\" >&2;; esac\nexit $status\n")
+                       f"'{warned}': Permission denied\" >&2;; esac\nexit $status\n")
     wrapper.chmod(0o755)
     monkeypatch.setenv("PATH", f"{wrapper.parent}{os.pathsep}{os.environ['PATH']}")
-    candidates, diagnostics = list_candidates(root)
-    assert [c.path for c in candidates] == ["app.py"]
+    candidates, diagnostics = list_candidates(repo / sub if sub else repo)
+    assert [c.path for c in candidates] == (["app.py"] if sub else ["sub/app.py"])
     assert [(d.path, d.reason, d.detail) for d in diagnostics] == [
-        ("src/secret", "unreadable", "Permission denied")]
+        ("secret", "unreadable", "Permission denied")]

@@ -265,3 +265,7 @@ def test_a_block_comments_lines_are_prose_without_a_leading_star() -> None:
     chunks = reveal_chunks(lines, 0, [2], "//")
     assert chunks[0] == [4]  # the header first, below the doc
     assert prose_lines(["x = '/*'", "y = 1"], "#") == set()  # no block comments there
+    # a /* inside a string opens nothing (Go's raw string, JavaScript's template)
+    go = ["func list() {", '    a := filepath.Glob(`/etc/*`)', '    b := "/*"', "    return a", "}"]
+    assert prose_lines(go, "//") == set()
+    assert statement_spans(go, "//")[3] == (3, 3)

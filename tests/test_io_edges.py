@@ -122,3 +122,25 @@ def test_a_long_run_of_letters_ends() -> None:
     # hours: the run would not end)
     assert joined_words("x" * 200_000) == []
     assert joined_words("foo_bar baz") == ["=bar_baz", "=barbaz"]
+
+
+def _remember_many(args: tuple[str, int]) -> None:
+    from ctxopt.cli_output import remember_output
+
+    directory, worker = args
+    for n in range(20):
+        path = Path(directory) / f"out-{worker}-{n}.md"
+        path.write_text(f"# ctxopt {worker} {n}\n")
+        remember_output(path, path.read_bytes())
+
+
+def test_outputs_recorded_by_processes_at_once_are_all_kept(tmp_path) -> None:
+    # review: one shared record rewritten by each run kept 31 of 160 outputs of 8 processes
+    import multiprocessing
+
+    from ctxopt.cli_output import _written_by_ctxopt
+
+    with multiprocessing.get_context("spawn").Pool(4) as pool:
+        pool.map(_remember_many, [(str(tmp_path), worker) for worker in range(8)])
+    outputs = sorted(tmp_path.glob("out-*.md"))
+    assert len(outputs) == 160 and all(_written_by_ctxopt(path) for path in outputs)

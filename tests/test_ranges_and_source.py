@@ -366,7 +366,7 @@ def test_a_member_is_in_the_block_that_holds_its_header_not_its_doc_comment(
     header = next(b for b in blocks if b.start_line == 1)
     assert header.end_line == 6 and header.kind is Fidelity.SIGNATURE
     assert "entries: u32" in header.content and "pub_sub" not in header.content
-    assert "⋮ 2 more members below" in header.content
+    assert "⋮ 2 more members" in header.content
 
 
 def test_a_window_inside_a_long_definition_has_no_signature(make_repo, build_index) -> None:

@@ -144,10 +144,18 @@ def test_a_word_naming_no_option_is_the_task_when_no_other_task_is_given(make_re
     assert "gather has no option --save, so '--save=<Storage>' is read as the task" in result.stderr
     # a misspelt option beside a task, two unknown words, an option of the group (it goes
     # before the command) and a known option without its value stay errors
+    task_file = root / "task.txt"
+    task_file.write_text("fix Storage\n")
     for args in (["fix Storage", "--budjet=800"], ["--budjet", "800", "fix Storage"],
-                 ["--save=x", "--load=y"], ["-q"], ["--quiet"], ["--budget"]):
-        result = runner.invoke(main, ["gather", *args, "--root", str(root)])
-        assert result.exit_code == 2 and result.stderr.startswith("Error: "), args
+                 ["--save=x", "--load=y"], ["-q"], ["--quiet"],
+                 ["--task-file", str(task_file), "--udpate"], [f"--task-file={task_file}", "--x"],
+                 ["-", "--udpate"]):
+        result = runner.invoke(main, ["gather", *args, "--root", str(root)], input="fix Storage")
+        assert result.exit_code == 2 and result.stderr.startswith("Error: No such option"), args
+    result = runner.invoke(main, ["gather", "--root", str(root), "--budget"])
+    assert result.exit_code == 2 and "requires an argument" in result.stderr
+    quiet = runner.invoke(main, ["-q", "gather", "--save=<Storage>", "--root", str(root)])
+    assert quiet.exit_code == 0 and quiet.stderr == ""
 
 
 def test_a_multi_line_task_keeps_its_lines_and_the_header_one_line(make_repo, runner) -> None:

@@ -782,6 +782,10 @@ def test_a_traces_frames_seed_nearest_the_failure_first_and_their_names_no_more(
     assert [name for name, _ in named] == ["Inner.fail", "Outer.run"]
     assert named[1][1] == "src/a/Outer.java#1"  # the frame's overload, not the other one
     assert seeds[0].quality > seeds[1].quality
+    # places written otherwise (pytest's "path:line: in name" lists the outermost first)
+    # are no frames of a known order: each keeps the top quality
+    places = find_seeds(index, parse_task("src/a/Outer.java:3: in run\nsrc/a/Inner.java:3: in fail"))
+    assert sorted(s.quality for s in places[:2]) == [1.0, 1.0]
 
 
 def test_a_python_tracebacks_frames_come_innermost_first() -> None:

@@ -11,27 +11,33 @@ import contextlib
 import errno
 import hashlib
 import os
+import re
 import sqlite3
 import stat
 from pathlib import Path
 
 from ..errors import IndexStoreError, NotAnIndexError
-from .schema import APPLICATION_ID, SQLITE_MAGIC
+from .schema import APPLICATION_ID, SQLITE_MAGIC, TABLES
 
 __all__ = ["is_corruption", "move_aside", "check_ours", "writable_location"]
 
 
 def is_corruption(exc: sqlite3.DatabaseError) -> bool:
-    """True when SQLite says the file is damaged or not a database at all, or a table or
-    column of the index's schema is missing: ``prepare_schema`` makes them all whenever
-    the stored schema version differs, so one missing from a current index was removed
-    by hand or by a tool (trial 8: a dropped ``defs`` table failed every run, exit 3)."""
+    """True when SQLite says the file is damaged or not a database at all, or one of the
+    index's tables (``schema.TABLES``) is missing: ``prepare_schema`` makes them all
+    whenever the stored schema version differs, so one missing from a current index was
+    removed by hand or by a tool (trial 8: a dropped ``defs`` table failed every run,
+    exit 3). A missing column is not: ctxopt's own query would be wrong."""
     name = getattr(exc, "sqlite_errorname", "") or ""
     if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
         return True
     text = str(exc)
+    missing = _MISSING_TABLE.match(text)
     return ("malformed" in text or "not a database" in text
-            or text.startswith(("no such table", "no such column")))
+            or (missing is not None and missing.group(1) in TABLES))
+
+
+_MISSING_TABLE = re.compile(r"no such table: (?:main\.)?(\w+)")
 
 
 def move_aside(location: str) -> str:
