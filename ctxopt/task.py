@@ -357,7 +357,7 @@ def find_references(text: str) -> list[Reference]:
     the first one after it on the same line; without such a path it is no reference.
 
     >>> find_references('File "/srv/app/routes.py", line 619, in checkout')
-    [Reference(path='srv/app/routes.py', start_line=619, end_line=619, function='checkout')]
+    [Reference(path='srv/app/routes.py', start_line=619, end_line=619, function='checkout', frame='python')]
     """
     return [reference for reference, _ in _written_references(text)]
 
