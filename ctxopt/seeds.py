@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from itertools import chain
 
 from .graph.names import dotted_names
+from .graph.rules import is_example_path
 from .graph.view import IndexView
 from .lexical import REPORT_WORDS, abbreviation_terms, name_words, query_terms, term_words
 from .model import FOCUS_ABOVE
@@ -306,11 +307,13 @@ class _SeedSet:
     def code_first(self, nodes: list[str]) -> list[str]:
         """``nodes`` without tests, unless the task speaks of tests or they are all tests:
         a name of the code that a test also defines (a mock ``Storage``, a fixture
-        ``dataarray`` matching "dataArray") names the code; its tests come as tests."""
-        if self.tests_wanted:
-            return nodes
-        code = [n for n in nodes if not self.index.is_test(n)]
-        return code or nodes
+        ``dataarray`` matching "dataArray") names the code; its tests come as tests. So
+        for examples (``is_example_path``): a name the project and its examples define
+        names the project's (trial 8: each zustand demo's `useStore` was ring 0)."""
+        code = nodes if self.tests_wanted else [n for n in nodes if not self.index.is_test(n)]
+        code = code or nodes
+        project = [n for n in code if not is_example_path(self.index.path_of(n))]
+        return project or code
 
     def offer_all(self, nodes: list[str], quality: float, reason: str,
                   limit: int | None = None) -> None:

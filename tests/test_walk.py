@@ -796,3 +796,18 @@ def test_a_python_tracebacks_frames_come_innermost_first() -> None:
         "app/errors.py", "app/core.py", "app/cli.py"]
     java = "at a.B.f(B.java:3)\nat a.C.g(C.java:4)\n"  # written innermost first already
     assert [r.path for r in parse_task(java).references] == ["B.java", "C.java"]
+
+
+def test_a_name_the_project_and_its_examples_define_names_the_projects(make_repo, build_index) -> None:
+    # trial 8: every zustand demo's `const useStore = create(...)` was ring 0 beside the
+    # library's own useStore
+    index = build_index(make_repo({
+        "src/react.ts": "export function useStore(api: object) {\n  return api\n}\n",
+        "examples/demo/src/App.ts": "const useStore = create(() => ({}))\nexport default useStore\n",
+        "examples/demo/src/only.ts": "export function onlyInDemo() {\n  return 1\n}\n",
+    }))
+    def seeded(task):
+        return [index.path_of(s.node) for s in find_seeds(index, parse_task(task))
+                if s.reason.startswith("definition of")]
+    assert seeded("useStore rerenders") == ["src/react.ts"]
+    assert seeded("onlyInDemo fails") == ["examples/demo/src/only.ts"]  # all there is

@@ -61,6 +61,17 @@ def is_test_path(path: str) -> bool:
     return bool(_TEST_PATH.search(path))
 
 
+# Directories of code that shows how to use a project: it uses the project's names, and
+# defines its own of the same (zustand's demos each define a `useStore`)
+_EXAMPLE_PATH = re.compile(r"(^|/)(examples?|demos?|samples?)/", re.IGNORECASE)
+
+
+def is_example_path(path: str) -> bool:
+    """True for files under an ``examples``, ``demo`` or ``samples`` directory (singular
+    or plural, any case)."""
+    return bool(_EXAMPLE_PATH.search(path))
+
+
 def test_definitions(definitions: Sequence[Definition]) -> frozenset[int]:
     """The indexes of the definitions of one file that are tests by their attributes
     (``#[test]``, ``@Test``, ``[Fact]``: see ``_TEST_ATTRIBUTE``), with everything nested
