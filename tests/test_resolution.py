@@ -187,6 +187,18 @@ def test_rust_and_javascript_bindings() -> None:
         ("./y", "a", "a")]
 
 
+def test_rust_use_lists_after_one_segment_bind_their_items() -> None:
+    # trial 8: mini-redis's `use crate::{Connection, Db, Frame};` and lib.rs's
+    # `pub use clients::{BlockingClient, Client};` bound nothing
+    uses = [("crate", "import", 1, None), ("a", "import", 2, None), ("clients", "import", 3, None),
+            ("serde", "import", 4, None), ("foo", "import", 5, None)]
+    lines = ["use crate::{Connection, Db};", "pub(crate) use a::{B as C};",
+             "pub use clients::{Client};", "use serde;", "use foo::*;"]
+    assert import_bindings("rust", uses, lines) == [
+        ("crate::Connection", "Connection", "Connection"), ("crate::Db", "Db", "Db"),
+        ("a::B", "B", "C"), ("clients::Client", "Client", "Client"), ("foo", "*", "*")]
+
+
 def test_rust_use_paths_resolve_to_the_module_that_binds_the_name() -> None:
     resolver = ImportResolver(["Cargo.toml", "src/lib.rs", "src/store.rs", "src/app.rs"])
     assert resolver.resolve("rust", "src/app.rs", "crate::Store") == ["src/lib.rs"]

@@ -126,11 +126,14 @@ def _rust_statement(lines: Sequence[str], line: int) -> str:
 def _rust_bindings(uses: list[Use], lines: Sequence[str]) -> list[Binding]:
     found: list[Binding] = []
     for spec, kind, line, _ in uses:
-        if kind != "import" or "::" not in spec or not 0 < line <= len(lines):
+        # (a list names its items after a path of one segment too: ``crate::{Db, Frame}``,
+        # ``clients::{Client}``; trial 8 found them bound to nothing)
+        if kind != "import" or not 0 < line <= len(lines):
             continue
         statement = _rust_statement(lines, line)
-        rest = statement[statement.find(spec) + len(spec):] if spec in statement else ""
-        rest = rest.lstrip()
+        # (the path as a whole: `a` is no path of `pub(crate) use a::{B}` at `crate`)
+        at = re.search(rf"(?<![\w:]){re.escape(spec)}(?![\w])", statement)
+        rest = statement[at.end():].lstrip() if at else ""
         if rest.startswith("::{"):
             body = rest[3:].split("}", 1)[0]
             for item in (part.strip() for part in body.split(",")):
@@ -144,7 +147,7 @@ def _rust_bindings(uses: list[Use], lines: Sequence[str]) -> list[Binding]:
                 found.append((f"{spec}::{path}", name, alias or name))
         elif rest.startswith("::*"):
             found.append((spec, "*", "*"))
-        else:
+        elif "::" in spec:  # (``use serde;`` binds a crate, no definition)
             name = spec.rsplit("::", 1)[-1]
             if name in ("crate", "self", "super"):
                 continue
