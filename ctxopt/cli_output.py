@@ -270,13 +270,14 @@ def emit(data: str | bytes, target: Path | None, output: str | None) -> None:
         else:
             click.echo(data, nl=False)
         return
+    raw = data if isinstance(data, bytes) else data.encode("utf-8")
     try:
-        write_output(target, data)
+        write_output(target, raw)
         regular = stat.S_ISREG(target.stat().st_mode)
     except OSError as exc:
         raise CtxoptError(f"cannot write {output!r}: {exc.strerror or exc}") from exc
     if regular:
-        problem = remember_output(target, data if isinstance(data, bytes) else data.encode("utf-8"))
+        problem = remember_output(target, raw)
         if problem is not None and not quiet():
             click.echo(f"ctxopt: could not record the output ({problem}): a later -o will "
                        f"not replace {output!r}", err=True)

@@ -149,7 +149,6 @@ def work_tree(root: Path) -> WorkTree | None:
                     sorted(set(submodules)), sorted(set(sparse)), unreadable)
 
 
-
 def attribute_verdict(value: str) -> bool | None:
     """A ``check-attr`` value as a verdict: True (set, or any value but ``false``), False
     (unset, ``-attr``, or ``attr=false``), None (unspecified)."""

@@ -105,9 +105,8 @@ def find_seeds(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
     config = config or WalkConfig()
     relevance_of = relevance(index, task, config) if relevance_of is None else relevance_of
     found = _SeedSet(index, config, relevance_of, _speaks_of_tests(task))
-    _seed_references(found, task)
+    framed = _framed_names(task) if _seed_references(found, task) else set()
     path_seeds: list[str] = []
-    framed = _framed_names(index, task)
     for symbol in task.symbols:
         if is_path_symbol(symbol):
             path_seeds += files_named(index, symbol)
@@ -185,20 +184,17 @@ def files_named(index: IndexView, written: str) -> list[str]:
     return [max(within, key=len)] if within else []
 
 
-def _framed_names(index: IndexView, task: ParsedTask) -> set[str]:
+def _framed_names(task: ParsedTask) -> set[str]:
     """The task's symbols that only name the function of a Python or JVM stack frame
-    (``org.jsoup.Jsoup.parse`` of ``at org.jsoup.Jsoup.parse(Jsoup.java:78)``), when the
-    repository holds the place of one of the trace's frames: such a frame seeds the
-    definition at its line, at its distance from the failure; as a symbol it seeded every
-    overload at a quality of its own, the outermost frames took the room of the
-    innermost, and a frame of the caller's own code (``App.main``) seeded every ``main``
-    (trial 8). When no frame's place is in the repository, the names are all there is."""
-    framed_references = [reference for reference in task.references if reference.function
-                         and reference.frame]
-    if not any(files_named(index, reference.path) for reference in framed_references):
-        return set()
+    (``org.jsoup.Jsoup.parse`` of ``at org.jsoup.Jsoup.parse(Jsoup.java:78)``). The
+    caller asks only when the repository holds the place of one of the trace's frames:
+    such a frame seeds the definition at its line, at its distance from the failure; as
+    a symbol it seeded every overload at a quality of its own, the outermost frames took
+    the room of the innermost, and a frame of the caller's own code (``App.main``) seeded
+    every ``main`` (trial 8). When no frame's place is in the repository, the names are
+    all there is."""
     frames = {(reference.function, reference.path.rpartition("/")[2].partition(".")[0])
-              for reference in framed_references}
+              for reference in task.references if reference.function}
     framed = set()
     for symbol in task.symbols:
         owner, _, function = symbol.rpartition(".")
@@ -207,7 +203,7 @@ def _framed_names(index: IndexView, task: ParsedTask) -> set[str]:
     return framed
 
 
-def _seed_references(found: _SeedSet, task: ParsedTask) -> None:
+def _seed_references(found: _SeedSet, task: ParsedTask) -> bool:
     """Places the task points at (``task.references``) are seeds of the top quality:
     the innermost definition around the line, shown whole when short and else by a
     window of ``caller_max_lines`` around the line; a line outside every definition seeds
@@ -217,7 +213,8 @@ def _seed_references(found: _SeedSet, task: ParsedTask) -> None:
     (``Reference.frame``; ``task.references`` puts the one nearest the failure first): the
     first has the top quality, the k-th after it ``1 / (1 + k * frame_decay)``
     (``WalkConfig``): every frame of a Java trace scored 150, and its outermost frames took
-    the room of the innermost's line (trial 8). Other places keep the top quality."""
+    the room of the innermost's line (trial 8). Other places keep the top quality.
+    Returns whether the repository holds the place of a frame."""
     index, config = found.index, found.config
     half = config.caller_max_lines // 2
     frames = 0
@@ -259,6 +256,7 @@ def _seed_references(found: _SeedSet, task: ParsedTask) -> None:
                                    f"{definition.qualified_name} holds {where}", lines,
                                    _focus((lines or (definition.start_line,))[0], first)))
             found.referenced.add(f"{path}#{i}")
+    return frames > 0
 
 
 def _keep_best(found: _SeedSet, seed: Seed) -> None:

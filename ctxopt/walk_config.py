@@ -178,11 +178,11 @@ class WalkConfig:
     max_keyword_seeds: int = 10
     min_seed_relevance: float = 0.25  # relative to the best match
     lexical_seed_quality: float = 0.5  # word matches score at most this...
+    named_seed_floor: float = 0.5  # ...and named definitions at least this
     # The k-th frame of a trace out from the failure seeds at 1 / (1 + k * frame_decay) of
     # the top quality: the 5th out (0.5) is named no more (set by hand, trial 8: a Java
     # trace's every frame scored the same).
     frame_decay: float = 0.25
-    named_seed_floor: float = 0.5  # ...and named definitions at least this
     max_matches_per_symbol: int = 8
     file_weight: float = 0.5  # how much a file's own match lifts its definitions
     test_discount: float = 0.5  # tests rank below the code they test
