@@ -6,7 +6,8 @@ source reader use only those) by reading just the rows a gather touches. Modules
 ``schema`` (tables, connections, transactions), ``scan`` and ``workers`` (reading files
 into rows, in worker processes), ``update`` (bringing the tables in line with the disk),
 ``query`` and ``edges`` (the query surface), ``lexical`` (BM25 over the postings),
-``location`` (where the database lives, recovery from damage).
+``location`` (where the database lives, recovery from damage), ``consistency`` (rows
+referring to deleted rows are damage too).
 
 Storage (``SCHEMA_VERSION``; a database with another version, another fingerprint (of the
 parsers and of ctxopt's code: ``schema.fingerprint``) or another root is emptied and

@@ -17,6 +17,7 @@ from ..graph.resolve import (MAX_REEXPORT_DEPTH, NAMESPACED_LANGUAGES, compatibl
                              resolve)
 from ..graph.rules import OWNER_KINDS, EdgeGroups, choose_owners, is_test_path, split_symbol
 from ..model import Definition
+from .consistency import IndexInconsistent
 from .scan import unpack_uses
 from .resolved import Resolution, ResolvedCache
 from .schema import SQL_VARS, chunks, marks
@@ -42,7 +43,8 @@ class _Definitions(Protocol):
 class EdgeReader:
     """Edges out of and into nodes, read from one connection (``graph.resolve.ResolutionData``).
 
-    ``ids``: path -> file id and ``paths`` the reverse, for every stored file;
+    ``ids``: path -> file id and ``paths`` the reverse, for every stored file (a
+    ``consistency.FilePaths``: an id of no file raises ``IndexInconsistent``);
     ``languages``: path -> language of the parsed files; ``index``: where definitions are
     read (the ``StoredIndex``, which caches them)."""
 
@@ -93,7 +95,7 @@ class EdgeReader:
         found = self._bindings.get(path)
         if found is None:
             found = self._bindings[path] = tuple(
-                (local, name, self._paths.get(dst) if dst is not None else None)
+                (local, name, self._paths[dst] if dst is not None else None)
                 for local, name, dst in self._conn.execute(
                     "SELECT local, name, dst FROM bindings WHERE file_id = ? ORDER BY seq",
                     (self._ids[path],)))
@@ -171,8 +173,10 @@ class EdgeReader:
         found = self._out[path] = {}
         file_id = self._ids[path]
         cached = self._cache.load_file(file_id)
-        for name, packed in self._conn.execute(
-                "SELECT name, packed FROM uses WHERE file_id = ?", (file_id,)):
+        rows = self._conn.execute("SELECT name, packed FROM uses WHERE file_id = ?",
+                                  (file_id,)).fetchall()
+        _check_resolved(cached.keys() - {name for name, _ in rows})
+        for name, packed in rows:
             resolutions = cached.get(name)
             for enclosing, kind, line, reason, targets in (
                     self._resolve_row(file_id, name, packed) if resolutions is None
@@ -249,8 +253,9 @@ class EdgeReader:
             rows += self._conn.execute(
                 f"SELECT file_id, name, packed FROM uses WHERE name IN ({marks(len(chunk))})",
                 chunk).fetchall()
-        rows = [row for row in rows if self._languages.get(self._paths[row[0]])]
         cached = self._cache.load(names)
+        _check_resolved(cached.keys() - {(file_id, use_name) for file_id, use_name, _ in rows})
+        rows = [row for row in rows if self._languages.get(self._paths[row[0]])]
         self._prefetch(sorted({file_id for file_id, use_name, _ in rows
                                if (file_id, use_name) not in cached}))
         ids = self._ids
@@ -289,7 +294,7 @@ class EdgeReader:
                     f"SELECT file_id, local, name, dst FROM bindings WHERE file_id IN ({places})"
                     " ORDER BY file_id, seq", chunk):
                 bindings[self._paths[file_id]].append(
-                    (local, name, self._paths.get(dst) if dst is not None else None))
+                    (local, name, self._paths[dst] if dst is not None else None))
         for path, found in imports.items():
             self._imports[path] = frozenset(found)
             self._bindings.setdefault(path, tuple(bindings[path]))
@@ -308,3 +313,10 @@ class EdgeReader:
                 break
             names.update(frontier)
         return names
+
+
+def _check_resolved(orphans: set) -> None:
+    """Raise ``IndexInconsistent`` when ``orphans`` (keys of resolved uses that have no
+    ``uses`` row) is not empty: updates drop both together, so the row was deleted."""
+    if orphans:
+        raise IndexInconsistent(f"the resolved use {min(orphans)!r} has no uses row")

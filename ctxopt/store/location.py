@@ -17,6 +17,7 @@ import stat
 from pathlib import Path
 
 from ..errors import IndexStoreError, NotAnIndexError
+from .consistency import IndexInconsistent
 from .schema import APPLICATION_ID, SQLITE_MAGIC, TABLES
 
 __all__ = ["is_corruption", "move_aside", "check_ours", "writable_location"]
@@ -27,7 +28,10 @@ def is_corruption(exc: sqlite3.DatabaseError) -> bool:
     index's tables (``schema.TABLES``) is missing: ``prepare_schema`` makes them all
     whenever the stored schema version differs, so one missing from a current index was
     removed by hand or by a tool (trial 8: a dropped ``defs`` table failed every run,
-    exit 3). A missing column is not: ctxopt's own query would be wrong."""
+    exit 3). So are rows referring to rows that are gone (``consistency``). A missing
+    column is not: ctxopt's own query would be wrong."""
+    if isinstance(exc, IndexInconsistent):
+        return True
     name = getattr(exc, "sqlite_errorname", "") or ""
     if name.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")):
         return True

@@ -13,6 +13,7 @@ from typing import Any
 from ..graph.rules import TEST_ATTRIBUTE_LANGUAGES, is_test_path, split_symbol, test_definitions
 from ..model import Definition, Diagnostic, FileTags, Reference
 from ..errors import IndexMovedAside, IndexStoreError
+from .consistency import FilePaths, whole_definitions
 from .edges import EdgeReader
 from .lexical import StoredLexical, guarded
 from .location import is_corruption, move_aside
@@ -36,6 +37,9 @@ class StoredIndex:
 
     The index reads from one snapshot of the database (a read transaction held until
     ``close``), so a concurrent update cannot change its answers halfway through a gather.
+    A query that finds the database damaged, or rows referring to rows that are gone
+    (``consistency``), raises ``IndexStoreError``: ``IndexMovedAside`` when the database is
+    ctxopt's own, after moving it aside.
     """
 
     def __init__(self, conn: sqlite3.Connection, root: Path,
@@ -51,12 +55,13 @@ class StoredIndex:
             "SELECT id, path, skip, detail, line_count, language, notes, doc_count, doc_length,"
             " file_length FROM files")), key=lambda row: row[1])
         self._id: dict[str, int] = {}
-        self._path: dict[int, str] = {}
+        self._path = FilePaths()  # (an id no file has: the index is damaged)
         self.files: list[str] = []
         self.diagnostics: list[Diagnostic] = list(name_skips)
         self._line_count: dict[str, int] = {}
         self._language: dict[str, str | None] = {}
         self._file_length: dict[str, int] = {}  # of the lexical documents of files
+        self._definition_count: dict[str, int] = {}  # of the parsed files
         self._documents = [0, 0]  # definition documents, their summed length
         for (file_id, path, skip, detail, line_count, language, notes, doc_count, doc_length,
              file_length) in rows:
@@ -68,6 +73,7 @@ class StoredIndex:
                 self._language[path] = language
                 if doc_count is not None:
                     self._file_length[path] = file_length
+                    self._definition_count[path] = doc_count
                     self._documents[0] += doc_count
                     self._documents[1] += doc_length
                 if notes:
@@ -365,24 +371,26 @@ class StoredIndex:
         if definitions is None:
             file_id = self._id.get(path)
             rows = [] if file_id is None else self._conn.execute(
-                "SELECT name, kind, qualified_name, start_line, end_line, signature, parent"
+                "SELECT idx, name, kind, qualified_name, start_line, end_line, signature, parent"
                 " FROM defs WHERE file_id = ? ORDER BY idx", (file_id,)).fetchall()
-            definitions = tuple(Definition(*row) for row in rows)
+            definitions = whole_definitions(path, rows, self._definition_count.get(path, 0))
             self._definitions[path] = definitions
         return definitions
 
     def prefetch_definitions(self, file_ids: list[int]) -> None:
         """Read the definitions of many files (by file id) at once, one query per chunk."""
         wanted = [f for f in file_ids if self._path[f] not in self._definitions]
-        found: dict[int, list[Definition]] = {f: [] for f in wanted}
+        found: dict[int, list[tuple]] = {f: [] for f in wanted}
         for chunk in chunks(wanted):
             for file_id, *row in self._conn.execute(
-                    "SELECT file_id, name, kind, qualified_name, start_line, end_line, signature,"
-                    f" parent FROM defs WHERE file_id IN ({marks(len(chunk))})"
+                    "SELECT file_id, idx, name, kind, qualified_name, start_line, end_line,"
+                    f" signature, parent FROM defs WHERE file_id IN ({marks(len(chunk))})"
                     " ORDER BY file_id, idx", chunk):
-                found[file_id].append(Definition(*row))
-        for file_id, definitions in found.items():
-            self._definitions[self._path[file_id]] = tuple(definitions)
+                found[file_id].append(row)
+        for file_id, rows in found.items():
+            path = self._path[file_id]
+            self._definitions[path] = whole_definitions(path, rows,
+                                                        self._definition_count.get(path, 0))
 
     def prefetch_start_lines(self, nodes: Iterable[str]) -> None:
         """Read the first lines of many definitions (node ids) at once, one query per

@@ -19,6 +19,7 @@ from ..graph.manifests import go_modules, read_ts_paths
 from ..model import Diagnostic
 from .options import IndexOptions, UpdateReport
 from . import resolved as resolved_uses
+from .consistency import IndexInconsistent
 from .parsecache import ParseCache, cache_directory
 from .recheck import file_rules, must_recheck, store_rules, stored_rules
 from .scan import ScanResult
@@ -252,17 +253,22 @@ def write_file(conn: sqlite3.Connection, result: ScanResult) -> bool:
             " file_length=? WHERE id=?",
             (size, mtime_ns, checked_ns, digest, language, line_count, skip, detail, notes,
              doc_count, doc_length, file_length, file_id))
-    if defs:
-        conn.executemany("INSERT INTO defs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                         [(file_id, *d) for d in defs])
-    if uses:
-        conn.executemany("INSERT INTO uses VALUES (?, ?, ?, ?)", [(file_id, *u) for u in uses])
-    if imports:
-        conn.executemany("INSERT INTO import_specs VALUES (?, ?, ?, ?, ?, ?)",
-                         [(file_id, *i) for i in imports])
-    if result.bindings:
-        conn.executemany("INSERT INTO bindings VALUES (?, ?, ?, ?, ?, NULL)",
-                         [(file_id, *b) for b in result.bindings])
+    try:
+        if defs:
+            conn.executemany("INSERT INTO defs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                             [(file_id, *d) for d in defs])
+        if uses:
+            conn.executemany("INSERT INTO uses VALUES (?, ?, ?, ?)", [(file_id, *u) for u in uses])
+        if imports:
+            conn.executemany("INSERT INTO import_specs VALUES (?, ?, ?, ?, ?, ?)",
+                             [(file_id, *i) for i in imports])
+        if result.bindings:
+            conn.executemany("INSERT INTO bindings VALUES (?, ?, ?, ?, ?, NULL)",
+                             [(file_id, *b) for b in result.bindings])
+    except sqlite3.IntegrityError as exc:
+        # its rows were all deleted above, or its id is new: these are the rows of a file
+        # whose files row was deleted by hand, and whose id a new file was given
+        raise IndexInconsistent(f"rows of a file that is gone hold {path}'s file id ({exc})") from exc
     if postings:
         conn.executemany("INSERT INTO postings(term, file_id, data) VALUES (?, ?, ?)",
                          [(term, file_id, data) for term, data in postings])
