@@ -166,6 +166,22 @@ def test_touched_but_unchanged_file_is_hashed_not_parsed(fixture_repo) -> None:
     assert (report.scanned, report.parsed) == (1, 0)
 
 
+def test_a_file_read_again_and_found_the_same_leaves_the_import_edges_current(fixture_repo) -> None:
+    root = fixture_repo("py_storage")
+    _age(root)
+    open_index(root)[0].close()
+    os.utime(root / "storage/db.py")  # mtime now, same content: read again on each run
+    for _ in range(2):
+        index, report = open_index(root)
+        index.close()
+        assert report.scanned == 1
+        conn = sqlite3.connect(root / ".ctxopt" / "index.db")
+        try:
+            assert schema.read_meta(conn)["imports_dirty"] == "0"
+        finally:
+            conn.close()
+
+
 def test_same_size_edit_within_the_racy_window_is_seen(fixture_repo) -> None:
     root = fixture_repo("py_storage")
     target = root / "storage/db.py"

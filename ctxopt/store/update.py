@@ -162,7 +162,11 @@ def _write_batch(conn: sqlite3.Connection, pending: list[ScanResult]) -> set[str
     if not pending:
         return current
     with Transaction(conn):
-        conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('imports_dirty', '1')")
+        # a file read again and found the same (its mtime too recent to trust) changes no
+        # import: marking the edges dirty then left the mark set, and the next run redid
+        # every import edge and forgot every resolved use
+        if any(result.status != "same" for result in pending):
+            conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('imports_dirty', '1')")
         conn.execute(BUMP_GENERATION)
         for result in pending:
             if result.status == "same":
