@@ -8,7 +8,8 @@ touched and every run starts cold):
    checkout would (the index deleted, the parse cache kept: nothing is parsed);
 2. the first ``ctxopt gather`` (a new task on a warm index), then warm ``ctxopt gather``
    on the unchanged tree (median of ``--runs``);
-3. ``ctxopt gather`` right after one file was edited (median of ``--runs`` edits);
+3. ``ctxopt gather`` right after one file was edited, and the slower of the two gathers
+   after it, which read the edited file again (medians of ``--runs`` edits);
 4. where an aider-chat venv is given, Aider's repository map on the same tree, cold
    (in-memory tags cache), through the shared benchmark's helper
    (``$CTXOPT_BENCH_AIDER_HELPER``, default ``/work/shared/bench/tools/aider_map_helper.py``),
@@ -151,16 +152,21 @@ def bench_repo(source: Path, task: str, ctxopt: list[str], runs: int, jobs: int 
                           "rss_mb": max(w["rss_mb"] for w in warm)}
         target = _edit_target(root)
         original = target.read_bytes()
-        edited = []
+        edited, following = [], []
         for i in range(runs):
             target.write_bytes(original + f"\n\ndef _bench_edit_{i}(x):\n    return x\n".encode())
             edited.append(measure(gather, env=env))
+            # the next gathers read the edited file again (its mtime is too recent to
+            # trust) and must stay warm: the slower of the next two
+            following.append(max((measure(gather, env=env) for _ in range(2)),
+                                 key=lambda m: m["wall_s"]))
         target.write_bytes(original)
         result["edited_file"] = str(target.relative_to(root))
-        result["edit"] = {"wall_s": statistics.median(e["wall_s"] for e in edited),
-                          "cpu_s": statistics.median(e["cpu_s"] for e in edited),
-                          "rss_mb": max(e["rss_mb"] for e in edited)}
-        result["edit"]["extra_s"] = result["edit"]["wall_s"] - result["warm"]["wall_s"]
+        for key, runs_of in (("edit", edited), ("after_edit", following)):
+            result[key] = {"wall_s": statistics.median(e["wall_s"] for e in runs_of),
+                           "cpu_s": statistics.median(e["cpu_s"] for e in runs_of),
+                           "rss_mb": max(e["rss_mb"] for e in runs_of)}
+            result[key]["extra_s"] = result[key]["wall_s"] - result["warm"]["wall_s"]
         if aider_python and Path(aider_python).exists() and AIDER_HELPER.exists():
             result["aider"] = bench_aider(aider_python, root, task, budget)
             if result["aider"].get("wall_s"):
@@ -194,9 +200,10 @@ def verdicts(result: dict) -> list[str]:
         (f"cold index <= {TARGETS['cold_s']} s", result["cold"]["wall_s"] <= TARGETS["cold_s"]),
         (f"warm gather <= {TARGETS['warm_s']} s", result["warm"]["wall_s"] <= TARGETS["warm_s"]),
         (f"edit adds <= {TARGETS['edit_extra_s']} s",
-         result["edit"]["extra_s"] <= TARGETS["edit_extra_s"]),
+         max(result[k]["extra_s"] for k in ("edit", "after_edit")) <= TARGETS["edit_extra_s"]),
         (f"peak memory <= {TARGETS['rss_mb']:.0f} MB",
-         max(result[k]["rss_mb"] for k in ("cold", "cold_cached", "first", "warm", "edit")) <= TARGETS["rss_mb"]),
+         max(result[k]["rss_mb"] for k in ("cold", "cold_cached", "first", "warm", "edit", "after_edit"))
+         <= TARGETS["rss_mb"]),
     ]
     if "ratio" in result.get("aider", {}):
         checks.append(("cold index >= 3x faster than Aider", result["aider"]["ratio"] >= 3.0))
@@ -239,6 +246,9 @@ def main() -> None:
               f"{result['warm']['rss_mb']:6.0f} MB  (median of {args.runs})")
         print(f"  gather after one edit    {result['edit']['wall_s']:7.2f} s {result['edit']['cpu_s']:6.2f} s "
               f"{result['edit']['rss_mb']:6.0f} MB  (+{result['edit']['extra_s']:.2f} s; edited {result['edited_file']})")
+        after = result["after_edit"]
+        print(f"  next two gathers, slower {after['wall_s']:7.2f} s {after['cpu_s']:6.2f} s "
+              f"{after['rss_mb']:6.0f} MB  (+{after['extra_s']:.2f} s)")
         aider = result.get("aider")
         if aider is None:
             print("  aider repo map           not run (no aider-chat venv)")
