@@ -330,8 +330,12 @@ def member_ring(walk: _Walk, node: str, ring0: list[str], large: bool) -> list[s
     label = _label(index, node)
     children = _children(index, node)
     if large:
-        # a large class is shown by its header and the members the task points at
-        children = walk.byrelevance_scores(children, config.max_members_of_large)
+        # a large class is shown by its header and the members the task points at, its
+        # methods first: they say what the class does, and a fix changes that (a rule
+        # class whose fields quote the task's words, ``tags = ["getatt"]``, kept its
+        # fields and lost the method the fix changed); ties in file order
+        children = sorted(children, key=lambda n: (
+            index.definition(n).kind not in CALLABLE_KINDS, -walk.rel(n)))[:config.max_members_of_large]
     for child in children:
         callable_ = index.definition(child).kind in CALLABLE_KINDS
         base = w.callable_member if callable_ else w.other_member
