@@ -6,6 +6,10 @@ the boundary's one line and exit code (130) instead.
 
 When the command is done, the process ends at once (``_end_now``) instead of letting the
 interpreter free every object one by one: about 3% of a warm gather's instructions.
+
+While it runs, the cyclic garbage collector runs less often (``_collect_less``): a command
+makes few reference cycles, and the collector's default pace (every 700 allocations) took
+4.3% of a warm gather's instructions, 1.7% at this one.
 """
 from __future__ import annotations
 
@@ -14,6 +18,9 @@ import sys
 __all__ = ["run"]
 
 INTERRUPTED = 130  # ``cli_output.ExitStatus.INTERRUPTED``, not imported: loading is what is cut
+# Allocations between collections of the youngest generation (CPython's default: 700),
+# and collections of each generation between collections of the next (default 10, 10).
+COLLECTOR_THRESHOLDS = (20_000, 50, 100)
 
 
 def run() -> None:
@@ -24,11 +31,21 @@ def run() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("ctxopt: interrupted\n")
         sys.exit(INTERRUPTED)
+    _collect_less()
     try:
         main()
     except SystemExit as exc:
         _end_now(exc.code)
         raise
+
+
+def _collect_less() -> None:
+    """Run the cyclic garbage collector less often (``COLLECTOR_THRESHOLDS``), and never
+    over the objects that loading made (``gc.freeze``: they live as long as the process)."""
+    import gc
+
+    gc.freeze()
+    gc.set_threshold(*COLLECTOR_THRESHOLDS)
 
 
 def _end_now(code: object) -> None:

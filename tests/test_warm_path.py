@@ -200,3 +200,16 @@ def test_opening_an_index_asks_git_about_the_root_once(make_repo, monkeypatch, t
     index, _ = open_index(root, IndexOptions(path=tmp_path / "index.db", parse_cache=False))
     index.close()
     assert len(asked) == 1 and index.files == ["a.py"]
+
+
+def test_the_console_script_collects_cycles_less_often(tmp_path) -> None:
+    """``entry.run`` sets the collector's thresholds and freezes what loading made before
+    the command runs (a warm gather spent 4.3% of its instructions collecting)."""
+    code = ("import atexit, gc, sys\nfrom ctxopt.entry import run\n"
+            "atexit.register(lambda: print(gc.get_threshold(), gc.get_freeze_count() > 0,"
+            " file=sys.stderr))\n"
+            "sys.argv = ['ctxopt', *sys.argv[1:]]\nrun()\n")
+    done = subprocess.run([sys.executable, "-c", code, "--version"], capture_output=True, text=True)
+    from ctxopt.entry import COLLECTOR_THRESHOLDS
+    assert done.returncode == 0
+    assert done.stderr.strip() == f"{COLLECTOR_THRESHOLDS} True"
