@@ -138,10 +138,11 @@ def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Bloc
     ``⋮ N more lines of NAME`` marker after its last file line) keeps that marker when
     its last line is kept. More ``keep`` never shows fewer of the file's lines.
 
-    A whole block with ``salient`` lines is cut by ``elide`` instead: its header, then
-    its salient lines with their statements and scope headers, then the rest, whole
-    statements at a time (``_cut_block``)."""
-    if block.salient and block.kind is Fidelity.FULL:
+    A whole block with ``salient`` lines, or whose focus line opens the comments above
+    its header, is cut by ``elide`` instead: its header, then its salient lines with
+    their statements and scope headers, then the rest, whole statements at a time, the
+    comments after (``_cut_block``)."""
+    if block.kind is Fidelity.FULL and (block.salient or _comment_led(block)):
         return _named(block, _cut_block(block, keep, count))
     lines, tail = _file_lines(block)
     keep = max(1, min(keep, len(lines)))
@@ -201,6 +202,14 @@ def _block_chunks(block: Block) -> tuple[tuple[int, ...], ...]:
                    tuple(line - start for line in block.salient), block.language)
 
 
+def _comment_led(block: Block) -> bool:
+    """Whether the block's focus line opens comments or blank lines above its header: a
+    cut then shows the header first (``elide.reveal_chunks``), as a cut with salient
+    lines does (trial 9: at 100 tokens cobra's Command.Execute was three lines of its
+    doc comment and no ``func`` line)."""
+    return _block_chunks(block)[0][0] > max(0, block.focus_line - block.start_line)
+
+
 def _cut_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
     """The first chunks of the block's reveal order, then the first lines of the next one,
     to at most ``keep`` lines (at least the first chunk whole); gaps marked, ``⋮ N lines
@@ -219,7 +228,8 @@ def _cut_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
     if max(kept) == len(lines) - 2:
         kept.add(len(lines) - 1)
     shown, first, last = cut_lines(lines, kept)
-    if first > QUIET_ABOVE:
+    # (only the context lines above the focus go unmarked: not a doc comment below it)
+    if first > min(QUIET_ABOVE, max(0, block.focus_line - block.start_line)):
         shown.insert(0, f"⋮ {first} lines above omitted")
     if last < len(lines) - 1:
         shown.append(f"⋮ {len(lines) - 1 - last} lines below omitted")
