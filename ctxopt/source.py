@@ -477,7 +477,10 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
         return None  # context lines above an item a stronger block shows
     held = tuple(Member(i.symbol, i.start_line, i.end_line, i.reason) for i in inside)
     symbols, reason = label_members(held)
-    signature = _signature(index, path, lines, start, end)
+    # a part below its items' first lines (a struct's fields under one a stronger block
+    # shows) is no signature of its own: trial 9 showed a field as parse_buffer's
+    signature = _signature(index, path, lines, start, end) \
+        if any(i.start_line >= start for i in inside) else ""
     content, kind, whole = "\n".join(lines[start - 1:end]), Fidelity.FULL, ""
     if signature and all(i.fidelity is Fidelity.SIGNATURE for i in members):
         # (its lines whole come last, when budget is left; a test stays its signature)

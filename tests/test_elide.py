@@ -292,3 +292,12 @@ def test_a_short_cut_shows_the_header_before_its_doc_comment(path, language, lin
     assert cut.content.split("\n")[:2] == ["⋮ 2 lines above omitted", header]
     assert cut.start_line == 3
 
+
+def test_a_salient_line_under_a_brace_on_its_own_line_comes_with_the_header_above() -> None:
+    # trial 9: cJSON_ParseWithLength's body was shown under `⋮ 3 lines` and a bare `{`,
+    # so it read as the body of cJSON_Parse above it
+    lines = ["cJSON *parse(const char *value)", "{", "    return parse_opts(value, 0);", "}",
+             "", "cJSON *parse_length(const char *value, size_t length)", "{",
+             "    return parse_length_opts(value, length);", "}"]
+    chunks = reveal_chunks(lines, 0, [7], "//")
+    assert chunks[1] == [5, 6, 7]
