@@ -145,7 +145,9 @@ def _header(lines: Sequence[str], spans: list[tuple[int, int]], focus: int) -> l
 def _scopes(lines: Sequence[str], spans: list[tuple[int, int]], index: int,
             floor: int) -> list[int]:
     """The statements of the scope headers above line ``index`` down to the block's
-    focus line ``floor``: each nearest statement above with less indentation."""
+    focus line ``floor``: each nearest statement above with less indentation, and the
+    statement above a brace on a line of its own (C's and C#'s style: trial 9's cut of
+    cJSON showed a function's body under a `{` without the header before it)."""
     found: list[int] = []
     width = _indent(lines[spans[index][0]])
     k = spans[index][0] - 1
@@ -155,6 +157,13 @@ def _scopes(lines: Sequence[str], spans: list[tuple[int, int]], index: int,
         if line.strip() and _indent(line) < width:
             found[:0] = range(first, spans[k][1] + 1)
             width = _indent(line)
+            if line.strip() == "{":  # a brace on its own line: the header is above it
+                above = first - 1
+                while above >= floor and not lines[above].strip():
+                    above -= 1
+                if above >= floor and _indent(lines[above]) == width:
+                    first = spans[above][0]
+                    found[:0] = range(first, above + 1)
         k = first - 1
     return found
 

@@ -71,7 +71,8 @@ from typing import Protocol
 
 from .elide import cut_lines, reveal_chunks, shown_runs
 from .errors import BudgetTooSmallForContent
-from .model import RING_BANDS, Block, Dropped, Fidelity, Selection, Tier, Upcoming
+from .model import (RING_BANDS, WHOLE_FILE, Block, Dropped, Fidelity, Selection, Tier, Upcoming,
+                    label_members)
 from .parsing.languages import comment_opener
 
 __all__ = [
@@ -137,11 +138,12 @@ def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Bloc
     ``⋮ N more lines of NAME`` marker after its last file line) keeps that marker when
     its last line is kept. More ``keep`` never shows fewer of the file's lines.
 
-    A whole block with ``salient`` lines is cut by ``elide`` instead: its header, then
-    its salient lines with their statements and scope headers, then the rest, whole
-    statements at a time (``_cut_block``)."""
-    if block.salient and block.kind is Fidelity.FULL:
-        return _cut_block(block, keep, count)
+    A whole block with ``salient`` lines, or whose focus line opens the comments above
+    its header, is cut by ``elide`` instead: its header, then its salient lines with
+    their statements and scope headers, then the rest, whole statements at a time, the
+    comments after (``_cut_block``)."""
+    if block.kind is Fidelity.FULL and (block.salient or _comment_led(block)):
+        return _named(block, _cut_block(block, keep, count))
     lines, tail = _file_lines(block)
     keep = max(1, min(keep, len(lines)))
     first = _first_kept(block, keep, len(lines))
@@ -154,10 +156,34 @@ def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Bloc
     else:
         shown += tail
     content = "\n".join(shown)
-    return replace(block, content=content, tokens=count(content), kind=Fidelity.TRUNCATED,
-                   start_line=block.start_line + first,
-                   end_line=block.start_line + first + keep - 1,
-                   focus_line=block.start_line + first)
+    return _named(block, replace(
+        block, content=content, tokens=count(content), kind=Fidelity.TRUNCATED,
+        start_line=block.start_line + first, end_line=block.start_line + first + keep - 1,
+        focus_line=block.start_line + first))
+
+
+def _named(block: Block, form: Block) -> Block:
+    """``form``, a cut of ``block``, naming only the members whose lines it shows (its
+    symbols, reason and ``part_of``): trial 9's manifest keyed a cut by a method whose
+    lines it left out, and ``ctxopt diff`` reported that method changed."""
+    if form is block or not block.members:
+        return form
+    runs = form.shown or ((form.start_line, form.end_line),)
+
+    def shows(first: int, last: int) -> bool:
+        return any(a <= last and first <= b for a, b in runs)
+
+    held = tuple(m for m in block.members if shows(m.start_line, m.end_line))
+    if len(held) == len(block.members) and (form.part_of is None or shows(*form.part_of[1:])):
+        return form
+    symbols, reason = label_members(held)
+    if block.reason.endswith(WHOLE_FILE):
+        reason += WHOLE_FILE
+    part_of = form.part_of
+    if part_of is not None and (part_of[0] not in symbols or not shows(*part_of[1:])):
+        part_of = None
+    return replace(form, symbols=symbols, reason=reason or block.reason, part_of=part_of,
+                   members=held)
 
 
 @lru_cache(maxsize=64)
@@ -174,6 +200,14 @@ def _block_chunks(block: Block) -> tuple[tuple[int, ...], ...]:
     start = block.start_line
     return _chunks(block.content, max(0, block.focus_line - start),
                    tuple(line - start for line in block.salient), block.language)
+
+
+def _comment_led(block: Block) -> bool:
+    """Whether the block's focus line opens comments or blank lines above its header: a
+    cut then shows the header first (``elide.reveal_chunks``), as a cut with salient
+    lines does (trial 9: at 100 tokens cobra's Command.Execute was three lines of its
+    doc comment and no ``func`` line)."""
+    return _block_chunks(block)[0][0] > max(0, block.focus_line - block.start_line)
 
 
 def _cut_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
@@ -194,7 +228,8 @@ def _cut_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
     if max(kept) == len(lines) - 2:
         kept.add(len(lines) - 1)
     shown, first, last = cut_lines(lines, kept)
-    if first > QUIET_ABOVE:
+    # (only the context lines above the focus go unmarked: not a doc comment below it)
+    if first > min(QUIET_ABOVE, max(0, block.focus_line - block.start_line)):
         shown.insert(0, f"⋮ {first} lines above omitted")
     if last < len(lines) - 1:
         shown.append(f"⋮ {len(lines) - 1 - last} lines below omitted")

@@ -160,6 +160,36 @@ class Item:
     focus_line: int | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Member:
+    """An item a block holds (``source.read_blocks``): its symbol (None: it names none),
+    its lines and its reason. A cut names only the members whose lines it shows
+    (``label_members``)."""
+
+    symbol: str | None
+    start_line: int
+    end_line: int
+    reason: str
+
+
+# What a whole file's block adds to its best block's reason (``source._whole_file``).
+WHOLE_FILE = " (whole file)"
+
+
+def label_members(members: tuple[Member, ...] | list[Member]) -> tuple[tuple[str, ...], str]:
+    """(symbols, reason) of a block holding ``members``, best first: their distinct
+    symbols, and the best one's reason with how many more there are.
+
+    Examples
+    --------
+    >>> label_members([Member("f", 1, 2, "named f"), Member("g", 4, 5, "calls f")])
+    (('f', 'g'), 'named f (+1 more)')
+    """
+    symbols = tuple(dict.fromkeys(m.symbol for m in members if m.symbol))
+    more = f" (+{len(members) - 1} more)" if len(members) > 1 else ""
+    return symbols, (members[0].reason + more if members else "")
+
+
 # An item's ``focus_line`` lies this many lines above the line the task points at, so
 # that a cut keeps the line with up to this many lines above it (``seeds._focus``).
 FOCUS_ABOVE = 3
@@ -209,6 +239,9 @@ class Block:
     # first ``salient`` lines show it and the blocks before it, its score); the fitter
     # shows each as an upgrade ranked by that score, before the rest of the file
     near_covers: tuple[tuple[int, float], ...] = ()
+    # the items the block holds, best first (``symbols`` and ``reason`` name them); a cut
+    # names only those whose lines it shows (``fit.truncate_block``)
+    members: tuple[Member, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,8 @@ from .elide import prose_lines
 from .files.text import decode_text, split_lines
 from .graph.view import IndexView
 from .lexical import name_words, text_terms
-from .model import FILL_BAND, FOCUS_ABOVE, RING_BANDS, Block, Definition, Fidelity, Item, Tier
+from .model import (FILL_BAND, FOCUS_ABOVE, RING_BANDS, WHOLE_FILE, Block, Definition, Fidelity,
+                    Item, Member, Tier, label_members)
 from .parsing.kinds import CONTAINER_KINDS
 from .parsing.languages import comment_opener, fence_tag
 from .ranges import clamp_range, merge_ranges, subtract_ranges
@@ -301,11 +302,14 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
             off = merge_ranges(taken + never)
             for group in merge_ranges(subtract_ranges(widened, off), gap=merge_gap):
                 parts += [(part, group) for part in subtract_ranges([group], off)]
-            for (start, end), group in parts:
+            for (start, end), group in list(parts):
                 if not any(line.strip() for line in lines[start - 1:end]):
                     continue  # blank lines left over between tiers say nothing
                 block = _block(index, path, lines, tier_items, (start, end), counter,
                                context_lines, taken, group)
+                if block is None:  # (its lines stay free for a weaker item's block)
+                    parts.remove(((start, end), group))
+                    continue
                 if (weights and tier in SALIENT_TIERS and block.kind is Fidelity.FULL
                         and end - start + 1 > _SALIENT_MIN_LINES):
                     block = _with_salient(block, lines, tier_items, weights,
@@ -383,7 +387,8 @@ def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Bloc
     return [replace(best, start_line=1, end_line=end, content=content, tokens=tokens,
                     ring=min(b.ring for b in blocks), kind=Fidelity.FULL,
                     symbols=tuple(dict.fromkeys(name for b in ranked for name in b.symbols)),
-                    reason=best.reason + " (whole file)",
+                    reason=best.reason + WHOLE_FILE,
+                    members=tuple(dict.fromkeys(m for b in ranked for m in b.members)),
                     signature=_signature(index, path, lines, 1, end),
                     focus_line=max(1, min(first_item, end)),
                     salient=tuple(line for line in dict.fromkeys(order) if line <= end),
@@ -454,35 +459,45 @@ def _with_salient(block: Block, lines: list[str], items: list[Item],
 
 def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
            span: tuple[int, int], counter: TokenCounter, context_lines: int,
-           taken: list[tuple[int, int]], group: tuple[int, int] | None = None) -> Block:
+           taken: list[tuple[int, int]], group: tuple[int, int] | None = None) -> Block | None:
     """The block of lines ``span`` of ``path`` holding ``items``; ``taken``: the lines of
     the file's blocks of higher tiers; ``group``: the merged range ``span`` is a part of
-    (split around ``taken``), whose items make the block (score, reason, symbols); None:
-    ``span`` itself. Ranges are 1-based and inclusive."""
+    (split around ``taken``), whose items make the block's score and ring (its symbols and
+    reason: those whose lines ``span`` holds); None: ``span`` itself. Ranges are 1-based
+    and inclusive. None when no item has a line in ``span``."""
     start, end = span
     low, high = group or span
     members = [i for i in items if i.start_line - context_lines <= high and i.end_line >= low]
     members.sort(key=lambda i: (-i.score, i.ring, i.start_line))
     best = members[0]
-    symbols = tuple(dict.fromkeys(i.symbol for i in members if i.symbol))
-    reason = best.reason + (f" (+{len(members) - 1} more)" if len(members) > 1 else "")
-    signature = _signature(index, path, lines, start, end)
+    # a part of a split merge names only the items whose lines it holds (trial 9: a
+    # struct's part below a field shown by a stronger block was labelled with it)
+    inside = [i for i in members if i.start_line <= end and i.end_line >= start]
+    if not inside:
+        return None  # context lines above an item a stronger block shows
+    held = tuple(Member(i.symbol, i.start_line, i.end_line, i.reason) for i in inside)
+    symbols, reason = label_members(held)
+    # a part below its items' first lines (a struct's fields under one a stronger block
+    # shows) is no signature of its own: trial 9 showed a field as parse_buffer's
+    signature = _signature(index, path, lines, start, end) \
+        if any(i.start_line >= start for i in inside) else ""
     content, kind, whole = "\n".join(lines[start - 1:end]), Fidelity.FULL, ""
     if signature and all(i.fidelity is Fidelity.SIGNATURE for i in members):
         # (its lines whole come last, when budget is left; a test stays its signature)
         whole = "" if index.is_test(path) else content
         content, kind = signature, Fidelity.SIGNATURE
     # a cut block starts at its best definition's first line (its decorators and comments)
-    focus = min(max(start, best.start_line), end)
-    if best.focus_line is not None:  # a line the task points at, further down
-        focus = min(max(start, best.focus_line), end)
+    lead = inside[0]
+    focus = min(max(start, lead.start_line), end)
+    if lead.focus_line is not None:  # a line the task points at, further down
+        focus = min(max(start, lead.focus_line), end)
     return Block(
         path=path, language=fence_tag(path), start_line=start, end_line=end, content=content,
         tokens=counter.count(content), score=best.score, ring=min(i.ring for i in members),
         reason=reason, symbols=symbols, kind=kind, signature=signature, focus_line=focus,
-        whole=whole,
+        whole=whole, members=held,
         cells=cell_label(lines, start, end) if is_notebook(path) else "",
-        part_of=None if kind is Fidelity.SIGNATURE else _part_of(index, path, members,
+        part_of=None if kind is Fidelity.SIGNATURE else _part_of(index, path, inside,
                                                                 span, taken))
 
 

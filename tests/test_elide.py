@@ -1,4 +1,5 @@
 """Cuts that keep the lines that matter (ctxopt.elide) and the fitter's use of them."""
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -269,3 +270,34 @@ def test_a_block_comments_lines_are_prose_without_a_leading_star() -> None:
     go = ["func list() {", '    a := filepath.Glob(`/etc/*`)', '    b := "/*"', "    return a", "}"]
     assert prose_lines(go, "//") == set()
     assert statement_spans(go, "//")[3] == (3, 3)
+
+
+@pytest.mark.parametrize(("path", "language", "lines"), [
+    ("cmd.go", "go", ["// Execute runs the command.", "// It parses the flags first.",
+                      "func Execute() error {", "\treturn run()", "}"]),
+    ("cjson.c", "c", ["/* Parse a value.", " * Returns NULL on error. */",
+                      "cJSON *parse(const char *value)", "{", "    return run(value);", "}"]),
+    ("m.py", "python", ["# Parse a value.", "# None on error.", "def parse(value):",
+                        "    return run(value)"]),
+])
+def test_a_short_cut_shows_the_header_before_its_doc_comment(path, language, lines) -> None:
+    # trial 9: at 100 tokens cobra's Command.Execute was three lines of its doc comment,
+    # `⋮ 4 lines below omitted`, and no `func` line
+    content = "\n".join(lines)
+    block = Block(path=path, language=language, start_line=1, end_line=len(lines),
+                  content=content, tokens=count_tokens(content), score=140.0, ring=0,
+                  reason="r", symbols=("f",), focus_line=1)
+    header = next(line for line in lines if line.startswith(("func", "cJSON", "def")))
+    cut = truncate_block(block, 1, count_tokens)
+    assert cut.content.split("\n")[:2] == ["⋮ 2 lines above omitted", header]
+    assert cut.start_line == 3
+
+
+def test_a_salient_line_under_a_brace_on_its_own_line_comes_with_the_header_above() -> None:
+    # trial 9: cJSON_ParseWithLength's body was shown under `⋮ 3 lines` and a bare `{`,
+    # so it read as the body of cJSON_Parse above it
+    lines = ["cJSON *parse(const char *value)", "{", "    return parse_opts(value, 0);", "}",
+             "", "cJSON *parse_length(const char *value, size_t length)", "{",
+             "    return parse_length_opts(value, length);", "}"]
+    chunks = reveal_chunks(lines, 0, [7], "//")
+    assert chunks[1] == [5, 6, 7]

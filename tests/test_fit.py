@@ -4,8 +4,8 @@ from dataclasses import replace
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ctxopt.fit import QUIET_ABOVE, fit_budget
-from ctxopt.model import Block, Fidelity
+from ctxopt.fit import QUIET_ABOVE, fit_budget, truncate_block
+from ctxopt.model import Block, Fidelity, Intent, Result, Selection
 from ctxopt.render import render_block
 from ctxopt.source import CONTEXT_LINES
 from ctxopt.tokens import count_tokens
@@ -350,3 +350,24 @@ def test_a_whole_files_rest_may_take_half_the_budget_as_ring_0_does() -> None:
     assert cost(whole) > 1000 and sum(cost(b) for b in others) + cost(whole) > 3 * cost(whole)
     selection = fit_budget([whole, *others], budget, cost=cost, count=count_tokens)
     assert selection.blocks[0] == whole
+
+
+def test_a_cut_names_only_the_definitions_it_shows(make_repo, build_index) -> None:
+    # trial 9: ky's merged block of #calculateDelay and #calculateRetryDelay, cut to the
+    # second, was keyed by the first in the manifest, so `ctxopt diff` named it changed
+    from ctxopt.model import Item
+    from ctxopt.snapshot import manifest_table
+    from ctxopt.source import read_blocks
+    from ctxopt.tokens import Cl100kCounter
+
+    body = "".join(f"    step_{i} = value + {i}\n" for i in range(30))
+    root = make_repo({"m.py": f"def alpha():\n    return 1\n\ndef delay(value):\n{body}"})
+    items = [Item("m.py", 1, 2, 110.0, 0, "named alpha", "alpha"),
+             Item("m.py", 4, 34, 140.0, 0, "named delay", "delay")]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False)
+    assert block.symbols == ("delay", "alpha")
+    cut = truncate_block(block, 4, count_tokens)
+    assert cut.start_line == 4
+    assert (cut.symbols, cut.reason) == (("delay",), "named delay")
+    result = Result(task="t", intent=Intent.FIX, budget=100, selection=Selection((cut,)))
+    assert "\tdelay\t" in manifest_table(result, 50).splitlines()[-1]

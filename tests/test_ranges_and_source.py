@@ -419,3 +419,27 @@ def test_a_block_holding_half_a_header_has_no_signature(make_repo, build_index) 
     (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False,
                            context_lines=0)
     assert block.signature == "" and "extends" not in block.content
+
+
+def test_each_part_of_a_split_merge_names_only_its_own_items(make_repo, build_index) -> None:
+    # trial 9: a struct's part below a field a stronger block shows was labelled with
+    # every item of the merge it was split from
+    root = make_repo({"m.py": "".join(f"line{i}\n" for i in range(1, 41))})
+    items = [Item("m.py", 3, 21, 70, 1, "a", "A"), Item("m.py", 26, 30, 69, 1, "b", "B"),
+             Item("m.py", 23, 23, 120, 0, "c", "C")]  # C's lines 21-23 split A and B's merge
+    blocks = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False)
+    assert sorted((b.start_line, b.end_line, b.symbols, b.reason) for b in blocks) == [
+        (1, 20, ("A",), "a"), (21, 23, ("C",), "c"), (24, 30, ("B",), "b")]
+
+
+def test_a_part_of_a_struct_below_a_stronger_field_is_no_signature(make_repo, build_index) -> None:
+    # trial 9: cJSON's parse_buffer, split around its ring-0 field `depth`, showed its
+    # last part as the "(signature)" `internal_hooks hooks;`, its closing line never
+    root = make_repo({"p.c": "typedef struct\n{\n    int content;\n    int length;\n"
+                             "    int offset;\n    int depth;\n    int hooks;\n} parse_buffer;\n"})
+    items = [Item("p.c", 6, 6, 110, 0, "named", "parse_buffer.depth"),
+             Item("p.c", 1, 8, 70, 1, "contains", "parse_buffer")]
+    blocks = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False)
+    last = max(blocks, key=lambda b: b.start_line)
+    assert (last.start_line, last.end_line, last.signature) == (7, 8, "")
+    assert last.content.endswith("} parse_buffer;") and shown_kind(last) == "window"
