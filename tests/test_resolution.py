@@ -259,3 +259,40 @@ def test_a_method_call_is_not_linked_to_the_methods_of_its_package(make_repo, bu
     files["pkg/config.py"] = "def load(env):\n    return env.get('X')\n"
     references = edge_data(build_index(make_repo(files)), "references")
     assert not [edge for edge in references if edge[0] == "pkg/config.py:load"]
+
+
+def test_a_go_type_use_never_resolves_to_a_method_of_that_name(make_repo, build_index) -> None:
+    # trial 9: the built-in `string` of `func Gruesse() string` was "used by" the method
+    # `ShellCompDirective.string` of the same package (and of its own file)
+    root = make_repo({"go.mod": "module example.com/m\n",
+                      "a.go": "package m\n\ntype D int\n\nfunc (d D) string() string { return \"\" }\n",
+                      "b.go": "package m\n\nfunc Gruesse() string { return \"hi\" }\n"})
+    references = edge_data(build_index(root), "references")
+    assert not [edge for edge in references if edge[1] == "a.go:D.string"]
+
+
+@pytest.mark.parametrize("files, use, namesake", [
+    # a Python annotation and base class name no function or method
+    ({"a.py": "def Item():\n    return 1\n",
+      "b.py": "class Box:\n    def Item(self):\n        return 2\n\n"
+              "def take(x: Item) -> None:\n    return None\n"}, "b.py:take", "b.py:Box.Item"),
+    # a Java type names no method
+    ({"A.java": "class A {\n  int Config() { return 1; }\n  Config load() { return null; }\n}\n"},
+     "A.java:A.load", "A.java:A.Config"),
+    # a Rust field type names no function
+    ({"src/lib.rs": "fn Store() {}\n\nstruct Holder {\n    store: Store,\n}\n"},
+     "src/lib.rs:Holder.store", "src/lib.rs:Store"),
+])
+def test_a_type_use_never_resolves_to_a_function_method_or_field(
+        make_repo, build_index, files, use, namesake) -> None:
+    references = edge_data(build_index(make_repo(files)), "references")
+    assert (use, namesake) not in references
+
+
+def test_a_type_use_still_resolves_to_a_type_or_a_python_alias(make_repo, build_index) -> None:
+    root = make_repo({"a.py": "Base = object\n\nclass Model(Base):\n    pass\n\n"
+                              "def make(x: Model) -> None:\n    return None\n"})
+    index = build_index(root)
+    assert ("a.py:make", "a.py:Model") in edge_data(index, "references")
+    assert ("a.py:Model", "a.py:Base") in edges(index, "inherits")
+
