@@ -296,3 +296,40 @@ def test_a_type_use_still_resolves_to_a_type_or_a_python_alias(make_repo, build_
     assert ("a.py:make", "a.py:Model") in edge_data(index, "references")
     assert ("a.py:Model", "a.py:Base") in edges(index, "inherits")
 
+
+@pytest.mark.parametrize("task", ["fix Ky.#retryDelay", "fix Ky#retryDelay", "fix retryDelay",
+                                  "fix #retryDelay"])
+def test_a_task_naming_a_private_member_seeds_its_definition(make_repo, build_index,
+                                                             task: str) -> None:
+    # trial 9: ky's `#calculateRetryDelay` was only a word match of "fix calculateRetryDelay"
+    from ctxopt.seeds import find_seeds
+    from ctxopt.task import parse_task
+    root = make_repo({"src/ky.ts": "class Ky {\n  #retryDelay() { return 1; }\n"
+                                   "  retry() { return this.#retryDelay(); }\n}\n"})
+    index = build_index(root)
+    seeds = find_seeds(index, parse_task(task))
+    assert [index.definition(s.node).qualified_name for s in seeds
+            if s.reason.startswith("definition of")] == ["Ky.#retryDelay"]
+
+
+def test_a_private_method_s_call_links_to_it(make_repo, build_index) -> None:
+    root = make_repo({"a.js": "class A {\n  #go() { return 1; }\n  run() { return this.#go(); }\n}\n"})
+    assert ("a.js:A.run", "a.js:A.#go") in edges(build_index(root), "references")
+
+
+@pytest.mark.parametrize("files, task, wanted", [
+    ({"store.py": "class Store:\n    def _flush(self):\n        return 1\n\n"
+                  "    def __mangled(self):\n        return 2\n"}, "fix Store._flush", "Store._flush"),
+    ({"store.py": "class Store:\n    def __mangled(self):\n        return 2\n"},
+     "fix Store.__mangled", "Store.__mangled"),
+    ({"Cart.php": "<?php\nclass Cart {\n  public function total() { return $this->sum; }\n}\n"},
+     "fix $cart->total()", "Cart.total"),
+])
+def test_private_looking_names_of_other_languages_still_seed(make_repo, build_index,
+                                                              files, task, wanted) -> None:
+    from ctxopt.seeds import find_seeds
+    from ctxopt.task import parse_task
+    index = build_index(make_repo(files))
+    seeds = find_seeds(index, parse_task(task))
+    assert wanted in [index.definition(s.node).qualified_name for s in seeds
+                      if s.reason.startswith("definition of")]
