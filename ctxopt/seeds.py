@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from itertools import chain
 
 from .graph.names import dotted_names
-from .graph.rules import is_example_path
+from .graph.rules import is_example_path, split_symbol
 from .graph.view import IndexView
 from .lexical import REPORT_WORDS, abbreviation_terms, name_words, query_terms, term_words
 from .model import FOCUS_ABOVE
@@ -330,7 +330,7 @@ def _seed_symbol(found: _SeedSet, symbol: str) -> None:
     index, w = found.index, found.config.weights
     parts = symbol.split(".")
     name = parts[-1]
-    exact = found.code_first(index.definitions_named(name))
+    exact = found.code_first(_definitions_named(index, name))
     if len(parts) > 1:
         qualified = [n for n in exact
                      if dotted_names(index.path_of(n), index.definition(n).qualified_name, symbol)]
@@ -372,6 +372,16 @@ def _seed_symbol(found: _SeedSet, symbol: str) -> None:
     for node in folded:
         found.offer(node, w.seed_folded * _specificity(len(folded)),
                     f"definition of {index.definition(node).name} (matches {name})")
+
+
+def _definitions_named(index: IndexView, name: str) -> list[str]:
+    """The definitions called ``name`` and the JavaScript private members ``#name``
+    (stored with their ``#``): a task writes ``Ky.#retry``, ``Ky#retry`` or ``retry``
+    (``task`` reads the first two as ``Ky.retry``) for the member ``#retry``."""
+    private = index.definitions_named("#" + name)
+    if not private:
+        return index.definitions_named(name)
+    return sorted(index.definitions_named(name) + private, key=split_symbol)
 
 
 def _seed_style_twins(found: _SeedSet, name: str) -> None:
@@ -448,7 +458,7 @@ def _seed_plain_words(found: _SeedSet, task: ParsedTask, *, every: bool = False)
     for word in task.plain_words:
         if not short_task and (len(word) > 2 or word.lower() in STOP_WORDS):
             continue
-        named = [n for n in index.definitions_named(word) if not index.is_test(n)]
+        named = [n for n in _definitions_named(index, word) if not index.is_test(n)]
         if not (short_task or every) and len(named) != 1:
             continue
         quality = round(config.lexical_seed_quality * _specificity(len(named)), 4)

@@ -4,7 +4,9 @@ Symbols are the identifiers and paths a developer would search for: PascalCase,
 camelCase, snake_case with an underscore, dotted names, backticked words and file paths.
 ``::`` and ``->`` separate qualifiers as ``.`` does (``sim::Loader::Apply`` is the symbol
 ``sim.Loader.Apply``: one qualified name, not three names), and so does the ``$`` of a JVM
-nested class before its capital (``CodeBlock$Builder.add`` is ``CodeBlock.Builder.add``).
+nested class before its capital (``CodeBlock$Builder.add`` is ``CodeBlock.Builder.add``),
+and the ``.#`` of a JavaScript private member and the ``#`` of Ruby's and Javadoc's
+``Class#method`` (``Ky.#retry`` and ``Ky#retry`` are ``Ky.retry``).
 Keywords are the remaining content words in lower case, with compound identifiers split
 into their words. The intent comes from verbs and phrases. References are the places in
 files the task points at: ``path:line[:col]``, ``path:a-b``, ``path#La-Lb``, "lines a-b"
@@ -115,8 +117,10 @@ _ABBREVIATION = re.compile(r"(?<![\w.])(?:[^\W\d_]\.){2,}(?!\w)")
 _CHAINED = re.compile(rf"\)\.({IDENTIFIER})(?![\w])")
 # C++/Rust ``a::b`` and PHP/C ``a->b`` written without blanks, read as ``a.b``; so is a
 # JVM nested class ``Outer$Inner`` (a stack frame's ``CodeBlock$Builder.add``): a ``$``
-# before a capital, which ``_qualifier_dot`` checks
-_QUALIFIER = re.compile(r"(?<=\w)(?:(?:::|->)(?=[^\W\d])|\$(?=[^\W\d_]))")
+# before a capital, which ``_qualifier_dot`` checks. So are a JavaScript private member's
+# ``Ky.#retry`` (its ``#`` is part of the name, which seeds finds either way) and the
+# ``Ky#retry`` of Ruby and Javadoc
+_QUALIFIER = re.compile(r"(?<=\w)(?:(?:::|->|\.?#)(?=[^\W\d])|\$(?=[^\W\d_]))")
 # kebab-case names (``used-before-assignment``): their words are keywords, no part is a symbol
 _KEBAB = re.compile(r"-{0,2}[^\W\d_][^\W_]*(?:-[^\W\d_][^\W_]*)+")
 # Places in files. A path here may be absolute or carry a scheme (file://, webpack://).

@@ -36,6 +36,8 @@
 
 (call_expression function: (identifier) @name.reference.call)
 (call_expression function: (member_expression property: (property_identifier) @name.reference.call))
+; a private method's call names it as it is defined, with its `#` (`this.#retry()`)
+(call_expression function: (member_expression property: (private_property_identifier) @name.reference.call))
 (new_expression constructor: (identifier) @name.reference.call)
 
 (import_statement source: (string (string_fragment) @name.reference.import))

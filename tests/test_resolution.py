@@ -259,3 +259,77 @@ def test_a_method_call_is_not_linked_to_the_methods_of_its_package(make_repo, bu
     files["pkg/config.py"] = "def load(env):\n    return env.get('X')\n"
     references = edge_data(build_index(make_repo(files)), "references")
     assert not [edge for edge in references if edge[0] == "pkg/config.py:load"]
+
+
+def test_a_go_type_use_never_resolves_to_a_method_of_that_name(make_repo, build_index) -> None:
+    # trial 9: the built-in `string` of `func Gruesse() string` was "used by" the method
+    # `ShellCompDirective.string` of the same package (and of its own file)
+    root = make_repo({"go.mod": "module example.com/m\n",
+                      "a.go": "package m\n\ntype D int\n\nfunc (d D) string() string { return \"\" }\n",
+                      "b.go": "package m\n\nfunc Gruesse() string { return \"hi\" }\n"})
+    references = edge_data(build_index(root), "references")
+    assert not [edge for edge in references if edge[1] == "a.go:D.string"]
+
+
+@pytest.mark.parametrize("files, use, namesake", [
+    # a Python annotation and base class name no function or method
+    ({"a.py": "def Item():\n    return 1\n",
+      "b.py": "class Box:\n    def Item(self):\n        return 2\n\n"
+              "def take(x: Item) -> None:\n    return None\n"}, "b.py:take", "b.py:Box.Item"),
+    # a Java type names no method
+    ({"A.java": "class A {\n  int Config() { return 1; }\n  Config load() { return null; }\n}\n"},
+     "A.java:A.load", "A.java:A.Config"),
+    # a Rust field type names no function
+    ({"src/lib.rs": "fn Store() {}\n\nstruct Holder {\n    store: Store,\n}\n"},
+     "src/lib.rs:Holder.store", "src/lib.rs:Store"),
+])
+def test_a_type_use_never_resolves_to_a_function_method_or_field(
+        make_repo, build_index, files, use, namesake) -> None:
+    references = edge_data(build_index(make_repo(files)), "references")
+    assert (use, namesake) not in references
+
+
+def test_a_type_use_still_resolves_to_a_type_or_a_python_alias(make_repo, build_index) -> None:
+    root = make_repo({"a.py": "Base = object\n\nclass Model(Base):\n    pass\n\n"
+                              "def make(x: Model) -> None:\n    return None\n"})
+    index = build_index(root)
+    assert ("a.py:make", "a.py:Model") in edge_data(index, "references")
+    assert ("a.py:Model", "a.py:Base") in edges(index, "inherits")
+
+
+@pytest.mark.parametrize("task", ["fix Ky.#retryDelay", "fix Ky#retryDelay", "fix retryDelay",
+                                  "fix #retryDelay"])
+def test_a_task_naming_a_private_member_seeds_its_definition(make_repo, build_index,
+                                                             task: str) -> None:
+    # trial 9: ky's `#calculateRetryDelay` was only a word match of "fix calculateRetryDelay"
+    from ctxopt.seeds import find_seeds
+    from ctxopt.task import parse_task
+    root = make_repo({"src/ky.ts": "class Ky {\n  #retryDelay() { return 1; }\n"
+                                   "  retry() { return this.#retryDelay(); }\n}\n"})
+    index = build_index(root)
+    seeds = find_seeds(index, parse_task(task))
+    assert [index.definition(s.node).qualified_name for s in seeds
+            if s.reason.startswith("definition of")] == ["Ky.#retryDelay"]
+
+
+def test_a_private_method_s_call_links_to_it(make_repo, build_index) -> None:
+    root = make_repo({"a.js": "class A {\n  #go() { return 1; }\n  run() { return this.#go(); }\n}\n"})
+    assert ("a.js:A.run", "a.js:A.#go") in edges(build_index(root), "references")
+
+
+@pytest.mark.parametrize("files, task, wanted", [
+    ({"store.py": "class Store:\n    def _flush(self):\n        return 1\n\n"
+                  "    def __mangled(self):\n        return 2\n"}, "fix Store._flush", "Store._flush"),
+    ({"store.py": "class Store:\n    def __mangled(self):\n        return 2\n"},
+     "fix Store.__mangled", "Store.__mangled"),
+    ({"Cart.php": "<?php\nclass Cart {\n  public function total() { return $this->sum; }\n}\n"},
+     "fix $cart->total()", "Cart.total"),
+])
+def test_private_looking_names_of_other_languages_still_seed(make_repo, build_index,
+                                                              files, task, wanted) -> None:
+    from ctxopt.seeds import find_seeds
+    from ctxopt.task import parse_task
+    index = build_index(make_repo(files))
+    seeds = find_seeds(index, parse_task(task))
+    assert wanted in [index.definition(s.node).qualified_name for s in seeds
+                      if s.reason.startswith("definition of")]

@@ -47,8 +47,9 @@ def test_split_identifier() -> None:
 @given(st.text())
 def test_parse_task_never_raises_and_symbols_come_from_the_text(text: str) -> None:
     parsed = parse_task(text)
-    readings = (text, text.replace("::", ".").replace("->", ".").replace("$", "."))
-    for symbol in parsed.symbols:  # as written, or with "::"/"->"/"$" read as "."
+    readings = (text, text.replace("::", ".").replace("->", ".").replace("$", ".")
+                .replace(".#", ".").replace("#", "."))
+    for symbol in parsed.symbols:  # as written, or with "::"/"->"/"$"/".#"/"#" read as "."
         assert any(symbol in reading for reading in readings)
     assert all(k == k.lower() for k in parsed.keywords)
 
@@ -62,6 +63,11 @@ def test_parse_task_never_raises_and_symbols_come_from_the_text(text: str) -> No
         ("a -> b is not an arrow between names", ()),
         ("at com.acme.Codec$Builder.add(Codec.java)", ("Codec.java", "com.acme.Codec.Builder.add")),
         ("$scope and price$ stay words", ()),
+        # a JavaScript private member, and Ruby's and Javadoc's Class#method
+        ("fix Ky.#calculateRetryDelay", ("Ky.calculateRetryDelay",)),
+        ("fix Ky#create", ("Ky.create",)),
+        ("fix #decorateResponse", ("decorateResponse",)),
+        ("issue#12 in C#", ()),
     ],
 )
 def test_double_colons_and_arrows_separate_qualifiers(text: str, symbols: tuple[str, ...]) -> None:

@@ -29,9 +29,11 @@ def dotted_names(path: str, qualified_name: str, dotted: str) -> bool:
     module of its own: its directories are the package, so a JVM stack frame's
     ``com.acme.Codec.decode`` names ``Codec.decode`` there. A Rust path's leading ``crate``
     is the crate's root, whatever its directory (``crate.db.Db.set``, from ``crate::db::``).
+    A JavaScript private member ``Ky.#retry`` is named ``Ky.retry``.
     """
     wanted = dotted.split(".")
-    own = qualified_name.split(".")
+    # (a JavaScript private member ``#retry`` is ``Ky.retry`` as a task reads it)
+    own = [part.removeprefix("#") for part in qualified_name.split(".")]
     if len(wanted) <= len(own):
         return own[len(own) - len(wanted):] == wanted
     if wanted[len(wanted) - len(own):] != own:

@@ -26,6 +26,9 @@ candidates in test files: code does not use a definition of a test, a fixture or
 data that it does not import (pylint's ``tests/functional/`` holds thousands of sample
 modules whose names would otherwise become callees of the checkers).
 
+A type or inherit use has as candidates only definitions that can be types (``names_a_type``):
+Go's built-in ``string`` is not the method ``string`` of a type in the same file.
+
 Attribute uses (kind ``reference``) stop after step 4 (``MAX_ATTRIBUTE_TARGETS``). A type
 nested in a class (``sim::Loader::Input``) is a candidate for a type use only in the file
 that defines it, in files that import that file, and inside the class itself: elsewhere the
@@ -38,10 +41,11 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from ..model import Definition
-from ..parsing.kinds import MODULE_KINDS, TYPE_KINDS
+from ..parsing.kinds import (MODULE_KINDS, TYPE_KINDS, TYPE_USE_KINDS, TYPE_USE_REFERENCES,
+                             TYPE_VALUE_KINDS, TYPE_VALUE_LANGUAGES)
 from .rules import MAX_AMBIGUOUS_TARGETS, MAX_ATTRIBUTE_TARGETS, is_test_path
 
-__all__ = ["ResolutionData", "resolve", "imported_definitions", "compatible",
+__all__ = ["ResolutionData", "resolve", "imported_definitions", "compatible", "names_a_type",
            "compatible_candidates",
            "NAMESPACED_LANGUAGES",
            "MAX_REEXPORT_DEPTH"]
@@ -159,11 +163,14 @@ def resolve(data: ResolutionData, path: str, name: str, kind: str,
     ``enclosing``: the index of the definition the use is in (None: module level)."""
     language = data.language(path)
     pairs = data.candidates(name, language)
+    if kind in TYPE_USE_REFERENCES:
+        pairs = [(c, where) for c, where in pairs if names_a_type(data, c, language)]
     local = [node for node, where in pairs if where == path]
     if local:
         return local, "same file"
     bound = imported_definitions(data, path, name, by_original=kind == "import_member")
-    bound = [c for c in bound if compatible(language, data.language(_path(c)))]
+    bound = [c for c in bound if compatible(language, data.language(_path(c)))
+             and (kind not in TYPE_USE_REFERENCES or names_a_type(data, c, language))]
     if bound:
         return bound, "imported name"
     if not pairs:
@@ -194,6 +201,14 @@ def resolve(data: ResolutionData, path: str, name: str, kind: str,
     if len(candidates) <= MAX_AMBIGUOUS_TARGETS:
         return candidates, f"one of {len(candidates)} definitions"
     return [], ""
+
+
+def names_a_type(data: ResolutionData, node: str, language: str | None) -> bool:
+    """True when a type or inherit use in ``language`` may mean the definition ``node``:
+    a type, namespace, module or macro, or where a class is a value a variable or
+    constant (``parsing.kinds``); never a function, method or field of the same name."""
+    kind = data.definition(node).kind
+    return kind in TYPE_USE_KINDS or (kind in TYPE_VALUE_KINDS and language in TYPE_VALUE_LANGUAGES)
 
 
 def _free(data: ResolutionData, node: str) -> bool:

@@ -7,7 +7,8 @@ the JSON output, so they are part of the output format.
 from __future__ import annotations
 
 __all__ = ["DEFINITION_KINDS", "TYPE_KINDS", "MODULE_KINDS", "CONTAINER_KINDS",
-           "CALLABLE_KINDS", "REFERENCE_KINDS", "IMPORT_KINDS"]
+           "CALLABLE_KINDS", "REFERENCE_KINDS", "IMPORT_KINDS", "TYPE_USE_REFERENCES", "TYPE_USE_KINDS",
+           "TYPE_VALUE_KINDS", "TYPE_VALUE_LANGUAGES"]
 
 DEFINITION_KINDS = ("class", "interface", "struct", "enum", "trait", "type", "function",
                     "method", "macro", "constant", "variable", "module", "namespace", "field")
@@ -24,3 +25,14 @@ CALLABLE_KINDS = frozenset({"function", "method"})
 REFERENCE_KINDS = ("inherit", "import", "import_member", "call", "type", "reference")
 # ``import``: the module specifier as written; ``import_member``: a name it binds.
 IMPORT_KINDS = frozenset({"import", "import_member"})
+# Uses that name a type (``x: T``, ``class A(B)``, ``struct { Embedded }``): they resolve
+# only to definitions of ``TYPE_USE_KINDS``, never to a function, method or field that
+# shares the name (Go's built-in ``string`` is no method ``string``).
+TYPE_USE_REFERENCES = frozenset({"type", "inherit"})
+# A namespace or module is named where a type is (Ruby's `include Comparable`, C++
+# `Config::load`), and a C macro may stand for a type.
+TYPE_USE_KINDS = CONTAINER_KINDS | {"macro"}
+# Where a class is a value, a variable or constant may hold one (Python's `Base =
+# declarative_base()` and type aliases, Ruby's `Point = Struct.new`, `const Base = mixin(A)`).
+TYPE_VALUE_KINDS = frozenset({"variable", "constant"})
+TYPE_VALUE_LANGUAGES = frozenset({"python", "ruby", "javascript", "typescript", "tsx"})
