@@ -516,7 +516,9 @@ class _Planner:
         if low:
             found.append(self._first_free(low))
         if not found and by_tier[Tier.FILL]:  # the rest of the files, once all else is shown
-            found.append(min(by_tier[Tier.FILL]))
+            # (a test's lines whole after the rest of the code's files)
+            found.append(min(by_tier[Tier.FILL], key=lambda i: (
+                i in self.late and self.ranked[i].whole_last, i)))
         return found
 
     def _first_free(self, queue: list[int]) -> int:

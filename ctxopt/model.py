@@ -231,10 +231,13 @@ class Block:
     # lines are its ring-0 blocks' lines; the fitter grows those as a ring-0 block and
     # adds the rest of the file later, as an upgrade (``fit._Planner``); 0: not a whole file
     cover: int = 0
-    # a block the walker asked to show as its signature (``content``; not a test): its
-    # lines whole, which the fitter shows once every other block is (``Tier.FILL``,
-    # ``fit._Planner``); "": none
+    # a block the walker asked to show as its signature (``content``): its lines whole,
+    # which the fitter shows once every other block is (``Tier.FILL``, ``fit._Planner``);
+    # "": none
     whole: str = ""
+    # ``whole`` is a test's: shown only after every other fill (the rest of the files
+    # shown too), when budget is still left
+    whole_last: bool = False
     # a whole file's block: for each of its ring 1-2 blocks, best first, (how many of the
     # first ``salient`` lines show it and the blocks before it, its score); the fitter
     # shows each as an upgrade ranked by that score, before the rest of the file

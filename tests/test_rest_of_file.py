@@ -110,7 +110,8 @@ def test_a_signature_the_walker_asked_for_is_shown_whole_only_as_fill() -> None:
     assert selection.truncated == () and selection.excluded == ()
 
 
-def test_only_a_signature_outside_the_tests_has_its_whole_lines(make_repo, build_index) -> None:
+def test_a_tests_signature_has_its_whole_lines_shown_after_all_other_fill(
+        make_repo, build_index) -> None:
     code = "def helper(key):\n    token = 'x'\n    return key\n"
     root = make_repo({"lib.py": code, "tests/test_lib.py": code.replace("helper", "test_helper")})
     index = build_index(root)
@@ -118,8 +119,22 @@ def test_only_a_signature_outside_the_tests_has_its_whole_lines(make_repo, build
              Item("tests/test_lib.py", 1, 3, 40.0, 3, "matches key", "test_helper",
                   Fidelity.SIGNATURE)]
     by_path = {b.path: b for b in read_blocks(root, items, index, Cl100kCounter())}
-    assert by_path["lib.py"].kind is Fidelity.SIGNATURE and by_path["lib.py"].whole == code.rstrip("\n")
-    assert by_path["tests/test_lib.py"].whole == ""
+    lib, test = by_path["lib.py"], by_path["tests/test_lib.py"]
+    assert lib.kind is Fidelity.SIGNATURE and lib.whole == code.rstrip("\n")
+    assert not lib.whole_last
+    assert test.whole == code.replace("helper", "test_helper").rstrip("\n") and test.whole_last
+    # room for the test's whole lines or the rest of a file, not both: the rest goes first
+    # (before, a test stayed its signature whatever the budget left)
+    rest = _blocks()[3]
+    candidates = [test, rest]
+    full_test = replace(test, content=test.whole, kind=Fidelity.FULL, whole="")
+    at = _cost(test) + _cost(rest) + (_cost(full_test) - _cost(test)) // 2
+    shown = {b.path: b for b in fit_budget(candidates, at, cost=_cost, count=count_tokens).blocks}
+    assert shown["rest.py"].kind is Fidelity.FULL
+    assert shown["tests/test_lib.py"].kind is Fidelity.SIGNATURE
+    at = _cost(full_test) + _cost(rest)
+    shown = {b.path: b for b in fit_budget(candidates, at, cost=_cost, count=count_tokens).blocks}
+    assert shown["tests/test_lib.py"].kind is Fidelity.FULL
 
 
 def test_a_secret_in_the_whole_lines_of_a_signature_is_redacted() -> None:
