@@ -63,8 +63,9 @@ def test_each_action_is_what_the_selection_did(storage) -> None:
 
 def test_a_block_the_walker_shows_as_its_signature_says_signature(storage) -> None:
     # trial: tests and word matches the walker asks for as signatures, shown so, read
-    # 'full' (the fitter had not reduced them, so no record of its own said otherwise)
-    result = fit_prepared(prepare(storage, TASK, GatherConfig(budget=12000)), 12000,
+    # 'full' (the fitter had not reduced them, so no record of its own said otherwise);
+    # at 640 tokens a test is still its signature (all of it shown whole takes 677)
+    result = fit_prepared(prepare(storage, TASK, GatherConfig(budget=640)), 640,
                           explain=True)
     shown = {(b.path, b.start_line, b.end_line): b.kind.value for b in result.selection.blocks}
     assert "signature" in shown.values()
