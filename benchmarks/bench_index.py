@@ -152,20 +152,20 @@ def bench_repo(source: Path, task: str, ctxopt: list[str], runs: int, jobs: int 
                           "rss_mb": max(w["rss_mb"] for w in warm)}
         target = _edit_target(root)
         original = target.read_bytes()
-        edited, following = [], []
+        edited, after_edit = [], []
         for i in range(runs):
             target.write_bytes(original + f"\n\ndef _bench_edit_{i}(x):\n    return x\n".encode())
             edited.append(measure(gather, env=env))
             # the next gathers read the edited file again (its mtime is too recent to
             # trust) and must stay warm: the slower of the next two
-            following.append(max((measure(gather, env=env) for _ in range(2)),
-                                 key=lambda m: m["wall_s"]))
+            after_edit.append(max((measure(gather, env=env) for _ in range(2)),
+                                  key=lambda m: m["wall_s"]))
         target.write_bytes(original)
         result["edited_file"] = str(target.relative_to(root))
-        for key, runs_of in (("edit", edited), ("after_edit", following)):
-            result[key] = {"wall_s": statistics.median(e["wall_s"] for e in runs_of),
-                           "cpu_s": statistics.median(e["cpu_s"] for e in runs_of),
-                           "rss_mb": max(e["rss_mb"] for e in runs_of)}
+        for key, measured in (("edit", edited), ("after_edit", after_edit)):
+            result[key] = {"wall_s": statistics.median(m["wall_s"] for m in measured),
+                           "cpu_s": statistics.median(m["cpu_s"] for m in measured),
+                           "rss_mb": max(m["rss_mb"] for m in measured)}
             result[key]["extra_s"] = result[key]["wall_s"] - result["warm"]["wall_s"]
         if aider_python and Path(aider_python).exists() and AIDER_HELPER.exists():
             result["aider"] = bench_aider(aider_python, root, task, budget)
@@ -202,8 +202,8 @@ def verdicts(result: dict) -> list[str]:
         (f"edit adds <= {TARGETS['edit_extra_s']} s",
          max(result[k]["extra_s"] for k in ("edit", "after_edit")) <= TARGETS["edit_extra_s"]),
         (f"peak memory <= {TARGETS['rss_mb']:.0f} MB",
-         max(result[k]["rss_mb"] for k in ("cold", "cold_cached", "first", "warm", "edit", "after_edit"))
-         <= TARGETS["rss_mb"]),
+         max(result[k]["rss_mb"] for k in ("cold", "cold_cached", "first", "warm", "edit",
+                                            "after_edit")) <= TARGETS["rss_mb"]),
     ]
     if "ratio" in result.get("aider", {}):
         checks.append(("cold index >= 3x faster than Aider", result["aider"]["ratio"] >= 3.0))

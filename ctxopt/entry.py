@@ -9,7 +9,7 @@ interpreter free every object one by one: about 3% of a warm gather's instructio
 
 While it runs, the cyclic garbage collector runs less often (``_collect_less``): a command
 makes few reference cycles, and the collector's default pace (every 700 allocations) took
-4.3% of a warm gather's instructions, 1.7% at this one.
+4.3% of a warm gather's instructions, 1.7% at ``COLLECTOR_THRESHOLDS``.
 """
 from __future__ import annotations
 
@@ -24,8 +24,8 @@ COLLECTOR_THRESHOLDS = (20_000, 50, 100)
 
 
 def run() -> None:
-    """Load and run the command line (``cli.main``); exit 130 with one line on stderr
-    when interrupted while loading."""
+    """Load and run the command line (``cli.main``), the cyclic collector slowed
+    (``_collect_less``); exit 130 with one line on stderr when interrupted while loading."""
     try:
         from .cli import main
     except KeyboardInterrupt:

@@ -40,10 +40,11 @@ The plan follows the tiers (``model.Tier``):
 - ``Tier.WHOLE`` (rings 3-4): whole, in rank order;
 - ``Tier.FILL`` (the rest of a file other blocks show part of, ``source.read_blocks``;
   and the step to whole of a block the walker asked to show as its signature,
-  ``Block.whole``, which ranks first by its score): whole, in rank order, only once every
-  other block is whole, so a budget that the candidates leave unused shows more of the
-  files they are in, and a smaller budget shows what it did without them. A rest not
-  shown is not counted as excluded.
+  ``Block.whole``, which ranks first by its score; a test's, ``Block.whole_last``, after
+  every other fill step): whole, in rank order, only once every other block is whole, so
+  a budget that the candidates leave unused shows more of the files they are in, and a
+  smaller budget shows what it did without them. A rest not shown is not counted as
+  excluded.
 
 Each step takes, in this order of precedence, the next ring-0 rung, the next signature,
 the next upgrade to whole, the next tier-WHOLE block; the next tier-FILL step only when no
@@ -196,7 +197,8 @@ def _chunks(content: str, focus: int, salient: tuple[int, ...],
 
 
 def _block_chunks(block: Block) -> tuple[tuple[int, ...], ...]:
-    """The reveal order of a whole block with salient lines, as chunks of line indices."""
+    """The reveal order of a whole block (``elide.reveal_chunks``: its header, its salient
+    lines, the rest), as chunks of line indices."""
     start = block.start_line
     return _chunks(block.content, max(0, block.focus_line - start),
                    tuple(line - start for line in block.salient), block.language)

@@ -7,6 +7,7 @@ All types are frozen values: equal content means equal objects.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 
@@ -176,7 +177,7 @@ class Member:
 WHOLE_FILE = " (whole file)"
 
 
-def label_members(members: tuple[Member, ...] | list[Member]) -> tuple[tuple[str, ...], str]:
+def label_members(members: Sequence[Member]) -> tuple[tuple[str, ...], str]:
     """(symbols, reason) of a block holding ``members``, best first: their distinct
     symbols, and the best one's reason with how many more there are.
 

@@ -297,7 +297,8 @@ _CAMEL_SHAPE = re.compile(r"l+U")
 
 
 def _qualifier_dot(match: re.Match[str]) -> str:
-    """``.`` for a ``_QUALIFIER`` match: ``::`` and ``->``, and ``$`` before a capital."""
+    """``.`` for a ``_QUALIFIER`` match: ``::``, ``->``, ``.#`` and ``#``, and ``$``
+    before a capital."""
     if match.group(0) == "$" and not match.string[match.end()].isupper():
         return "$"
     return "."

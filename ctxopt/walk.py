@@ -333,9 +333,11 @@ def member_ring(walk: _Walk, node: str, ring0: list[str], large: bool) -> list[s
         # a large class is shown by its header and the members the task points at, its
         # methods first: they say what the class does, and a fix changes that (a rule
         # class whose fields quote the task's words, ``tags = ["getatt"]``, kept its
-        # fields and lost the method the fix changed); ties in file order
-        children = sorted(children, key=lambda n: (
-            index.definition(n).kind not in CALLABLE_KINDS, -walk.rel(n)))[:config.max_members_of_large]
+        # fields and lost the method the fix changed); ties in file order (``_children``)
+        def methods_first(child: str) -> tuple[bool, float]:
+            return index.definition(child).kind not in CALLABLE_KINDS, -walk.rel(child)
+
+        children = sorted(children, key=methods_first)[:config.max_members_of_large]
     for child in children:
         callable_ = index.definition(child).kind in CALLABLE_KINDS
         base = w.callable_member if callable_ else w.other_member

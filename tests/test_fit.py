@@ -106,9 +106,6 @@ def test_truncation_starts_at_the_best_item_not_at_merged_neighbours() -> None:
 def test_truncation_marks_the_lines_dropped_above_and_below_issue_6() -> None:
     # A 42-line block at lines 3-44 whose best item starts at line 16, cut to 8 lines:
     # 13 lines above the kept ones and 21 below, each said where they were dropped.
-    from dataclasses import replace
-
-    from ctxopt.fit import truncate_block
     source = [f"line_{n} = {n}" for n in range(1, 45)]
     whole = replace(block("a.py", 120, 1), content="\n".join(source[2:44]), start_line=3,
                     end_line=44, focus_line=16)
@@ -119,9 +116,6 @@ def test_truncation_marks_the_lines_dropped_above_and_below_issue_6() -> None:
 
 
 def test_truncation_near_the_end_keeps_lines_above_the_focus_and_one_marker() -> None:
-    from dataclasses import replace
-
-    from ctxopt.fit import truncate_block
     whole = replace(block("a.py", 120, 10), focus_line=9)
     kept = truncate_block(whole, 4, count_tokens)
     assert (kept.start_line, kept.end_line) == (7, 10)

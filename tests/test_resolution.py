@@ -265,7 +265,8 @@ def test_a_go_type_use_never_resolves_to_a_method_of_that_name(make_repo, build_
     # trial 9: the built-in `string` of `func Gruesse() string` was "used by" the method
     # `ShellCompDirective.string` of the same package (and of its own file)
     root = make_repo({"go.mod": "module example.com/m\n",
-                      "a.go": "package m\n\ntype D int\n\nfunc (d D) string() string { return \"\" }\n",
+                      "a.go": "package m\n\ntype D int\n\n"
+                              "func (d D) string() string { return \"\" }\n",
                       "b.go": "package m\n\nfunc Gruesse() string { return \"hi\" }\n"})
     references = edge_data(build_index(root), "references")
     assert not [edge for edge in references if edge[1] == "a.go:D.string"]
@@ -313,13 +314,15 @@ def test_a_task_naming_a_private_member_seeds_its_definition(make_repo, build_in
 
 
 def test_a_private_method_s_call_links_to_it(make_repo, build_index) -> None:
-    root = make_repo({"a.js": "class A {\n  #go() { return 1; }\n  run() { return this.#go(); }\n}\n"})
+    root = make_repo({"a.js": "class A {\n  #go() { return 1; }\n"
+                              "  run() { return this.#go(); }\n}\n"})
     assert ("a.js:A.run", "a.js:A.#go") in edges(build_index(root), "references")
 
 
 @pytest.mark.parametrize("files, task, wanted", [
     ({"store.py": "class Store:\n    def _flush(self):\n        return 1\n\n"
-                  "    def __mangled(self):\n        return 2\n"}, "fix Store._flush", "Store._flush"),
+                  "    def __mangled(self):\n        return 2\n"},
+     "fix Store._flush", "Store._flush"),
     ({"store.py": "class Store:\n    def __mangled(self):\n        return 2\n"},
      "fix Store.__mangled", "Store.__mangled"),
     ({"Cart.php": "<?php\nclass Cart {\n  public function total() { return $this->sum; }\n}\n"},

@@ -124,7 +124,6 @@ def test_a_tests_signature_has_its_whole_lines_shown_after_all_other_fill(
     assert not lib.whole_last
     assert test.whole == code.replace("helper", "test_helper").rstrip("\n") and test.whole_last
     # room for the test's whole lines or the rest of a file, not both: the rest goes first
-    # (before, a test stayed its signature whatever the budget left)
     rest = _blocks()[3]
     candidates = [test, rest]
     full_test = replace(test, content=test.whole, kind=Fidelity.FULL, whole="")

@@ -27,6 +27,8 @@ FILES = {
                              "def test_get():\n    assert Storage().get('a') is None\n",
 }
 TASK = "fix Storage.get returning None in run"
+# The tables holding rows of one file, by ``file_id`` (``files`` aside).
+FILE_TABLES = ("defs", "uses", "postings", "import_specs", "bindings", "resolved")
 
 
 def _gather(root: Path, *extra: str) -> Result:
@@ -59,7 +61,7 @@ def _file_row_leaving_only(table: str) -> Callable[[sqlite3.Connection, Path], N
     def damage(conn: sqlite3.Connection, root: Path) -> None:
         file_id = _file_id(conn, "storage.py")
         conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
-        for other in ("defs", "uses", "postings", "import_specs", "bindings", "resolved"):
+        for other in FILE_TABLES:
             if other != table:
                 conn.execute(f"DELETE FROM {other} WHERE file_id = ?", (file_id,))
     return damage
@@ -75,7 +77,7 @@ def _gone_file_leaving_what_points_at_it(conn: sqlite3.Connection, root: Path) -
     (root / "helpers.py").unlink()
     file_id = _file_id(conn, "helpers.py")
     conn.execute("DELETE FROM files WHERE id = ?", (file_id,))
-    for table in ("defs", "uses", "postings", "import_specs", "bindings", "resolved"):
+    for table in FILE_TABLES:
         conn.execute(f"DELETE FROM {table} WHERE file_id = ?", (file_id,))
     conn.execute("DELETE FROM imports WHERE src = ?", (file_id,))
     assert conn.execute("SELECT COUNT(*) FROM bindings WHERE dst = ?", (file_id,)).fetchone()[0]

@@ -157,9 +157,11 @@ def test_large_class_is_shown_by_its_header_and_the_members_the_task_points_at(m
     assert len(shown) == WalkConfig().max_members_of_large
 
 
-def test_a_large_class_shows_its_methods_before_fields_that_quote_the_task(make_repo, build_index) -> None:
+def test_a_large_class_shows_its_methods_before_fields_that_quote_the_task(
+        make_repo, build_index) -> None:
     fields = "".join(f'    tag_{i} = "getatt"\n' for i in range(8))
-    methods = "".join(f"    def method_{i}(self):\n" + "        x = 1\n" * 40 + "\n" for i in range(4))
+    methods = "".join(f"    def method_{i}(self):\n" + "        x = 1\n" * 40 + "\n"
+                      for i in range(4))
     root = make_repo({"rule.py": 'class GetAtt:\n    """Doc."""\n' + fields + methods})
     items = walk_rings(build_index(root), parse_task("fix GetAtt"))
     members = {i.symbol for i in items if i.ring == 1 and i.reason == "member of GetAtt"}

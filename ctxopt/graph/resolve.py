@@ -204,11 +204,13 @@ def resolve(data: ResolutionData, path: str, name: str, kind: str,
 
 
 def names_a_type(data: ResolutionData, node: str, language: str | None) -> bool:
-    """True when a type or inherit use in ``language`` may mean the definition ``node``:
-    a type, namespace, module or macro, or where a class is a value a variable or
-    constant (``parsing.kinds``); never a function, method or field of the same name."""
+    """True when a type or inherit use in ``language`` may mean the definition ``node``
+    (a node id): a type, namespace, module or macro, or, in a language where a class is a
+    value, a variable or constant (``parsing.kinds``); never a function, method or field
+    of the same name."""
     kind = data.definition(node).kind
-    return kind in TYPE_USE_KINDS or (kind in TYPE_VALUE_KINDS and language in TYPE_VALUE_LANGUAGES)
+    return kind in TYPE_USE_KINDS or (kind in TYPE_VALUE_KINDS
+                                      and language in TYPE_VALUE_LANGUAGES)
 
 
 def _free(data: ResolutionData, node: str) -> bool:

@@ -7,8 +7,8 @@ the JSON output, so they are part of the output format.
 from __future__ import annotations
 
 __all__ = ["DEFINITION_KINDS", "TYPE_KINDS", "MODULE_KINDS", "CONTAINER_KINDS",
-           "CALLABLE_KINDS", "REFERENCE_KINDS", "IMPORT_KINDS", "TYPE_USE_REFERENCES", "TYPE_USE_KINDS",
-           "TYPE_VALUE_KINDS", "TYPE_VALUE_LANGUAGES"]
+           "CALLABLE_KINDS", "REFERENCE_KINDS", "IMPORT_KINDS", "TYPE_USE_REFERENCES",
+           "TYPE_USE_KINDS", "TYPE_VALUE_KINDS", "TYPE_VALUE_LANGUAGES"]
 
 DEFINITION_KINDS = ("class", "interface", "struct", "enum", "trait", "type", "function",
                     "method", "macro", "constant", "variable", "module", "namespace", "field")
@@ -26,8 +26,9 @@ REFERENCE_KINDS = ("inherit", "import", "import_member", "call", "type", "refere
 # ``import``: the module specifier as written; ``import_member``: a name it binds.
 IMPORT_KINDS = frozenset({"import", "import_member"})
 # Uses that name a type (``x: T``, ``class A(B)``, ``struct { Embedded }``): they resolve
-# only to definitions of ``TYPE_USE_KINDS``, never to a function, method or field that
-# shares the name (Go's built-in ``string`` is no method ``string``).
+# only to definitions of ``TYPE_USE_KINDS``, and of ``TYPE_VALUE_KINDS`` in
+# ``TYPE_VALUE_LANGUAGES`` (``graph.resolve.names_a_type``), never to a function, method or
+# field that shares the name (Go's built-in ``string`` is no method ``string``).
 TYPE_USE_REFERENCES = frozenset({"type", "inherit"})
 # A namespace or module is named where a type is (Ruby's `include Comparable`, C++
 # `Config::load`), and a C macro may stand for a type.
@@ -35,4 +36,5 @@ TYPE_USE_KINDS = CONTAINER_KINDS | {"macro"}
 # Where a class is a value, a variable or constant may hold one (Python's `Base =
 # declarative_base()` and type aliases, Ruby's `Point = Struct.new`, `const Base = mixin(A)`).
 TYPE_VALUE_KINDS = frozenset({"variable", "constant"})
+# The languages where a class is such a value.
 TYPE_VALUE_LANGUAGES = frozenset({"python", "ruby", "javascript", "typescript", "tsx"})

@@ -55,7 +55,7 @@ class StoredIndex:
             "SELECT id, path, skip, detail, line_count, language, notes, doc_count, doc_length,"
             " file_length FROM files")), key=lambda row: row[1])
         self._id: dict[str, int] = {}
-        self._path = FilePaths()  # (an id no file has: the index is damaged)
+        self._path = FilePaths()  # file id -> path; an id no file has raises IndexInconsistent
         self.files: list[str] = []
         self.diagnostics: list[Diagnostic] = list(name_skips)
         self._line_count: dict[str, int] = {}

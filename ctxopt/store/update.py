@@ -163,8 +163,8 @@ def _write_batch(conn: sqlite3.Connection, pending: list[ScanResult]) -> set[str
         return current
     with Transaction(conn):
         # a file read again and found the same (its mtime too recent to trust) changes no
-        # import: marking the edges dirty then left the mark set, and the next run redid
-        # every import edge and forgot every resolved use
+        # import, and with no file changed nothing clears the mark after the batch: set,
+        # it would make the next run redo every import edge and forget every resolved use
         if any(result.status != "same" for result in pending):
             conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('imports_dirty', '1')")
         conn.execute(BUMP_GENERATION)
@@ -272,7 +272,8 @@ def write_file(conn: sqlite3.Connection, result: ScanResult) -> bool:
     except sqlite3.IntegrityError as exc:
         # its rows were all deleted above, or its id is new: these are the rows of a file
         # whose files row was deleted by hand, and whose id a new file was given
-        raise IndexInconsistent(f"rows of a file that is gone hold {path}'s file id ({exc})") from exc
+        raise IndexInconsistent(
+            f"rows of a file that is gone hold {path}'s file id ({exc})") from exc
     if postings:
         conn.executemany("INSERT INTO postings(term, file_id, data) VALUES (?, ?, ?)",
                          [(term, file_id, data) for term, data in postings])
