@@ -301,7 +301,15 @@ def _qualifier_dot(match: re.Match[str]) -> str:
     before a capital."""
     if match.group(0) == "$" and not match.string[match.end()].isupper():
         return "$"
+    # a file's anchor (``app.py#main``, ``gc.html#gc.freeze``) keeps its path whole
+    if match.group(0).endswith("#") and _FILE_NAME_END.search(
+            match.string, max(0, match.start() - _LONGEST_EXTENSION - 1), match.start()):
+        return match.group(0)
     return "."
+
+
+_FILE_NAME_END = re.compile(rf"\w\.(?:{_EXT_RE})$")
+_LONGEST_EXTENSION = max(map(len, _CODE_EXTENSIONS))
 
 
 # Capitalised sentence openers that are never code names.

@@ -68,6 +68,9 @@ def test_parse_task_never_raises_and_symbols_come_from_the_text(text: str) -> No
         ("fix Ky#create", ("Ky.create",)),
         ("fix #decorateResponse", ("decorateResponse",)),
         ("issue#12 in C#", ()),
+        # a file's anchor is no qualifier: the path stays whole
+        ("fix src/app.py#main crash", ("src/app.py",)),
+        ("see docs/gc.html#gc.freeze", ("docs/gc.html", "gc.freeze")),
     ],
 )
 def test_double_colons_and_arrows_separate_qualifiers(text: str, symbols: tuple[str, ...]) -> None:
