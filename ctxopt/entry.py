@@ -9,7 +9,8 @@ interpreter free every object one by one: about 3% of a warm gather's instructio
 
 While it runs, the cyclic garbage collector runs less often (``_collect_less``): a command
 makes few reference cycles, and the collector's default pace (every 700 allocations) took
-4.3% of a warm gather's instructions, 1.7% at ``COLLECTOR_THRESHOLDS``.
+4.3% of a warm gather's instructions, 1.7% at ``COLLECTOR_THRESHOLDS``. Not so for a
+server (``ctxopt mcp``), whose event loop makes cycles for as long as it runs.
 """
 from __future__ import annotations
 
@@ -21,6 +22,8 @@ INTERRUPTED = 130  # ``cli_output.ExitStatus.INTERRUPTED``, not imported: loadin
 # Allocations between collections of the youngest generation (CPython's default: 700),
 # and collections of each generation between collections of the next (default 10, 10).
 COLLECTOR_THRESHOLDS = (20_000, 50, 100)
+# commands that run until stopped, whose cycles the default pace must keep collecting
+SERVERS = frozenset({"mcp"})
 
 
 def run() -> None:
@@ -31,12 +34,18 @@ def run() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("ctxopt: interrupted\n")
         sys.exit(INTERRUPTED)
-    _collect_less()
+    if _command(sys.argv[1:]) not in SERVERS:
+        _collect_less()
     try:
         main()
     except SystemExit as exc:
         _end_now(exc.code)
         raise
+
+
+def _command(args: list[str]) -> str:
+    """The command named in ``args`` (its first word that is no option), else ""."""
+    return next((arg for arg in args if not arg.startswith("-")), "")
 
 
 def _collect_less() -> None:

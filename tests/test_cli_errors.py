@@ -194,6 +194,30 @@ def test_ctrl_c_while_the_command_line_loads_is_one_line_and_exit_130(monkeypatc
     assert capsys.readouterr().err == "ctxopt: interrupted\n"
 
 
+@pytest.mark.parametrize(("args", "slowed"), [(["tokens", "-"], True),
+                                              (["--quiet", "mcp", "--help"], False)])
+def test_the_collector_is_slowed_for_a_command_not_for_a_server(
+        monkeypatch, args, slowed) -> None:
+    # review: the MCP server's event loop makes cycles for as long as it runs
+    import gc
+    import io
+    import sys
+
+    from ctxopt import entry
+
+    monkeypatch.setattr(sys, "argv", ["ctxopt", *args])
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"x")))
+    monkeypatch.setattr(entry, "_end_now", lambda code: None)
+    before = gc.get_threshold()
+    monkeypatch.setattr(gc, "freeze", lambda: None)
+    try:
+        with pytest.raises(SystemExit):
+            entry.run()
+        assert (gc.get_threshold() == entry.COLLECTOR_THRESHOLDS) is slowed
+    finally:
+        gc.set_threshold(*before)
+
+
 @pytest.mark.parametrize(("variable", "value"), [("CTXOPT_MAX_RING", "7"), ("CTXOPT_BUDGET", "abc")])
 def test_config_fails_on_a_bad_environment_value_as_every_command_does(
         runner, monkeypatch, variable, value) -> None:
