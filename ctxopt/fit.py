@@ -178,7 +178,7 @@ def _named(block: Block, form: Block) -> Block:
     if len(held) == len(block.members) and (form.part_of is None or shows(*form.part_of[1:])):
         return form
     symbols, reason = label_members(held)
-    if block.reason.endswith(WHOLE_FILE):
+    if reason and block.reason.endswith(WHOLE_FILE):
         reason += WHOLE_FILE
     part_of = form.part_of
     if part_of is not None and (part_of[0] not in symbols or not shows(*part_of[1:])):

@@ -365,3 +365,17 @@ def test_a_cut_names_only_the_definitions_it_shows(make_repo, build_index) -> No
     assert (cut.symbols, cut.reason) == (("delay",), "named delay")
     result = Result(task="t", intent=Intent.FIX, budget=100, selection=Selection((cut,)))
     assert "\tdelay\t" in manifest_table(result, 50).splitlines()[-1]
+
+
+def test_a_cut_of_a_whole_file_showing_none_of_its_definitions_keeps_the_files_reason() -> None:
+    # review: the reason became " (whole file)", a leading blank and no name
+    from ctxopt.fit import _named
+    from ctxopt.model import WHOLE_FILE, Member
+
+    content = "\n".join(f"x_{n} = {n}" for n in range(20))
+    block = Block(path="m.py", language="python", start_line=1, end_line=20, content=content,
+                  tokens=count_tokens(content), score=120.0, ring=0,
+                  reason="named delay" + WHOLE_FILE, focus_line=1,
+                  members=(Member("delay", 15, 20, "named delay"),))
+    form = replace(block, end_line=5, content="\n".join(content.splitlines()[:5]))
+    assert _named(block, form).reason == "named delay" + WHOLE_FILE
