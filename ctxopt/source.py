@@ -191,11 +191,14 @@ def header_lines(definition: Definition, lines: list[str]) -> tuple[int, int]:
         head.pop()
         if len(head) > 1 and head[-1].lstrip().lstrip("rRuUbB")[:1] in ("'", '"'):  # a docstring
             head.pop()
+    # (a one-line signature holds its body's placeholder: `pub struct Walker { ... }`)
+    stem = first.partition("...")[0].rstrip() if "..." in first else ""
     top = definition.start_line
     for number in range(top, min(definition.end_line, len(lines)) + 1):
         # (a field's signature has no separator: Rust's `data: Bytes,` is `data: Bytes`)
         line = lines[number - 1].strip()
-        if line == first or (first and line.startswith(first) and line[len(first):] in (",", ";")):
+        if line == first or (first and line.startswith(first) and line[len(first):] in (",", ";")) \
+                or (stem and line.startswith(stem)):
             top = number
             break
     return top, min(top + len(head) - 1, definition.end_line)
@@ -288,8 +291,9 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
         taken: list[tuple[int, int]] = []  # lines already in a block of a higher tier
         never = hidden(path) if hidden else []
         file_blocks: list[Block] = []
+        file_items = _reaching_headers(by_path[path], index.file_definitions(path) or (), lines)
         for tier in Tier:
-            tier_items = [i for i in by_path[path] if Tier.of(i.score) is tier]
+            tier_items = [i for i in file_items if Tier.of(i.score) is tier]
             widened = []
             for item in tier_items:
                 clamped = clamp_range(item.start_line - context_lines, item.end_line, len(lines))
@@ -316,7 +320,7 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
                                           index.file_definitions(path) or ())
                 file_blocks.append(block)
             taken = merge_ranges(taken + [part for part, _ in parts])
-        first_item = min((i.start_line for i in by_path[path]
+        first_item = min((i.start_line for i in file_items
                           if Tier.of(i.score) is Tier.TRUNCATE), default=1)
         if whole_files and not never:
             file_blocks = _whole_file(index, path, lines, file_blocks, counter, weights,
@@ -326,6 +330,28 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
             blocks += _rest_of_file(index, path, lines, file_blocks, never, counter)
     blocks.sort(key=lambda b: (-b.score, b.path, b.start_line))
     return blocks
+
+
+def _reaching_headers(items: list[Item], definitions: tuple[Definition, ...],
+                      lines: list[str]) -> list[Item]:
+    """``items`` (of one file, whose text is ``lines``), each that holds a definition's first
+    lines and stops above its header moved down to end with the header (``header_lines``),
+    as many lines long as it was: the walker's header range of a definition counts from its
+    first line, which is its doc comment's in Rust, Java or Ruby, and trial 10's ring-1
+    blocks of walkdir's ``WalkDir`` (74 lines of ``///`` above ``pub struct WalkDir``) and
+    jsoup's ``Connection`` showed 15 lines of prose and no declaration."""
+    starts = {(d.start_line, d.qualified_name): d for d in definitions}
+    moved = []
+    for item in items:
+        d = starts.get((item.start_line, item.symbol or ""))
+        if d is not None and item.end_line < d.end_line:
+            top, last = header_lines(d, lines)
+            if item.end_line < top:
+                start = max(d.start_line, last - (item.end_line - item.start_line))
+                focus = item.focus_line if (item.focus_line or 0) >= start else None
+                item = replace(item, start_line=start, end_line=last, focus_line=focus)
+        moved.append(item)
+    return moved
 
 
 def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Block],

@@ -443,3 +443,29 @@ def test_a_part_of_a_struct_below_a_stronger_field_is_no_signature(make_repo, bu
     last = max(blocks, key=lambda b: b.start_line)
     assert (last.start_line, last.end_line, last.signature) == (7, 8, "")
     assert last.content.endswith("} parse_buffer;") and shown_kind(last) == "window"
+
+
+@pytest.mark.parametrize(("path", "doc", "declaration"), [
+    ("lib.rs", "/// {}", "pub struct Walker {"),
+    ("Walker.java", " * {}", "public class Walker {"),
+    ("walker.rb", "# {}", "class Walker"),
+])
+def test_a_header_range_of_a_definition_with_a_long_doc_comment_shows_its_declaration(
+        make_repo, build_index, path, doc, declaration) -> None:
+    # trial 10: the walker's header of walkdir's WalkDir (15 lines from its first) showed 15
+    # of its 74 lines of /// and never `pub struct WalkDir`
+    comment = [doc.format(f"line {n} of the description") for n in range(30)]
+    if path.endswith(".java"):
+        comment = ["/**", *comment, " */"]
+    body = {"lib.rs": "    max_open: usize,\n}\n", "Walker.java": "    int maxOpen;\n}\n",
+            "walker.rb": "  def max_open\n    1\n  end\nend\n"}[path]
+    code = "\n".join(comment) + f"\n{declaration}\n" + body
+    root = make_repo({path: code})
+    index = build_index(root)
+    (d,) = [d for d in index.file_definitions(path) if d.qualified_name == "Walker"]
+    items = [Item(path, d.start_line, d.start_line + 14, 79.5, 1, "contains Walker.max_open",
+                  "Walker")]
+    (block,) = read_blocks(root, items, index, Cl100kCounter(), whole_files=False,
+                           context_lines=0)
+    assert block.content.rstrip().endswith(declaration)
+    assert block.end_line - block.start_line == 14  # as many lines as the walker asked for
