@@ -824,3 +824,14 @@ def test_a_name_the_project_and_its_examples_define_names_the_projects(make_repo
                 if s.reason.startswith("definition of")]
     assert seeded("useStore rerenders") == ["src/react.ts"]
     assert seeded("onlyInDemo fails") == ["examples/demo/src/only.ts"]  # all there is
+
+
+@pytest.mark.parametrize(("line", "start"), [(30, 1), (46, 1), (47, 17), (80, 50)])
+def test_a_window_around_a_line_a_few_lines_below_its_definitions_header_holds_it(
+        make_repo, build_index, line, start) -> None:
+    # trial 10: jsoup's QueryParser.java:232 seeded lines 202-262 of parsePseudoSelector
+    # (198-265), leaving out its header 4 lines above the window
+    body = "".join(f"    v{n} = compute({n})\n" for n in range(120))
+    index = build_index(make_repo({"calc.py": "def run():\n" + body}))
+    (seed,) = find_seeds(index, parse_task(f"ValueError at calc.py:{line}"))
+    assert seed.lines == (start, line + 30)  # caller_max_lines 60: 30 lines each side
