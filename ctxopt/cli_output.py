@@ -79,7 +79,9 @@ def output_target(output: str | None, *, root: Path | None = None,
     if not os.access(target.parent, os.W_OK | os.X_OK):
         raise UsageError(f"cannot write {output!r}: directory {str(target.parent)!r} "
                          "is not writable")
-    if mode is not None and not os.access(target, os.W_OK):  # the shell's > refuses it too
+    # (the shell's > refuses it too; a file no one may write is read-only to root as well,
+    # whom os.access lets write anything: trial 10 replaced a 0444 file as root)
+    if mode is not None and (not os.access(target, os.W_OK) or not mode & _ANY_WRITE):
         raise UsageError(f"cannot write {output!r}: {os.strerror(errno.EACCES)}")
     if mode is not None and _is_database(target):
         raise UsageError(f"cannot write {output!r}: it is a SQLite database (a ctxopt index?), "
@@ -94,6 +96,10 @@ def output_target(output: str | None, *, root: Path | None = None,
                          "ctxopt's last output there unchanged, which the output would replace; "
                          "choose another file, or delete it first")
     return target
+
+
+# the write bits of a mode: a file with none is read-only
+_ANY_WRITE = stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH
 
 
 # The files ctxopt wrote with -o: one record a file, named by the SHA-256 of its resolved

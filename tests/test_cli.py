@@ -285,6 +285,20 @@ def test_output_into_a_missing_directory_exits_2_before_any_work(runner, fixture
     assert not target.parent.exists()
 
 
+def test_a_file_no_one_may_write_is_read_only_to_root_too(runner, fixture_repo, tmp_path,
+                                                          monkeypatch) -> None:
+    # trial 10: as root, -o replaced a 0444 file (os.access lets root write anything)
+    target = tmp_path / "context.md"
+    target.write_text("mine")
+    target.chmod(0o444)
+    monkeypatch.setattr("ctxopt.cli.prepare", lambda *a, **k: pytest.fail("gather ran"))
+    result = gather(runner, "fix Storage bug", "--root", str(fixture_repo("py_storage")),
+                    "-o", str(target))
+    assert (result.exit_code, result.stderr) == (
+        2, f"Error: cannot write {str(target)!r}: Permission denied\n")
+    assert target.read_text() == "mine"
+
+
 @pytest.mark.parametrize("blocked, why", [
     ("directory", "directory {parent!r} is not writable"),
     # trial: a read-only file was replaced (the write goes through a new file beside it)
