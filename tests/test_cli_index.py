@@ -144,3 +144,16 @@ def test_an_index_path_under_a_file_names_the_file(runner, root, tmp_path, under
     assert result.stderr == (f"Error: cannot write the index at {database}: {tmp_path / 'blocker'} "
                              "is not a directory\n")
     assert (tmp_path / "blocker").read_text() == "mine\n"
+
+
+def test_an_index_another_root_held_is_rebuilt_with_a_note(runner, fixture_repo, tmp_path) -> None:
+    # trial 10: two repositories sharing one --index rebuilt it in turn, and said nothing
+    database = tmp_path / "shared.db"
+    first, second = fixture_repo("py_storage"), fixture_repo("go_storage")
+    assert _gather(runner, first, "--index", str(database)).exit_code == 0
+    result = _gather(runner, second, "--index", str(database))
+    assert result.exit_code == 0
+    assert (f"ctxopt: the index {database} held another root, {first.resolve()}; rebuilt it "
+            f"for {second.resolve()}\n") in result.stderr
+    again = _gather(runner, second, "--index", str(database))
+    assert "another root" not in again.stderr

@@ -69,7 +69,7 @@ from .location import check_ours, is_corruption, move_aside, writable_location
 from .options import IndexOptions, UpdateReport
 from .query import StoredIndex
 from . import schema
-from .schema import SCHEMA_VERSION, connect, ensure_indexes, prepare_schema
+from .schema import SCHEMA_VERSION, connect, ensure_indexes, prepare_schema, read_meta
 from .update import update_tables, without_cyclic_gc
 
 __all__ = ["StoredIndex", "IndexOptions", "UpdateReport", "open_index", "IndexStoreError",
@@ -176,7 +176,12 @@ def _open_at(root: Path, location: str, own: bool, options: IndexOptions, note: 
                 raise IndexDamaged(str(exc)) from exc
             raise _failure(location, exc) from exc
         try:
+            held = read_meta(conn).get("root")
             rebuilt = prepare_schema(conn, str(root), schema.fingerprint(options.hygiene))
+            if rebuilt and held and held != read_meta(conn).get("root") and options.notify:
+                # (trial 10: two roots sharing one --index rebuilt it in turn, unsaid)
+                options.notify(f"the index {location} held another root, {held}; "
+                               f"rebuilt it for {root}")
             ensure_indexes(conn)
             report = UpdateReport(path=location, rebuilt=rebuilt, note=note)
             with without_cyclic_gc():
