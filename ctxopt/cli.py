@@ -24,7 +24,7 @@ from .budget import Calibrated, EstimatingCounter, choose_budget
 from .calibration import CalibrationStore, user_config_dir
 from .errors import BudgetError, CtxoptError, Interrupted, UsageError
 from .files.reasons import REASON_BINARY, REASON_GENERATED
-from .files.safety import HygieneConfig
+from .files.safety import HygieneConfig, special_file
 from .files.text import decode_text, display_text, looks_binary
 from .commands import (COMMANDS, MAX_RING_OPTION, ROOT_OPTION, SCOPE_OPTION, SECONDS,
                        TASK_FILE_OPTION, TESTS_OPTION, Whole, apply_config, file_rule_options,
@@ -364,8 +364,9 @@ def tokens_command(paths: tuple[str, ...], estimate: bool, model: str | None,
     """Print the token count of each PATH, or of standard input (no PATH, or -).
 
     One input prints its count; several print `COUNT<TAB>PATH` lines and a total. Text is
-    read as the index reads a file (a BOM decides UTF-16 or UTF-32); a binary input is
-    not counted, and a line on stderr says so. Exit 1 when nothing is counted.
+    read as the index reads a file (a BOM decides UTF-16 or UTF-32); a binary input or
+    one that is not a regular file (a FIFO, socket or device) is not counted, and a line
+    on stderr says so. Exit 1 when nothing is counted.
     """
     if messages:
         _transcript_usage(paths, estimate, model)
@@ -373,6 +374,10 @@ def tokens_command(paths: tuple[str, ...], estimate: bool, model: str | None,
     inputs = paths or ("-",)
     texts: list[tuple[str, str]] = []
     for path in inputs:
+        special = None if path == "-" else special_file(Path(path), path)
+        if special is not None:  # as the index and `ctxopt tags`: a FIFO is never opened
+            note(f"no count for {path}: {special.reason}")
+            continue
         try:
             data = (standard_input("name the files to count").read() if path == "-"
                     else Path(path).read_bytes())

@@ -18,6 +18,7 @@ from click.core import ParameterSource
 
 from . import __version__
 from .config import SETTINGS, ConfigFile, load_config
+from .files.safety import read_regular
 from .files.text import display_text
 
 __all__ = ["apply_config", "config_from_root", "root_or_repository", "quiet", "version_text",
@@ -389,8 +390,7 @@ def _write_snapshot(directory: Path, manifests: dict[str, str]) -> None:
 def _is_manifest(path: Path) -> bool:
     """Whether the file at ``path`` starts as a ctxopt manifest does (False: unreadable)."""
     try:
-        with path.open("rb") as handle:
-            return handle.read(len(_MANIFEST_MARK)) == _MANIFEST_MARK.encode()
+        return read_regular(path, len(_MANIFEST_MARK)) == _MANIFEST_MARK.encode()
     except OSError:
         return False
 

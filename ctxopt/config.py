@@ -20,6 +20,7 @@ from collections.abc import Callable
 
 from .errors import ConfigError
 from .files.patterns import pattern_problem
+from .files.safety import read_regular
 
 __all__ = ["SETTINGS", "Setting", "ConfigFile", "ConfigError", "find_config", "load_config",
            "CONFIG_NAME"]
@@ -175,8 +176,9 @@ def load_config(start: Path) -> ConfigFile | None:
     Raises
     ------
     ConfigError
-        The file cannot be read (or is a directory), is not valid TOML, has an unknown key
-        or a value of the wrong type; the message is ``FILE:LINE: what is wrong``.
+        The file cannot be read (or is a directory, FIFO, socket or device), is not valid
+        TOML, has an unknown key or a value of the wrong type; the message is
+        ``FILE:LINE: what is wrong``.
     """
     path = find_config(start)
     if path is None:
@@ -189,7 +191,7 @@ def load_config(start: Path) -> ConfigFile | None:
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_regular(path).decode("utf-8")
         document = tomllib.loads(text)
     except OSError as exc:
         raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from exc

@@ -42,7 +42,7 @@ from .files.reasons import (REASON_BINARY, REASON_BUILD_OUTPUT, REASON_GENERATED
                             REASON_SECRET,
                             REASON_TOO_LARGE, REASON_UNREADABLE, REASON_VENDORED, REASONS)
 from .files.safety import (HygieneConfig, check_link, drop_duplicate_links, inspect_file,
-                           is_nested_repository, submodule_diagnostic)
+                           is_nested_repository, is_special, read_regular, submodule_diagnostic)
 from .files.secrets import secret_file_kind
 from .files.text import decode_written, looks_binary
 from .errors import UsageError
@@ -116,7 +116,7 @@ class _Ignore:
 
 def _load_ignore(directory: Path, base: str, name: str = ".gitignore") -> _Ignore | None:
     try:
-        text = decode_written((directory / name).read_bytes())
+        text = decode_written(read_regular(directory / name))
     except OSError:
         return None
     return _Ignore(base, ignore_spec(text.splitlines()))
@@ -197,7 +197,7 @@ _UNVENDORED = re.compile(r"(?:^|\s)(?:-linguist-vendored|linguist-vendored=false
 def _unvendors(directory: Path) -> bool:
     """Whether ``directory``'s ``.gitattributes`` un-vendors some path."""
     try:
-        text = (directory / ".gitattributes").read_text(encoding="utf-8", errors="replace")
+        text = read_regular(directory / ".gitattributes").decode("utf-8", "replace")
     except OSError:
         return False
     return _UNVENDORED.search(text) is not None
@@ -393,7 +393,7 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
             links.add(rel)
         elif stat.S_ISDIR(info.st_mode):
             continue  # a directory where git lists a file (replaced since)
-        elif not stat.S_ISREG(info.st_mode):  # a FIFO, socket or device: never opened
+        elif is_special(info.st_mode):
             diagnostics.append(Diagnostic(rel, REASON_NOT_REGULAR))
             continue
         generated = _generated_verdict(attributes)

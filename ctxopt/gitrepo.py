@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .files.patterns import ignore_spec
+from .files.safety import read_regular
 
 if TYPE_CHECKING:
     import pathspec  # (loaded by files.patterns when a pattern is compiled)
@@ -218,7 +219,7 @@ class AttributeFiles:
         for rel in sorted(files, key=lambda f: (f.count("/"), f)):
             base = rel.rpartition("/")[0]
             try:
-                text = (root / rel).read_text(encoding="utf-8", errors="surrogateescape")
+                text = read_regular(root / rel).decode("utf-8", "surrogateescape")
             except OSError:
                 continue
             for line in text.splitlines():

@@ -33,6 +33,7 @@ from pathlib import Path
 
 from . import jsontext
 from .errors import UsageError
+from .files.safety import read_regular
 from .files.text import decode_written, display_text, looks_binary
 from .model import Result
 from .render import shown_kind, task_line
@@ -169,9 +170,10 @@ def _parse_row(line: str, where: str) -> Row:
 
 
 def _read_text(path: Path) -> str:
-    """The UTF-8 text of ``path``. Raises ``UsageError`` when it cannot be read."""
+    """The UTF-8 text of ``path``. Raises ``UsageError`` when it cannot be read or is a
+    FIFO, socket or device (``read_regular``)."""
     try:
-        return path.read_text(encoding="utf-8")
+        return read_regular(path).decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read {str(path)!r}: {getattr(exc, 'strerror', None) or exc}"
                          ) from exc
@@ -182,7 +184,7 @@ def _read_tasks_text(path: Path) -> str:
     Windows), a UTF-8 BOM dropped. Raises ``UsageError`` when it cannot be read, is binary
     or is not text in those encodings."""
     try:
-        data = path.read_bytes()
+        data = read_regular(path)
     except OSError as exc:
         raise UsageError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from exc
     if looks_binary(data):

@@ -18,8 +18,8 @@ from pathlib import Path
 
 from .discover import MAX_FILE_BYTES, discover_sources, name_rule
 from .errors import UsageError
-from .files.reasons import REASON_NOT_REGULAR, REASON_UNREADABLE
-from .files.safety import HygieneConfig, check_link
+from .files.reasons import REASON_UNREADABLE
+from .files.safety import HygieneConfig, check_link, special_file
 from .files.text import display_text
 from .gitrepo import find_repository_root
 from .model import Diagnostic, FileTags
@@ -92,9 +92,7 @@ def _named_path_rule(path: Path, display: str, cwd: Path) -> Diagnostic | None:
         if root is None and path.absolute().is_relative_to(cwd.resolve()):
             root = cwd.resolve()
         return check_link(path, display, root)
-    if stat.S_ISDIR(mode) or stat.S_ISREG(mode):
-        return None
-    return Diagnostic(display, REASON_NOT_REGULAR)
+    return special_file(path, display)
 
 
 def _files_of(path: Path, max_file_bytes: int, hygiene: HygieneConfig) -> list[Path]:

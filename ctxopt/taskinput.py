@@ -17,6 +17,7 @@ from typing import BinaryIO
 import click
 
 from .errors import UsageError
+from .files.safety import read_regular
 from .files.text import decode_written, looks_binary
 from .task import MAX_TASK_CHARS
 
@@ -101,8 +102,9 @@ def read_task(task: str | None, task_file: Path | None,
     Raises
     ------
     UsageError
-        Both or neither of ``task`` and ``task_file`` given, the file cannot be read, or
-        the bytes read are binary (``looks_binary``), not text.
+        Both or neither of ``task`` and ``task_file`` given, the file cannot be read (or
+        is a FIFO, socket or device: ``read_regular``), or the bytes read are binary
+        (``looks_binary``), not text.
     """
     if task is not None and task_file is not None:
         raise UsageError("give the task once: as TASK or with --task-file, not both")
@@ -111,8 +113,7 @@ def read_task(task: str | None, task_file: Path | None,
                          "or --task-file PATH")
     if task_file is not None and str(task_file) != STDIN:
         try:
-            with task_file.open("rb") as handle:
-                data = handle.read(TASK_BYTES_READ)
+            data = read_regular(task_file, TASK_BYTES_READ)
         except OSError as exc:
             raise UsageError(f"cannot read the task file {str(task_file)!r}: "
                              f"{exc.strerror or exc}") from exc

@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import math
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,8 +24,9 @@ from .reasons import (REASON_BINARY, REASON_BROKEN_LINK, REASON_DIRECTORY_LINK,
 from .secrets import secret_file_kind
 from .text import decode_text, looks_binary, split_lines
 
-__all__ = ["HygieneConfig", "check_link", "drop_duplicate_links", "is_nested_repository",
-           "submodule_diagnostic", "inspect_file", "DEFAULT_PARSE_TIMEOUT", "MAX_LINE_LENGTH"]
+__all__ = ["HygieneConfig", "is_special", "special_file", "read_regular", "check_link",
+           "drop_duplicate_links", "is_nested_repository", "submodule_diagnostic",
+           "inspect_file", "DEFAULT_PARSE_TIMEOUT", "MAX_LINE_LENGTH"]
 
 DEFAULT_PARSE_TIMEOUT = 5.0  # seconds; the largest real files we tried parse in under 1 s
 # Longer lines are minified or generated data: useless context, and slow to parse.
@@ -62,6 +64,36 @@ class HygieneConfig:
                 raise PatternError(f"--exclude {shown} {problem}")
 
 
+def is_special(mode: int) -> bool:
+    """Whether ``mode`` (an ``st_mode``) is a FIFO, socket or device: a file never opened,
+    since a read of a FIFO waits for a writer that may never come, and one of a device may
+    never end."""
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode) or stat.S_ISLNK(mode))
+
+
+def special_file(path: Path, rel: str) -> Diagnostic | None:
+    """``not a regular file`` (at ``rel``) when ``path``, links followed, ``is_special``;
+    else None, also when it cannot be stat'ed (the read that follows says why)."""
+    try:
+        mode = path.stat().st_mode
+    except (OSError, RuntimeError):  # RuntimeError: a link loop on Python < 3.13
+        return None
+    return Diagnostic(rel, REASON_NOT_REGULAR) if is_special(mode) else None
+
+
+def read_regular(path: Path, limit: int = -1) -> bytes:
+    """The bytes of a file the user names (at most ``limit``; -1: all), as any command
+    reads one: never a FIFO, socket or device (``special_file``).
+
+    Raises ``OSError``; its ``strerror`` says why (``not a regular file``, ``Is a
+    directory``...).
+    """
+    if special_file(path, str(path)) is not None:
+        raise OSError(errno.EINVAL, REASON_NOT_REGULAR, str(path))
+    with path.open("rb") as handle:
+        return handle.read(limit)
+
+
 def check_link(link: Path, rel: str, root: Path | None) -> Diagnostic | None:
     """None when the symbolic link ``link`` (at ``rel`` under the resolved ``root``) may
     be read: it resolves to a regular file inside the root. Otherwise why not.
@@ -90,9 +122,7 @@ def check_link(link: Path, rel: str, root: Path | None) -> Diagnostic | None:
         if where == "." or rel == where or rel.startswith(where + "/"):
             return Diagnostic(rel, REASON_LINK_LOOP, f"points to {where if where != '.' else 'the root'}, which contains it")
         return Diagnostic(rel, REASON_DIRECTORY_LINK, f"not followed; {where} is indexed at its own path")
-    if not target.is_file():
-        return Diagnostic(rel, REASON_NOT_REGULAR)
-    return None
+    return special_file(target, rel)
 
 
 def drop_duplicate_links(root: Path, files: list[str], links: set[str] | None = None
