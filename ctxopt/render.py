@@ -203,9 +203,12 @@ def render_header(result: Result, used: int) -> str:
     calibrated = ("" if result.calibrated_for is None
                   else f" (calibrated for {result.calibrated_for})")
     note = f"# {result.task_note}\n" if result.task_note else ""
+    # (the walker's own signatures too: trial 10 read "0 truncated" above 13 of them)
+    signatures = sum(b.kind is Fidelity.SIGNATURE for b in selection.blocks)
     return (f"# ctxopt context for: {task_line(result.task)}\n{note}"
             f"# budget {result.budget} tokens, used {used}{calibrated}; {files} files; "
-            f"{len(selection.truncated)} truncated, {len(selection.excluded)} excluded\n"
+            f"{len(selection.truncated)} truncated, {len(selection.excluded)} excluded; "
+            f"{signatures} signature{'s' * (signatures != 1)}\n"
             f"# top symbols: {symbols}\n")
 
 

@@ -236,3 +236,14 @@ def test_a_files_sum_is_measured_once_for_its_blocks(monkeypatch) -> None:
     monkeypatch.setattr(render, "_sections", laying_out)
     assert layout.body_tokens(blocks) == expected
     assert laid_out == ["d/f2.py", "d/f2.py"]
+
+
+@pytest.mark.parametrize(("kinds", "said"), [
+    ((Fidelity.FULL,), "0 signatures"),
+    ((Fidelity.SIGNATURE, Fidelity.FULL), "1 signature"),
+    ((Fidelity.SIGNATURE, Fidelity.SIGNATURE, Fidelity.TRUNCATED), "2 signatures"),
+])
+def test_the_header_counts_the_blocks_shown_as_signatures(kinds, said) -> None:
+    # trial 10: "0 truncated, 9 excluded" above 13 signatures the walker asked for
+    result = _result("t", 4000, [("x = 1", "python", kind, "", 0) for kind in kinds])
+    assert render_header(result, 10).splitlines()[1].endswith(f"excluded; {said}")
