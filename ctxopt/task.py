@@ -134,9 +134,22 @@ _PYTHON_FRAME = re.compile(r'File "(?P<path>[^"\n]+)", line (?P<start>\d+)'
 # JVM stack frame: at com.acme.Codec$Builder.add(Codec.java:246)
 _JVM_FRAME = re.compile(rf"(?<![\w$.])(?:[\w$]+\.)+(?P<function>{IDENTIFIER})\((?P<path>[\w$.-]+\."
                         r"(?:java|kt|kts|scala|groovy)):(?P<start>\d+)\)")
+# V8 (Node, Chrome) stack frame: at Request._onResponse (/srv/got/core/index.ts:1383:15);
+# its receiver (``Request``, ``ClientRequest`` of an ``<anonymous>`` function) is often
+# the runtime's class, no name of the repository's (trial 10: got's ``ClientRequest``)
+_V8_FRAME = re.compile(
+    rf"(?<![\w$.])at (?:(?:async|new) )?(?:[\w$.]+\.)?(?P<function>{IDENTIFIER}|<anonymous>)"
+    rf"(?: \[as [\w$]+\])? \((?P<path>[^()\s]+?\.(?:{_EXT_RE})):(?P<start>\d+):\d+\)")
+# A frame of the runtime's own code (``at Object.onceWrapper (node:events:632:28)``,
+# ``at process.processTicksAndRejections (node:internal/process/task_queues:95:5)``):
+# nothing of it is the repository's
+_RUNTIME_FRAME = re.compile(r"(?<![\w$.])at [^\n()]*\((?:node:|internal/)[^()\n]*\)"
+                            r"|(?<![\w$.])at (?:node:|internal/)\S+"
+                            r"|(?<![\w$.])at (?:async )?[\w$.]+ \(index \d+\)")
 _REFERENCES = (
     _PYTHON_FRAME,
     _JVM_FRAME,
+    _V8_FRAME,
     re.compile(_REF_PATH + r"#L(?P<start>\d+)(?:-L?(?P<end>\d+))?(?!\w)"),  # GitHub anchor
     re.compile(_REF_PATH + r":(?P<start>\d+)(?:(?:-|\u2013)(?P<end>\d+)|:\d+)?(?![\w.])"),
 )
@@ -167,7 +180,8 @@ class Reference:
     # ``at a.B.get(B.java:3)``), else ""
     function: str = ""
     # the trace the place is a frame of: "python" (``File "x.py", line 3``), "jvm"
-    # (``at a.B.get(B.java:3)``), else "" (a place written otherwise: ``x.py:3``)
+    # (``at a.B.get(B.java:3)``), "v8" (``at B.get (/srv/b.ts:3:9)``), else "" (a place
+    # written otherwise: ``x.py:3``)
     frame: str = ""
 
 
@@ -398,7 +412,8 @@ def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple
             end = int(match.group("end") or start) if "end" in pattern.groupindex else start
             path = _reference_path(match.group("path"))
             function = (match.group("function") or "") if "function" in pattern.groupindex else ""
-            frame = {_PYTHON_FRAME: "python", _JVM_FRAME: "jvm"}.get(pattern, "")
+            function = "" if function == "<anonymous>" else function
+            frame = {_PYTHON_FRAME: "python", _JVM_FRAME: "jvm", _V8_FRAME: "v8"}.get(pattern, "")
             if path and start > 0:
                 taken.add(match.start(), match.end())
                 found.append((match.start(), Reference(path, start, max(start, end), function,
@@ -406,11 +421,12 @@ def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple
                 path_spans.append((*match.span("path"), path))
                 # what is neither the path nor the function it names frames them
                 names = sorted([match.span("path")] + ([match.span("function")] if function else []))
-                at = match.start() if pattern is _PYTHON_FRAME else match.end("path")
+                at = match.end("path") if pattern is _JVM_FRAME else match.start()
                 for name_start, name_end in names:
                     framing.append((at, max(at, name_start)))
                     at = max(at, name_end)
                 framing.append((at, match.end()))
+    framing += [m.span() for m in _RUNTIME_FRAME.finditer(text)]
     paths = [(m.start(), _reference_path(m.group(1)), m.group(1)) for m in _PATH.finditer(text)]
     starts = [at for at, _, _ in paths]  # in text order, as finditer yields them
     for match in _LINES_WORDS.finditer(text):

@@ -282,3 +282,18 @@ def test_a_line_word_before_any_path_names_only_a_path_on_its_own_line():
 def test_the_later_links_of_a_call_chain_are_symbols(text: str, symbols: tuple[str, ...]) -> None:
     # trial 4: only the chain's first link was a name; its subject (``email``) a word
     assert parse_task(text).symbols == symbols
+
+
+def test_a_v8_stack_trace_is_frames_whose_runtime_names_seed_nothing() -> None:
+    # trial 10: got's trace seeded ClientRequest (the receiver of an <anonymous> function,
+    # Node's class) and Object.onceWrapper (a frame of node:events) as names
+    trace = ("ReadError: The server aborted pending request\n"
+             "    at IncomingMessage.<anonymous> (/home/dev/got/source/core/index.ts:1024:22)\n"
+             "    at Object.onceWrapper (node:events:632:28)\n"
+             "    at async Promise.all (index 0)\n"
+             "    at Request._onResponse (/home/dev/got/source/core/index.ts:1383:15)\n"
+             "    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)\n")
+    parsed = parse_task(trace)
+    assert parsed.symbols == ("home/dev/got/source/core/index.ts", "ReadError")
+    assert [(r.start_line, r.function, r.frame) for r in parsed.references] == [
+        (1024, "", "v8"), (1383, "_onResponse", "v8")]
