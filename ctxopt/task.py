@@ -140,16 +140,24 @@ _JVM_FRAME = re.compile(rf"(?<![\w$.])(?:[\w$]+\.)+(?P<function>{IDENTIFIER})\((
 _V8_FRAME = re.compile(
     rf"(?<![\w$.])at (?:(?:async|new) )?(?:[\w$.]+\.)?(?P<function>{IDENTIFIER}|<anonymous>)"
     rf"(?: \[as [\w$]+\])? \((?P<path>[^()\s]+?\.(?:{_EXT_RE})):(?P<start>\d+):\d+\)")
+# Rust backtrace frame: "   3: walkdir::IntoIter::pop" over "             at ./src/lib.rs:951:9"
+_RUST_FRAME = re.compile(
+    rf"^[ \t]*\d+: (?:[\w<>]+::)*(?P<function>{IDENTIFIER})(?:::h[0-9a-f]{{16}})?[ \t]*\n"
+    rf"[ \t]+at (?P<path>[^\s()]+?\.rs):(?P<start>\d+)(?::\d+)?$", re.MULTILINE)
 # A frame of the runtime's own code (``at Object.onceWrapper (node:events:632:28)``,
 # ``at process.processTicksAndRejections (node:internal/process/task_queues:95:5)``):
 # nothing of it is the repository's
 _RUNTIME_FRAME = re.compile(r"(?<![\w$.])at [^\n()]*\((?:node:|internal/)[^()\n]*\)"
                             r"|(?<![\w$.])at (?:node:|internal/)\S+"
-                            r"|(?<![\w$.])at (?:async )?[\w$.]+ \(index \d+\)")
+                            r"|(?<![\w$.])at (?:async )?[\w$.]+ \(index \d+\)"
+                            # a Rust frame with no place (``1: core::panicking::panic_fmt``)
+                            r"|^[ \t]*\d+: [\w:<>{}]+[ \t]*$(?![\n\r]+[ \t]+at )",
+                            re.MULTILINE)
 _REFERENCES = (
     _PYTHON_FRAME,
     _JVM_FRAME,
     _V8_FRAME,
+    _RUST_FRAME,
     re.compile(_REF_PATH + r"#L(?P<start>\d+)(?:-L?(?P<end>\d+))?(?!\w)"),  # GitHub anchor
     re.compile(_REF_PATH + r":(?P<start>\d+)(?:(?:-|\u2013)(?P<end>\d+)|:\d+)?(?![\w.])"),
 )
@@ -157,8 +165,9 @@ _REFERENCES = (
 # leading directories are most often not the repository's
 _ABSOLUTE_PATH = re.compile(
     rf"(?<![\w/.~:\\-])(?:~|[A-Za-z]:)?/(?:[\w.@+-]+/)*[\w@+-][\w.@+-]*\.(?:{_EXT_RE})(?![\w/-])")
-# The words a Python traceback is framed by
-_TRACEBACK_HEAD = re.compile(r"Traceback \(most recent call last\):?")
+# The words a Python traceback or a Rust panic is framed by
+_TRACEBACK_HEAD = re.compile(r"Traceback \(most recent call last\):?"
+                             r"|thread '[^'\n]*' panicked at|stack backtrace:")
 _LINES_WORDS = re.compile(r"\blines? (?P<start>\d+)(?:\s*(?:-|\u2013|to)\s*(?P<end>\d+))?", re.IGNORECASE)
 _CAMEL_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
@@ -180,8 +189,8 @@ class Reference:
     # ``at a.B.get(B.java:3)``), else ""
     function: str = ""
     # the trace the place is a frame of: "python" (``File "x.py", line 3``), "jvm"
-    # (``at a.B.get(B.java:3)``), "v8" (``at B.get (/srv/b.ts:3:9)``), else "" (a place
-    # written otherwise: ``x.py:3``)
+    # (``at a.B.get(B.java:3)``), "v8" (``at B.get (/srv/b.ts:3:9)``), "rust" (``3: b::get``
+    # over ``at ./src/b.rs:3:9``), else "" (a place written otherwise: ``x.py:3``)
     frame: str = ""
 
 
@@ -413,7 +422,8 @@ def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple
             path = _reference_path(match.group("path"))
             function = (match.group("function") or "") if "function" in pattern.groupindex else ""
             function = "" if function == "<anonymous>" else function
-            frame = {_PYTHON_FRAME: "python", _JVM_FRAME: "jvm", _V8_FRAME: "v8"}.get(pattern, "")
+            frame = {_PYTHON_FRAME: "python", _JVM_FRAME: "jvm", _V8_FRAME: "v8",
+                     _RUST_FRAME: "rust"}.get(pattern, "")
             if path and start > 0:
                 taken.add(match.start(), match.end())
                 found.append((match.start(), Reference(path, start, max(start, end), function,
@@ -421,7 +431,8 @@ def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple
                 path_spans.append((*match.span("path"), path))
                 # what is neither the path nor the function it names frames them
                 names = sorted([match.span("path")] + ([match.span("function")] if function else []))
-                at = match.end("path") if pattern is _JVM_FRAME else match.start()
+                # (a JVM or Rust frame's qualified name stays: ``walkdir.IntoIter.pop``)
+                at = match.end("path") if pattern in (_JVM_FRAME, _RUST_FRAME) else match.start()
                 for name_start, name_end in names:
                     framing.append((at, max(at, name_start)))
                     at = max(at, name_end)

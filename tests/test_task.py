@@ -297,3 +297,20 @@ def test_a_v8_stack_trace_is_frames_whose_runtime_names_seed_nothing() -> None:
     assert parsed.symbols == ("home/dev/got/source/core/index.ts", "ReadError")
     assert [(r.start_line, r.function, r.frame) for r in parsed.references] == [
         (1024, "", "v8"), (1383, "_onResponse", "v8")]
+
+
+def test_a_rust_backtrace_is_frames_and_its_runtime_frames_seed_nothing() -> None:
+    # trial 10: walkdir's panic seeded WalkDir by main, rust, core and option, words of
+    # "thread 'main' panicked at" and of core::option::expect_failed
+    trace = ("thread 'main' panicked at src/lib.rs:951:31:\n"
+             "BUG: cannot pop from empty stack\n"
+             "stack backtrace:\n"
+             "   0: rust_begin_unwind\n"
+             "   1: core::option::expect_failed\n"
+             "   2: walkdir::IntoIter::pop\n"
+             "             at ./src/lib.rs:951:9\n")
+    parsed = parse_task(trace)
+    assert parsed.symbols == ("src/lib.rs", "walkdir.IntoIter.pop")
+    assert {"main", "core", "option", "thread", "unwind"}.isdisjoint(parsed.keywords)
+    assert [(r.start_line, r.function, r.frame) for r in parsed.references] == [
+        (951, "", ""), (951, "pop", "rust")]
