@@ -32,7 +32,7 @@ from .graph.view import IndexView
 from .lexical import name_words, text_terms
 from .model import (FILL_BAND, FOCUS_ABOVE, RING_BANDS, WHOLE_FILE, Block, Definition, Fidelity,
                     Item, Member, Tier, label_members)
-from .parsing.kinds import CONTAINER_KINDS
+from .parsing.kinds import CALLABLE_KINDS, CONTAINER_KINDS
 from .parsing.languages import comment_opener, fence_tag
 from .ranges import clamp_range, merge_ranges, subtract_ranges
 from .tokens import TokenCounter
@@ -118,18 +118,21 @@ def compact_signature(signature: str) -> str:
 
 
 def _skeleton(definitions: tuple, i: int, end: int | None = None,
-              file_lines: list[str] | None = None) -> str:
+              file_lines: list[str] | None = None, only: set[int] | None = None) -> str:
     """A class-like definition's signature with its members' signatures as its body:
     those whose header starts at line ``end`` or above, when given (a block that holds
     part of the class: a member below it is in another block, or none, and was listed
     twice, its label's range wrong; trial 6). ``file_lines`` (given with ``end``) finds a
     member's header below the doc comment it starts with (``header_lines``; trial 8: a
     Rust field's doc comment ended a block, the field was listed in it and shown again by
-    the next block). Members not listed are counted on a ``⋮ N more members`` line."""
+    the next block). ``only``: the indexes of the members to list, when not all those.
+    Members not listed are counted on a ``⋮ N more members`` line. A member whose header
+    ends with a comma in ``file_lines`` keeps it (a Rust field, an enum's variant)."""
     definition = definitions[i]
     members = [d for d in definitions if d.parent == i]
-    children = [d for d in members if end is None or file_lines is None
-                or header_lines(d, file_lines)[0] <= end]
+    children = [d for n, d in enumerate(definitions) if d.parent == i
+                and (only is None or n in only)
+                and (end is None or file_lines is None or header_lines(d, file_lines)[0] <= end)]
     signature = compact_signature(definition.signature)
     if definition.kind not in CONTAINER_KINDS or not children:
         return signature
@@ -142,10 +145,20 @@ def _skeleton(definitions: tuple, i: int, end: int | None = None,
         head, tail = lines[:-1], []
     else:
         return signature
-    body = [compact_signature(child.signature) for child in children[:SKELETON_MEMBERS]]
+    body = [_member_line(child, file_lines) for child in children[:SKELETON_MEMBERS]]
     if len(members) > len(body):
         body.append(f"⋮ {len(members) - len(body)} more members")
     return "\n".join(head + body + tail)
+
+
+def _member_line(member: Definition, file_lines: list[str] | None) -> str:
+    """``member``'s signature as a line of its container's skeleton, with the comma its
+    header ends with in ``file_lines`` (the file's text) when it has one."""
+    signature = compact_signature(member.signature)
+    if file_lines is None or signature.endswith(","):
+        return signature
+    last = header_lines(member, file_lines)[1]
+    return signature + "," if file_lines[last - 1].rstrip().endswith(",") else signature
 
 
 def outline(definitions: tuple) -> str:
@@ -174,6 +187,16 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
                 inside.append(i)
     chosen = set(inside)
     outermost = [i for i in inside if definitions[i].parent not in chosen]
+    # fields whose container's header is not in the block are listed inside it, so that
+    # they say whose they are (trial 10: walkdir's `max_open: usize` of no struct; a
+    # method's signature says more of itself)
+    owners = {definitions[i].parent for i in outermost}
+    if len(owners) == 1 and (owner := owners.pop()) is not None \
+            and definitions[owner].kind in CONTAINER_KINDS \
+            and not any(definitions[i].kind in CALLABLE_KINDS for i in outermost):
+        wrapped = _skeleton(definitions, owner, end, lines, only=set(outermost))
+        if wrapped != compact_signature(definitions[owner].signature):
+            return wrapped
     return "\n".join(_skeleton(definitions, i, end, lines) for i in outermost)
 
 

@@ -469,3 +469,21 @@ def test_a_header_range_of_a_definition_with_a_long_doc_comment_shows_its_declar
                            context_lines=0)
     assert block.content.rstrip().endswith(declaration)
     assert block.end_line - block.start_line == 14  # as many lines as the walker asked for
+
+
+def test_a_signature_block_of_fields_names_their_struct_and_keeps_their_commas(
+        make_repo, build_index) -> None:
+    # trial 10: walkdir's fields were listed as `max_open: usize` with no struct and no
+    # comma (trial 9: an enum's variants lost their commas too)
+    code = ("struct Options {\n    follow_links: bool,\n    max_open: usize,\n"
+            "    min_depth: usize,\n    sorter: Option<u8>,\n}\n\n"
+            "enum Kind {\n    File,\n    Dir,\n}\n")
+    root = make_repo({"lib.rs": code})
+    index = build_index(root)
+    items = [Item("lib.rs", 2, 3, 30.0, 3, "matches open", "Options.max_open", Fidelity.SIGNATURE),
+             Item("lib.rs", 8, 11, 30.0, 3, "matches kind", "Kind", Fidelity.SIGNATURE)]
+    blocks = read_blocks(root, items, index, Cl100kCounter(), whole_files=False,
+                         context_lines=0)
+    assert [b.content for b in blocks if b.kind is Fidelity.SIGNATURE] == [
+        "struct Options {\n    follow_links: bool,\n    max_open: usize,\n⋮ 2 more members\n}",
+        "enum Kind {\n    File,\n    Dir,\n}"]
