@@ -187,12 +187,15 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
                 inside.append(i)
     chosen = set(inside)
     outermost = [i for i in inside if definitions[i].parent not in chosen]
-    # fields whose container's header is not in the block are listed inside it, so that
-    # they say whose they are (trial 10: walkdir's `max_open: usize` of no struct; a
-    # method's signature says more of itself)
+    # fields whose braced container's header is not in the block are listed inside it:
+    # `max_open: usize` alone is no Rust, nor says whose field it is (trial 10: walkdir).
+    # (A method's signature says more of itself, and a Python class attribute reads as
+    # one: wrapped, a 6-token signature pointing at a file took 34, and on the Live
+    # benchmark one pylint task lost a file at 8,000 tokens.)
     owners = {definitions[i].parent for i in outermost}
     if len(owners) == 1 and (owner := owners.pop()) is not None \
             and definitions[owner].kind in CONTAINER_KINDS \
+            and "{ ... }" in compact_signature(definitions[owner].signature) \
             and not any(definitions[i].kind in CALLABLE_KINDS for i in outermost):
         wrapped = _skeleton(definitions, owner, end, lines, only=set(outermost))
         if wrapped != compact_signature(definitions[owner].signature):

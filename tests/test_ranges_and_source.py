@@ -487,3 +487,17 @@ def test_a_signature_block_of_fields_names_their_struct_and_keeps_their_commas(
     assert [b.content for b in blocks if b.kind is Fidelity.SIGNATURE] == [
         "struct Options {\n    follow_links: bool,\n    max_open: usize,\n⋮ 2 more members\n}",
         "enum Kind {\n    File,\n    Dir,\n}"]
+
+
+def test_a_python_class_attribute_signature_is_not_wrapped_in_its_class(
+        make_repo, build_index) -> None:
+    # wrapped, pylint's one-attribute signatures that point at a file cost 34 tokens
+    # instead of 6, and a Live benchmark task lost a file at 8,000 tokens
+    code = "class Checker:\n    name = 'negative'\n    priority = -1\n\n    def run(self):\n        pass\n"
+    root = make_repo({"checker.py": code})
+    index = build_index(root)
+    items = [Item("checker.py", 2, 2, 30.0, 3, "matches negative", "Checker.name",
+                  Fidelity.SIGNATURE)]
+    (block,) = read_blocks(root, items, index, Cl100kCounter(), whole_files=False,
+                           context_lines=0)
+    assert block.content == "    name = 'negative'"
