@@ -185,7 +185,7 @@ def files_named(index: IndexView, written: str) -> list[str]:
 
 
 def _framed_names(task: ParsedTask) -> set[str]:
-    """The task's symbols that only name the function of a Python or JVM stack frame
+    """The task's symbols that only name the function of a stack frame
     (``org.jsoup.Jsoup.parse`` of ``at org.jsoup.Jsoup.parse(Jsoup.java:78)``). The
     caller asks only when the repository holds the place of one of the trace's frames:
     such a frame seeds the definition at its line, at its distance from the failure; as
@@ -193,8 +193,11 @@ def _framed_names(task: ParsedTask) -> set[str]:
     the room of the innermost, and a frame of the caller's own code (``App.main``) seeded
     every ``main`` (trial 8). When no frame's place is in the repository, the names are
     all there is."""
+    # (a JVM frame's class is its file's name; a bare name, ``ServeHTTP`` of a Go frame's
+    # ``(*Mux).ServeHTTP``, is any frame's function: it seeded every middleware's)
     frames = {(reference.function, reference.path.rpartition("/")[2].partition(".")[0])
               for reference in task.references if reference.function}
+    frames |= {(function, "") for function, _ in frames}
     framed = set()
     for symbol in task.symbols:
         owner, _, function = symbol.rpartition(".")

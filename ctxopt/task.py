@@ -144,6 +144,12 @@ _V8_FRAME = re.compile(
 _RUST_FRAME = re.compile(
     rf"^[ \t]*\d+: (?:[\w<>]+::)*(?P<function>{IDENTIFIER})(?:::h[0-9a-f]{{16}})?[ \t]*\n"
     rf"[ \t]+at (?P<path>[^\s()]+?\.rs):(?P<start>\d+)(?::\d+)?$", re.MULTILINE)
+# Go panic frame: "github.com/go-chi/chi/v5.(*Mux).ServeHTTP(0xc0000a2000, ...)" over
+# "\t/home/dev/chi/mux.go:90 +0x2e5" (a closure's ".func1" after its function's name)
+_GO_FRAME = re.compile(
+    rf"^(?:[\w.~/-]+?\.)?(?:\(\*?[\w]+\)\.)?(?P<function>{IDENTIFIER})(?:\.func\d+(?:\.\d+)*)?"
+    rf"\([^()\n]*\)[ \t]*\n[ \t]+(?P<path>[^\s()]+?\.go):(?P<start>\d+)(?: \+0x[0-9a-f]+)?[ \t]*$",
+    re.MULTILINE)
 # A frame of the runtime's own code (``at Object.onceWrapper (node:events:632:28)``,
 # ``at process.processTicksAndRejections (node:internal/process/task_queues:95:5)``):
 # nothing of it is the repository's
@@ -158,6 +164,7 @@ _REFERENCES = (
     _JVM_FRAME,
     _V8_FRAME,
     _RUST_FRAME,
+    _GO_FRAME,
     re.compile(_REF_PATH + r"#L(?P<start>\d+)(?:-L?(?P<end>\d+))?(?!\w)"),  # GitHub anchor
     re.compile(_REF_PATH + r":(?P<start>\d+)(?:(?:-|\u2013)(?P<end>\d+)|:\d+)?(?![\w.])"),
 )
@@ -165,9 +172,10 @@ _REFERENCES = (
 # leading directories are most often not the repository's
 _ABSOLUTE_PATH = re.compile(
     rf"(?<![\w/.~:\\-])(?:~|[A-Za-z]:)?/(?:[\w.@+-]+/)*[\w@+-][\w.@+-]*\.(?:{_EXT_RE})(?![\w/-])")
-# The words a Python traceback or a Rust panic is framed by
+# The words a Python traceback, a Rust panic or a Go panic is framed by
 _TRACEBACK_HEAD = re.compile(r"Traceback \(most recent call last\):?"
-                             r"|thread '[^'\n]*' panicked at|stack backtrace:")
+                             r"|thread '[^'\n]*' panicked at|stack backtrace:"
+                             r"|goroutine \d+ \[[^\]\n]*\]:|\[signal [^\]\n]*\]|exit status \d+")
 _LINES_WORDS = re.compile(r"\blines? (?P<start>\d+)(?:\s*(?:-|\u2013|to)\s*(?P<end>\d+))?", re.IGNORECASE)
 _CAMEL_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
@@ -190,7 +198,8 @@ class Reference:
     function: str = ""
     # the trace the place is a frame of: "python" (``File "x.py", line 3``), "jvm"
     # (``at a.B.get(B.java:3)``), "v8" (``at B.get (/srv/b.ts:3:9)``), "rust" (``3: b::get``
-    # over ``at ./src/b.rs:3:9``), else "" (a place written otherwise: ``x.py:3``)
+    # over ``at ./src/b.rs:3:9``), "go" (``b.(*B).Get(...)`` over ``/srv/b.go:3 +0x1d``),
+    # else "" (a place written otherwise: ``x.py:3``)
     frame: str = ""
 
 
@@ -423,7 +432,7 @@ def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple
             function = (match.group("function") or "") if "function" in pattern.groupindex else ""
             function = "" if function == "<anonymous>" else function
             frame = {_PYTHON_FRAME: "python", _JVM_FRAME: "jvm", _V8_FRAME: "v8",
-                     _RUST_FRAME: "rust"}.get(pattern, "")
+                     _RUST_FRAME: "rust", _GO_FRAME: "go"}.get(pattern, "")
             if path and start > 0:
                 taken.add(match.start(), match.end())
                 found.append((match.start(), Reference(path, start, max(start, end), function,

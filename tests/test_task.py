@@ -314,3 +314,20 @@ def test_a_rust_backtrace_is_frames_and_its_runtime_frames_seed_nothing() -> Non
     assert {"main", "core", "option", "thread", "unwind"}.isdisjoint(parsed.keywords)
     assert [(r.start_line, r.function, r.frame) for r in parsed.references] == [
         (951, "", ""), (951, "pop", "rust")]
+
+
+def test_a_go_panic_is_frames_and_its_header_words_are_no_query() -> None:
+    # trial 11 (Go): the frames' receivers and a panic's framing words were names and words
+    trace = ("panic: runtime error: invalid memory address or nil pointer dereference\n"
+             "[signal SIGSEGV: segmentation violation code=0x1 addr=0x0 pc=0x6a1b2c]\n\n"
+             "goroutine 1 [running]:\n"
+             "github.com/go-chi/chi/v5.(*Mux).routeHTTP(0xc0000a2000, {0x7f1e20, 0xc0000b4000})\n"
+             "\t/home/dev/chi/mux.go:459 +0x1d\n"
+             "main.main.func1()\n"
+             "\t/home/dev/app/main.go:12 +0x45\n"
+             "exit status 2\n")
+    parsed = parse_task(trace)
+    assert [(r.path, r.start_line, r.function, r.frame) for r in parsed.references] == [
+        ("home/dev/chi/mux.go", 459, "routeHTTP", "go"), ("home/dev/app/main.go", 12, "main", "go")]
+    assert "Mux" not in parsed.symbols and "github.com/go-chi/chi/v5" not in parsed.symbols
+    assert {"goroutine", "running", "signal", "sigsegv", "exit", "status"}.isdisjoint(parsed.keywords)

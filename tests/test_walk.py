@@ -835,3 +835,18 @@ def test_a_window_around_a_line_a_few_lines_below_its_definitions_header_holds_i
     index = build_index(make_repo({"calc.py": "def run():\n" + body}))
     (seed,) = find_seeds(index, parse_task(f"ValueError at calc.py:{line}"))
     assert seed.lines == (start, line + 30)  # caller_max_lines 60: 30 lines each side
+
+
+def test_a_frames_bare_function_name_seeds_no_namesake_when_its_place_is_known(
+        make_repo, build_index) -> None:
+    # trial 11 (Go): `(*Mux).ServeHTTP` of a frame in mux.go seeded every middleware's
+    # ServeHTTP beside the definition at the frame's line
+    index = build_index(make_repo({
+        "mux.go": "package chi\n\ntype Mux struct{}\n\nfunc (mx *Mux) ServeHTTP(w int) {\n"
+                  "\t_ = w\n}\n",
+        "logger.go": "package chi\n\ntype Logger struct{}\n\nfunc (l *Logger) ServeHTTP(w int) {}\n"}))
+    trace = "goroutine 1 [running]:\nchi.(*Mux).ServeHTTP(0x0)\n\t/srv/chi/mux.go:6 +0x1d\n"
+    seeds = find_seeds(index, parse_task(trace))
+    assert seeds[0].reason == "Mux.ServeHTTP holds line 6"
+    # (Logger's is at most a word match of the trace's words, not a definition it names)
+    assert not any(seed.reason.startswith("definition of") for seed in seeds)
