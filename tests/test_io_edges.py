@@ -144,3 +144,20 @@ def test_outputs_recorded_by_processes_at_once_are_all_kept(tmp_path) -> None:
         pool.map(_remember_many, [(str(tmp_path), worker) for worker in range(8)])
     outputs = sorted(tmp_path.glob("out-*.md"))
     assert len(outputs) == 160 and all(_written_by_ctxopt(path) for path in outputs)
+
+
+def test_the_trace_patterns_end_on_a_long_line_of_their_own_openings() -> None:
+    # trial 11: a line of 100,000 "at x " took 7.5 s to parse (a frame pattern went to the
+    # line's end from each "at" and back); at a million characters that was hours. Each
+    # pattern must scan such a line in one pass: the child is stopped after 60 s.
+    script = (
+        "from ctxopt import task\n"
+        "for pattern, opening in ((task._RUNTIME_FRAME, 'at x '), (task._V8_FRAME, 'at x '),\n"
+        "        (task._TRACEBACK_HEAD, 'goroutine 1 ['), (task._TRACEBACK_HEAD, '[signal '),\n"
+        "        (task._TRACEBACK_HEAD, \"thread '\"), (task._GO_FRAME, 'x.(*T).f('),\n"
+        "        (task._RUST_FRAME, '0: a::')):\n"
+        "    assert pattern.search(opening * (1_000_000 // len(opening))) is None\n")
+    root = Path(__file__).resolve().parent.parent
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            timeout=60, env={**os.environ, "PYTHONPATH": str(root)}, check=False)
+    assert result.returncode == 0, result.stderr
