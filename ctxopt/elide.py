@@ -15,7 +15,9 @@ Coordinates: indices are 0-based positions in the block's list of file lines (li
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from functools import cache
 
 __all__ = ["HEADER_LINES", "cut_lines", "prose_lines", "reveal_chunks", "shown_runs",
            "statement_spans"]
@@ -71,6 +73,7 @@ def _scan(lines: Sequence[str], comment: str | None) -> tuple[list[tuple[int, in
     # lines need not start with ``*`` (trial 8: jsoup's Javadoc lines do not, and were
     # read as code, so a cut showed the doc before the method it documents)
     block, blocks = False, comment == "//"
+    stops = _stops(comment)
     for i, line in enumerate(lines):
         stripped = line.lstrip()
         if triple or block or stripped == "*" or (stripped.startswith(_PROSE_OPENERS)
@@ -81,20 +84,28 @@ def _scan(lines: Sequence[str], comment: str | None) -> tuple[list[tuple[int, in
         continues = (bool(stack) and stack[-1] in _OPENERS and not triple) or backslash
         starts.append(starts[-1] if continues and starts else i)
         j, quote = 0, ""
-        while j < len(line):
-            ch = line[j]
+        while True:  # from one character that may matter to the next (``_stops``)
             if triple:
-                if line.startswith(triple, j):
-                    triple, j = "", j + 3
-                    continue
-            elif block:
-                if line.startswith("*/", j):
-                    block, j = False, j + 2
-                    continue
-            elif quote:
+                j = line.find(triple, j)
+                if j < 0:
+                    break
+                triple, j = "", j + 3
+                continue
+            if block:
+                j = line.find("*/", j)
+                if j < 0:
+                    break
+                block, j = False, j + 2
+                continue
+            found = (_string_stops(quote) if quote else stops).search(line, j)
+            if found is None:
+                break
+            j = found.start()
+            ch = line[j]
+            if quote:
                 if ch == "\\":
                     j += 1
-                elif ch == quote:
+                else:
                     quote = ""
             elif line.startswith(('"""', "'''"), j):
                 triple, j = line[j:j + 3], j + 3
@@ -124,6 +135,25 @@ def _scan(lines: Sequence[str], comment: str | None) -> tuple[list[tuple[int, in
             spans[k] = (starts[i], end)
         i = end + 1
     return spans, prose
+
+
+@cache
+def _stops(comment: str | None) -> re.Pattern[str]:
+    """The characters ``_scan`` may act on outside strings and comments (a quote, a
+    bracket, ``/`` of ``/*``, the first of ``comment``): it skips from one to the next, not
+    through every character (a fifth of reading a warm gather's blocks)."""
+    if comment == "":
+        return re.compile(".", re.DOTALL)  # (a comment at every place)
+    characters = "\"'`/" + _BRACKETS + "".join(_CLOSING) + (comment or "")[:1]
+    return re.compile(f"[{re.escape(characters)}]")
+
+
+@cache
+def _string_stops(quote: str) -> re.Pattern[str]:
+    """The characters ``_scan`` acts on inside a string opened by ``quote``: an escape,
+    the closing quote."""
+    characters = "\\" + quote
+    return re.compile(f"[{re.escape(characters)}]")
 
 
 def _header(lines: Sequence[str], spans: list[tuple[int, int]], focus: int) -> list[int]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from itertools import chain, groupby, islice
@@ -183,6 +183,16 @@ def _words(identifier: str) -> list[str]:
 def text_terms(text: str) -> Counter[str]:
     """Term frequencies of a piece of code or prose (stemmed words and ``=identifier``s)."""
     return _tokens_terms(_tokens(text))
+
+
+def terms_weight(text: str, weights: Mapping[str, float]) -> float:
+    """The sum of ``weights`` of the distinct terms of ``text`` (``text_terms``), added in
+    the order the terms first appear; 0 when it holds none of them (most lines: found
+    without counting its terms or looking up each one)."""
+    found = dict.fromkeys(chain.from_iterable(map(_terms_lookup(), _tokens(text))))
+    if weights.keys().isdisjoint(found):
+        return 0.0
+    return sum(weights[term] for term in found if term in weights)
 
 
 def _tokens(text: str) -> list[str]:

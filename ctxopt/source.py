@@ -29,7 +29,7 @@ from .files.notebook import as_source, cell_label, is_notebook
 from .elide import prose_lines
 from .files.text import decode_text, split_lines
 from .graph.view import IndexView
-from .lexical import name_words, text_terms
+from .lexical import name_words, terms_weight
 from .model import (FILL_BAND, FOCUS_ABOVE, RING_BANDS, WHOLE_FILE, Block, Definition, Fidelity,
                     Item, Member, Tier, label_members)
 from .parsing.kinds import CALLABLE_KINDS, CONTAINER_KINDS
@@ -250,7 +250,7 @@ def salient_lines(lines: list[str], start: int, focus: int | None,
         for offset, line in enumerate(lines):
             if not line.strip():
                 continue
-            weight = sum(terms.get(term, 0.0) for term in text_terms(line))
+            weight = terms_weight(line, terms)
             if weight > 0:
                 scored.append((-weight * (PROSE_WEIGHT if offset in prose else 1.0),
                                start + offset))

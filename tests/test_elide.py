@@ -35,6 +35,19 @@ def test_a_call_over_several_lines_is_one_statement_and_docstring_lines_are_not(
     assert spans[12] == (12, 12)
 
 
+@pytest.mark.parametrize(("lines", "comment", "spans"), [
+    (['s = "a\\"(" + f(', "  x)", "y = 1"], "#", [(0, 1), (0, 1), (2, 2)]),  # escaped quote
+    (["t = 'it\\\\' + h(", "2)", "q"], "#", [(0, 1), (0, 1), (2, 2)]),  # escaped escape
+    (['s = "#(" # (', "y = (1,", "2)"], "#", [(0, 0), (1, 2), (1, 2)]),  # in a string, a comment
+    (['a = """doc (', 'more""" + (b', ")", "c"], "#", [(0, 0), (1, 2), (1, 2), (3, 3)]),
+    (["x = f( /* a ( ", "still */ y)", "z;"], "//", [(0, 1), (0, 1), (2, 2)]),
+    (["u = `tpl (`; v = g(", "1);", "w;"], "//", [(0, 1), (0, 1), (2, 2)]),
+])
+def test_brackets_in_strings_and_comments_open_nothing(lines, comment, spans) -> None:
+    # issue 14: the scan skips from one character that may matter to the next
+    assert statement_spans(lines, comment) == spans
+
+
 def test_comments_and_docstrings_are_prose() -> None:
     assert prose_lines(FUNCTION) == {1, 2, 3, 4}
     assert prose_lines(["x = 1", "    // note", "#[test]", "# why"]) == {1, 3}

@@ -1,6 +1,7 @@
 from collections import Counter
 from itertools import chain
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -13,6 +14,7 @@ from ctxopt.lexical import (
     file_documents,
     joined_words,
     query_terms,
+    terms_weight,
     text_terms,
 )
 from ctxopt.seeds import relevance
@@ -180,3 +182,11 @@ def test_text_terms_are_those_of_its_identifiers_then_its_compounds(text) -> Non
     tokens = _identifiers(text) + _compounds(text)
     expected = Counter(chain.from_iterable(map(_identifier_terms, tokens)))
     assert list(text_terms(text).items()) == list(expected.items())
+
+
+@pytest.mark.parametrize("text", ["session.send(request)  # send it again", "x = 1", "",
+                                  "SendRequest send_request send-request"])
+def test_terms_weight_is_the_sum_over_the_distinct_terms_of_the_text(text) -> None:
+    # issue 14: salient_lines weighs each line of a block this way, without text_terms
+    weights = {"send": 0.5, "request": 2.0, "again": 0.25}
+    assert terms_weight(text, weights) == sum(weights.get(t, 0.0) for t in text_terms(text))
