@@ -213,8 +213,8 @@ def _seed_references(found: _SeedSet, task: ParsedTask) -> bool:
     that is at most a quarter of the window above it); a line outside every definition seeds
     that window of its file. A stack frame that names a function the line is not in (a
     trace from another version of the file) seeds the nearest definition of that name in
-    the file instead, when there is one. The frames of a Python or JVM trace
-    (``Reference.frame``; ``task.references`` puts the one nearest the failure first): the
+    the file instead, when there is one. The frames of a trace (Python, JVM, V8, Rust:
+    ``Reference.frame``; ``task.references`` puts the one nearest the failure first): the
     first has the top quality, the k-th after it ``1 / (1 + k * frame_decay)``
     (``WalkConfig``): every frame of a Java trace scored 150, and its outermost frames took
     the room of the innermost's line (trial 8). Other places keep the top quality.

@@ -140,9 +140,13 @@ _JVM_FRAME = re.compile(rf"(?<![\w$.])(?:[\w$]+\.)+(?P<function>{IDENTIFIER})\((
 _V8_FRAME = re.compile(
     rf"(?<![\w$.])at (?:(?:async|new) )?(?:[\w$.]+\.)?(?P<function>{IDENTIFIER}|<anonymous>)"
     rf"(?: \[as [\w$]+\])? \((?P<path>[^()\s]+?\.(?:{_EXT_RE})):(?P<start>\d+):\d+\)")
+# The hash a Rust symbol ends with in a full backtrace (``pop::h0123456789abcdef``)
+_RUST_HASH = r"::h[0-9a-f]{16}(?!\w)"
 # Rust backtrace frame: "   3: walkdir::IntoIter::pop" over "             at ./src/lib.rs:951:9"
+# (its qualifiers are taken lazily: greedy, they took ``pop::`` of ``pop::h0123456789abcdef``
+# and left the hash as its function)
 _RUST_FRAME = re.compile(
-    rf"^[ \t]*\d+: (?:[\w<>]+::)*(?P<function>{IDENTIFIER})(?:::h[0-9a-f]{{16}})?[ \t]*\n"
+    rf"^[ \t]*\d+: (?:[\w<>]+::)*?(?P<function>{IDENTIFIER})(?:{_RUST_HASH})?[ \t]*\n"
     rf"[ \t]+at (?P<path>[^\s()]+?\.rs):(?P<start>\d+)(?::\d+)?$", re.MULTILINE)
 # Go panic frame: "github.com/go-chi/chi/v5.(*Mux).ServeHTTP(0xc0000a2000, ...)" over
 # "\t/home/dev/chi/mux.go:90 +0x2e5" (a closure's ".func1" after its function's name)
@@ -152,14 +156,20 @@ _GO_FRAME = re.compile(
     re.MULTILINE)
 # A frame of the runtime's own code (``at Object.onceWrapper (node:events:632:28)``,
 # ``at process.processTicksAndRejections (node:internal/process/task_queues:95:5)``):
-# nothing of it is the repository's
-# (a frame's name is short: unbounded, a line of 100,000 "at x " took 7.5 s, trial 11)
-_RUNTIME_FRAME = re.compile(r"(?<![\w$.])at [^\n()]{0,300}\((?:node:|internal/)[^()\n]{0,300}\)"
+# nothing of it is the repository's, and it is no reference. (Its function is one word,
+# not any run of characters up to a "(": scanned from each "at " to the line's end,
+# 'at ' * 30000 took 11 s.)
+_RUNTIME_FRAME = re.compile(r"(?<![\w$.])at (?:(?:async|new) )?[\w$.<>]+(?: \[as [\w$<>]+\])? "
+                            r"\((?:node:|internal/)[^()\n]{0,300}\)"
                             r"|(?<![\w$.])at (?:node:|internal/)\S+"
                             r"|(?<![\w$.])at (?:async )?[\w$.]+ \(index \d+\)"
                             # a Rust frame with no place (``1: core::panicking::panic_fmt``)
-                            r"|^[ \t]*\d+: [\w:<>{}]+[ \t]*$(?![\n\r]+[ \t]+at )",
+                            r"|^[ \t]*\d+: [\w:<>{}]+[ \t]*$(?![\n\r]+[ \t]+at )"
+                            # or in the toolchain's sources (``at /rustc/90b35a6.../
+                            # library/core/src/option.rs:1988:5``, as rustc prints them)
+                            r"|^[ \t]*\d+: [^\n]*\n[ \t]+at /rustc/[^\n]*",
                             re.MULTILINE)
+_RUST_HASH_SUFFIX = re.compile(_RUST_HASH)
 _REFERENCES = (
     _PYTHON_FRAME,
     _JVM_FRAME,
@@ -337,13 +347,15 @@ def _qualifier_dot(match: re.Match[str]) -> str:
         return "$"
     # a file's anchor (``app.py#main``, ``gc.html#gc.freeze``) keeps its path whole
     if match.group(0).endswith("#") and _FILE_NAME_END.search(
-            match.string, max(0, match.start() - _LONGEST_EXTENSION - 1), match.start()):
+            match.string, max(0, match.start() - _LONGEST_FILE_NAME_END), match.start()):
         return match.group(0)
     return "."
 
 
 _FILE_NAME_END = re.compile(rf"\w\.(?:{_EXT_RE})$")
-_LONGEST_EXTENSION = max(map(len, _CODE_EXTENSIONS))
+# the most characters ``_FILE_NAME_END`` matches: a name's last character, a dot and the
+# longest extension (one fewer missed ``Foo.scala#bar`` and ``App.swift#main``)
+_LONGEST_FILE_NAME_END = 2 + max(map(len, _CODE_EXTENSIONS))
 
 
 # Capitalised sentence openers that are never code names.
@@ -424,6 +436,9 @@ def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple
     framing: list[tuple[int, int]] = []
     path_spans: list[tuple[int, int, str]] = []
     taken = _Spans()
+    runtime = [m.span() for m in _RUNTIME_FRAME.finditer(text)]
+    for start, end in runtime:
+        taken.add(start, end)
     for pattern in _REFERENCES:
         for match in pattern.finditer(text):
             if taken.overlaps(match.start(), match.end()):
@@ -448,7 +463,8 @@ def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple
                     framing.append((at, max(at, name_start)))
                     at = max(at, name_end)
                 framing.append((at, match.end()))
-    framing += [m.span() for m in _RUNTIME_FRAME.finditer(text)]
+    # (a Rust symbol's hash names nothing: ``h0123456789abcdef`` was a keyword)
+    framing += runtime + [m.span() for m in _RUST_HASH_SUFFIX.finditer(text)]
     paths = [(m.start(), _reference_path(m.group(1)), m.group(1)) for m in _PATH.finditer(text)]
     starts = [at for at, _, _ in paths]  # in text order, as finditer yields them
     for match in _LINES_WORDS.finditer(text):
@@ -538,7 +554,9 @@ def parse_task(text: str) -> ParsedTask:
     referenced = _Spans()
     for start, end, _ in sorted(path_spans):
         referenced.add(start, end)
-    absolute = [m for m in _ABSOLUTE_PATH.finditer(text) if not referenced.overlaps(*m.span())]
+    # (none in what frames references: a runtime frame's ``/rustc/.../option.rs``)
+    absolute = [m for m in _ABSOLUTE_PATH.finditer(_blank(text, framing))
+                if not referenced.overlaps(*m.span())]
     for match in absolute:
         add(_reference_path(match.group(0)).removeprefix("~/"))
     framing += [m.span() for m in _TRACEBACK_HEAD.finditer(text)] + [m.span() for m in absolute]

@@ -153,6 +153,8 @@ def test_the_trace_patterns_end_on_a_long_line_of_their_own_openings() -> None:
     script = (
         "from ctxopt import task\n"
         "for pattern, opening in ((task._RUNTIME_FRAME, 'at x '), (task._V8_FRAME, 'at x '),\n"
+        "        (task._RUNTIME_FRAME, 'at '), (task._RUNTIME_FRAME, 'at async '),\n"
+        "        (task._RUNTIME_FRAME, 'at f [as '), (task._RUNTIME_FRAME, ' at (node:'),\n"
         "        (task._TRACEBACK_HEAD, 'goroutine 1 ['), (task._TRACEBACK_HEAD, '[signal '),\n"
         "        (task._TRACEBACK_HEAD, \"thread '\"), (task._GO_FRAME, 'x.(*T).f('),\n"
         "        (task._RUST_FRAME, '0: a::')):\n"

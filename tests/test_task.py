@@ -71,6 +71,9 @@ def test_parse_task_never_raises_and_symbols_come_from_the_text(text: str) -> No
         # a file's anchor is no qualifier: the path stays whole
         ("fix src/app.py#main crash", ("src/app.py",)),
         ("see docs/gc.html#gc.freeze", ("docs/gc.html", "gc.freeze")),
+        # (the longest extensions too: the window searched for one was a character short)
+        ("fix src/Foo.scala#main crash", ("src/Foo.scala",)),
+        ("fix src/App.swift#main crash", ("src/App.swift",)),
     ],
 )
 def test_double_colons_and_arrows_separate_qualifiers(text: str, symbols: tuple[str, ...]) -> None:
@@ -331,3 +334,32 @@ def test_a_go_panic_is_frames_and_its_header_words_are_no_query() -> None:
         ("home/dev/chi/mux.go", 459, "routeHTTP", "go"), ("home/dev/app/main.go", 12, "main", "go")]
     assert "Mux" not in parsed.symbols and "github.com/go-chi/chi/v5" not in parsed.symbols
     assert {"goroutine", "running", "signal", "sigsegv", "exit", "status"}.isdisjoint(parsed.keywords)
+
+
+def test_a_rust_frames_hash_is_neither_its_function_nor_a_word() -> None:
+    # review: greedy qualifiers took ``pop::`` and left the hash as the frame's function
+    trace = ("   2: walkdir::IntoIter::pop::h0123456789abcdef\n"
+             "             at ./src/lib.rs:951:9\n")
+    parsed = parse_task(trace)
+    assert [(r.function, r.frame) for r in parsed.references] == [("pop", "rust")]
+    assert parsed.symbols == ("src/lib.rs", "walkdir.IntoIter.pop")
+    assert not {"h0123456789abcdef", "abcdef"} & set(parsed.keywords)
+
+
+def test_a_rust_frame_in_the_toolchains_sources_is_the_runtimes() -> None:
+    # review: rustc prints std's frames with a place under /rustc/<commit>/library, so
+    # core::option::expect_failed was a frame, a symbol and the words core and option
+    std = "/rustc/90b35a6239c3d8bdabc530a6a0816f7ff89a0aaf/library"
+    trace = ("thread 'main' panicked at src/lib.rs:951:31:\n"
+             "stack backtrace:\n"
+             "   0: rust_begin_unwind\n"
+             f"             at {std}/std/src/panicking.rs:645:5\n"
+             "   1: core::option::expect_failed\n"
+             f"             at {std}/core/src/option.rs:1988:5\n"
+             "   2: walkdir::IntoIter::pop\n"
+             "             at ./src/lib.rs:951:9\n")
+    parsed = parse_task(trace)
+    assert parsed.symbols == ("src/lib.rs", "walkdir.IntoIter.pop")
+    assert {"core", "option", "expect", "unwind", "library"}.isdisjoint(parsed.keywords)
+    assert [(r.path, r.function, r.frame) for r in parsed.references] == [
+        ("src/lib.rs", "", ""), ("src/lib.rs", "pop", "rust")]
