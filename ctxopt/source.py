@@ -158,6 +158,8 @@ def _member_line(member: Definition, file_lines: list[str] | None) -> str:
     if file_lines is None or signature.endswith(","):
         return signature
     last = header_lines(member, file_lines)[1]
+    if last > len(file_lines):  # (the file is shorter than when it was indexed)
+        return signature
     return signature + "," if file_lines[last - 1].rstrip().endswith(",") else signature
 
 
@@ -365,12 +367,14 @@ def _reaching_headers(items: list[Item], definitions: tuple[Definition, ...],
     as many lines long as it was: the walker's header range of a definition counts from its
     first line, which is its doc comment's in Rust, Java or Ruby, and trial 10's ring-1
     blocks of walkdir's ``WalkDir`` (74 lines of ``///`` above ``pub struct WalkDir``) and
-    jsoup's ``Connection`` showed 15 lines of prose and no declaration."""
+    jsoup's ``Connection`` showed 15 lines of prose and no declaration. Not a ring-0 item:
+    a seed's window around a line the task points at, in a long doc comment, shows that
+    line."""
     starts = {(d.start_line, d.qualified_name): d for d in definitions}
     moved = []
     for item in items:
         d = starts.get((item.start_line, item.symbol or ""))
-        if d is not None and item.end_line < d.end_line:
+        if d is not None and item.ring > 0 and item.end_line < d.end_line:
             top, last = header_lines(d, lines)
             if item.end_line < top:
                 start = max(d.start_line, last - (item.end_line - item.start_line))

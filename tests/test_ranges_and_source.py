@@ -501,3 +501,24 @@ def test_a_python_class_attribute_signature_is_not_wrapped_in_its_class(
     (block,) = read_blocks(root, items, index, Cl100kCounter(), whole_files=False,
                            context_lines=0)
     assert block.content == "    name = 'negative'"
+
+
+def test_a_seeds_window_around_a_line_of_a_long_doc_comment_keeps_that_line(
+        make_repo, build_index) -> None:
+    # review: the header range's move (source._reaching_headers) also moved a seed's
+    # window that starts at the definition's first line, away from the line pointed at
+    comment = [f"/// line {n} of the description" for n in range(70)]
+    root = make_repo({"lib.rs": "\n".join(comment) + "\npub struct Walker {\n    n: usize,\n}\n"})
+    index = build_index(root)
+    items = [Item("lib.rs", 1, 35, 150.0, 0, "Walker holds line 5", "Walker")]
+    (block,) = read_blocks(root, items, index, Cl100kCounter(), whole_files=False,
+                           context_lines=0)
+    assert (block.start_line, block.end_line) == (1, 35)
+
+
+def test_a_member_whose_header_lies_past_a_shortened_file_gets_no_comma_and_no_error() -> None:
+    # review: the file changed since it was indexed; its lines were indexed past their end
+    from ctxopt.source import _member_line
+
+    field = Definition("n", "field", "S.n", 9, 9, "n: usize", parent=0)
+    assert _member_line(field, ["struct S {", "    m: u8,", "}"]) == "n: usize"
