@@ -181,3 +181,16 @@ def test_a_counter_finds_the_shared_memo_once(tmp_path, monkeypatch) -> None:
     assert [counter.count(text) for text in ("a", "b c", "a")] == [1, 2, 1]
     assert len(found) == 1
     assert found[0].get(tokens._memo_namespace(), "b c") == 2
+
+
+def test_the_write_ahead_log_is_cut_back_after_a_large_write(tmp_path) -> None:
+    # a 258 MB log was left beside a 24 MB memo: SQLite keeps the log at the size of the
+    # largest write it held unless a journal_size_limit is set
+    kept = memo.Memo(tmp_path / "memo.sqlite")
+    for i in range(300_000):  # one write of about 17 MB of log
+        kept.put("ns", f"text {i}", i)
+    kept.flush()
+    kept.put("ns", "one more", 1)
+    kept.flush()
+    assert (tmp_path / "memo.sqlite-wal").stat().st_size <= memo.WAL_LIMIT
+    assert kept.get("ns", "text 299999") == 299_999
