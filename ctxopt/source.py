@@ -324,7 +324,8 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
             tier_items = [i for i in file_items if Tier.of(i.score) is tier]
             widened = []
             for item in tier_items:
-                clamped = clamp_range(item.start_line - context_lines, item.end_line, len(lines))
+                clamped = clamp_range(_context_start(lines, item.start_line, context_lines),
+                                      item.end_line, len(lines))
                 if clamped:
                     widened.append(clamped)
             # a weak neighbour is not merged into a strong block: it would ride on its
@@ -358,6 +359,25 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
             blocks += _rest_of_file(index, path, lines, file_blocks, never, counter)
     blocks.sort(key=lambda b: (-b.score, b.path, b.start_line))
     return blocks
+
+
+# A line that only closes the construct above it (a brace language's block, Ruby's `end`)
+_CLOSING_LINE = frozenset({"}", "};", "end"})
+
+
+def _context_start(lines: list[str], start: int, context_lines: int) -> int:
+    """The first line of an item at ``start`` with its ``context_lines`` above: none at or
+    above a line that only closes the construct above it, nor the blank lines after
+    such a line. (Trial 11: chi's blocks began with the `}` of a function shown above as
+    its signature, `{ ... }`, so the brace showed twice, or of one not shown at all.)"""
+    first = max(1, start - context_lines)
+    for number in range(min(start - 1, len(lines)), first - 1, -1):
+        if lines[number - 1].strip() in _CLOSING_LINE:
+            first = number + 1
+            while first < min(start, len(lines) + 1) and not lines[first - 1].strip():
+                first += 1
+            break
+    return first
 
 
 def _reaching_headers(items: list[Item], definitions: tuple[Definition, ...],

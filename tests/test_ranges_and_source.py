@@ -522,3 +522,22 @@ def test_a_member_whose_header_lies_past_a_shortened_file_gets_no_comma_and_no_e
 
     field = Definition("n", "field", "S.n", 9, 9, "n: usize", parent=0)
     assert _member_line(field, ["struct S {", "    m: u8,", "}"]) == "n: usize"
+
+
+@pytest.mark.parametrize(("path", "code", "first"), [
+    ("mux.go", "package chi\n\nfunc a() {\n\tx()\n}\n\nfunc b() {\n\ty()\n}\n", 7),
+    ("app.rb", "def a\n  x\nend\n\ndef b\n  y\nend\n", 5),
+    # (no closing line: the context lines stay, a blank one too)
+    ("m.py", "def a():\n    x()\n\ndef b():\n    y()\n", 2),
+])
+def test_context_lines_stop_below_a_line_that_closes_the_definition_above(
+        make_repo, build_index, path, code, first) -> None:
+    # trial 11: chi's blocks began with the `}` of the function above, shown above as its
+    # signature (the brace twice) or not at all
+    root = make_repo({path: code})
+    index = build_index(root)
+    start = {"mux.go": 7, "app.rb": 5, "m.py": 4}[path]
+    name = {"mux.go": "b", "app.rb": "b", "m.py": "b"}[path]
+    items = [Item(path, start, start + 2, 120.0, 0, "definition of b", name)]
+    (block,) = read_blocks(root, items, index, Cl100kCounter(), whole_files=False)
+    assert block.start_line == first
