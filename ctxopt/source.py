@@ -143,6 +143,8 @@ def _skeleton(definitions: tuple, i: int, end: int | None = None,
         head, tail = [before + "{"], [indent + "}" + after]
     elif lines[-1].strip() == "...":
         head, tail = lines[:-1], []
+    elif len(lines) > 1 and lines[0].rstrip().endswith("{") and lines[-1].strip() == "}":
+        head, tail = lines[:1], lines[-1:]  # a Go struct's or interface's, its members in it
     else:
         return signature
     body = [_member_line(child, file_lines) for child in children[:SKELETON_MEMBERS]]
@@ -189,16 +191,18 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
                 inside.append(i)
     chosen = set(inside)
     outermost = [i for i in inside if definitions[i].parent not in chosen]
-    # fields whose braced container's header is not in the block are listed inside it:
-    # `max_open: usize` alone is no Rust, nor says whose field it is (trial 10: walkdir).
+    # fields (or an interface's methods) whose braced container's header is not in the
+    # block are listed inside it: `max_open: usize` alone is no Rust, nor says whose field
+    # it is (trial 10: walkdir).
     # (A method's signature says more of itself, and a Python class attribute reads as
     # one: wrapped, a 6-token signature pointing at a file took 34, and on the Live
     # benchmark one pylint task lost a file at 8,000 tokens.)
     owners = {definitions[i].parent for i in outermost}
     if len(owners) == 1 and (owner := owners.pop()) is not None \
             and definitions[owner].kind in CONTAINER_KINDS \
-            and "{ ... }" in compact_signature(definitions[owner].signature) \
-            and not any(definitions[i].kind in CALLABLE_KINDS for i in outermost):
+            and _braced(compact_signature(definitions[owner].signature)) \
+            and (definitions[owner].kind in _DECLARING_KINDS
+                 or not any(definitions[i].kind in CALLABLE_KINDS for i in outermost)):
         wrapped = _skeleton(definitions, owner, end, lines, only=set(outermost))
         if wrapped != compact_signature(definitions[owner].signature):
             return wrapped
@@ -361,6 +365,15 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
     return blocks
 
 
+def _braced(signature: str) -> bool:
+    """Whether a container's signature opens a brace on its first line (``struct S { ... }``,
+    Go's ``type S struct {`` over its fields), not Python's ``class S:``."""
+    return signature.split("\n", 1)[0].rstrip().endswith(("{", "{ ... }", "{ ... };"))
+
+
+# Containers whose methods are declarations only: `Match(...) bool` is no Go outside its
+# interface (trial 11: chi's Routes)
+_DECLARING_KINDS = frozenset({"interface", "trait"})
 # A line that only closes the construct above it (a brace language's block, Ruby's `end`)
 _CLOSING_LINE = frozenset({"}", "};", "end"})
 

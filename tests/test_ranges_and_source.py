@@ -541,3 +541,18 @@ def test_context_lines_stop_below_a_line_that_closes_the_definition_above(
     items = [Item(path, start, start + 2, 120.0, 0, "definition of b", name)]
     (block,) = read_blocks(root, items, index, Cl100kCounter(), whole_files=False)
     assert block.start_line == first
+
+
+def test_an_interfaces_methods_in_a_signature_block_are_listed_inside_it(
+        make_repo, build_index) -> None:
+    # trial 11: chi's `Middlewares() Middlewares` and `Match(...) bool` were shown with no
+    # `type Routes interface {`: no Go
+    code = ("package chi\n\ntype Routes interface {\n\tRoutes() []Route\n"
+            "\tMiddlewares() Middlewares\n\tMatch(method string) bool\n}\n")
+    root = make_repo({"chi.go": code})
+    index = build_index(root)
+    items = [Item("chi.go", 5, 6, 30.0, 3, "matches match", "Routes.Match", Fidelity.SIGNATURE)]
+    (block,) = read_blocks(root, items, index, Cl100kCounter(), whole_files=False,
+                           context_lines=0)
+    assert block.content == ("type Routes interface {\n\tMiddlewares() Middlewares\n"
+                             "\tMatch(method string) bool\n⋮ 1 more members\n}")
