@@ -323,7 +323,9 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
         taken: list[tuple[int, int]] = []  # lines already in a block of a higher tier
         never = hidden(path) if hidden else []
         file_blocks: list[Block] = []
-        file_items = _reaching_headers(by_path[path], index.file_definitions(path) or (), lines)
+        definitions = index.file_definitions(path) or ()
+        file_items = _window_headers(_reaching_headers(by_path[path], definitions, lines),
+                                     definitions, lines)
         for tier in Tier:
             tier_items = [i for i in file_items if Tier.of(i.score) is tier]
             widened = []
@@ -391,6 +393,29 @@ def _context_start(lines: list[str], start: int, context_lines: int) -> int:
                 first += 1
             break
     return first
+
+
+def _window_headers(items: list[Item], definitions: tuple[Definition, ...],
+                    lines: list[str]) -> list[Item]:
+    """``items`` (of one file, whose text is ``lines``) and, for each ring-0 window into a
+    definition below its header (a seed's lines around a line the task points at in a
+    long function), that definition's header as an item of its own, scored as the window:
+    trial 11's Go panic showed lines 425-487 of chi's ``findRoute`` (408-557) and never
+    ``func (n *node) findRoute(...)``."""
+    named: dict[str, list[Definition]] = {}
+    for d in definitions:
+        named.setdefault(d.qualified_name, []).append(d)
+    headers = []
+    for item in items:
+        if item.ring != 0 or item.symbol is None:
+            continue
+        for d in named.get(item.symbol, ()):
+            if d.start_line < item.start_line <= d.end_line:
+                top, last = header_lines(d, lines)
+                if last < item.start_line:
+                    headers.append(replace(item, start_line=top, end_line=last, focus_line=None,
+                                           reason=f"header of {d.qualified_name}"))
+    return items + headers
 
 
 def _reaching_headers(items: list[Item], definitions: tuple[Definition, ...],

@@ -556,3 +556,17 @@ def test_an_interfaces_methods_in_a_signature_block_are_listed_inside_it(
                            context_lines=0)
     assert block.content == ("type Routes interface {\n\tMiddlewares() Middlewares\n"
                              "\tMatch(method string) bool\n⋮ 1 more members\n}")
+
+
+def test_a_ring0_window_deep_in_a_long_function_brings_its_header(make_repo, build_index) -> None:
+    # trial 11: a Go panic's frame in chi's findRoute (408-557) showed lines 425-487 and
+    # never `func (n *node) findRoute(...)`
+    body = "".join(f"\tv{n} := step({n})\n" for n in range(120))
+    root = make_repo({"tree.go": "package chi\n\n// findRoute walks the tree.\n"
+                                 f"func findRoute(path string) int {{\n{body}\treturn 0\n}}\n"})
+    index = build_index(root)
+    items = [Item("tree.go", 70, 100, 150.0, 0, "findRoute holds line 85", "findRoute")]
+    blocks = read_blocks(root, items, index, Cl100kCounter(), whole_files=False)
+    # (the header with its context lines: the doc comment above it)
+    assert [(b.start_line, b.end_line) for b in blocks] == [(2, 4), (68, 100)]
+    assert blocks[0].content.endswith("// findRoute walks the tree.\nfunc findRoute(path string) int {")
