@@ -163,8 +163,11 @@ _RUNTIME_FRAME = re.compile(r"(?<![\w$.])at (?:(?:async|new) )?[\w$.<>]+(?: \[as
                             r"\((?:node:|internal/)[^()\n]{0,300}\)"
                             r"|(?<![\w$.])at (?:node:|internal/)\S+"
                             r"|(?<![\w$.])at (?:async )?[\w$.]+ \(index \d+\)"
-                            # a Rust frame with no place (``1: core::panicking::panic_fmt``)
-                            r"|^[ \t]*\d+: [\w:<>{}]+[ \t]*$(?![\n\r]+[ \t]+at )"
+                            # a Rust frame with no place (``1: core::panicking::panic_fmt``:
+                            # a path, so that a numbered list's ``1: parse_config`` stays)
+                            r"|^[ \t]*\d+: [\w<>{}]*::[\w:<>{}]+[ \t]*$(?![\n\r]+[ \t]+at )"
+                            # (or a bare name followed by such a frame: ``0: rust_begin_unwind``)
+                            r"|^[ \t]*\d+: \w+[ \t]*$(?=[\n\r]+[ \t]*\d+: [\w<>{}]*::)"
                             # or in the toolchain's sources (``at /rustc/90b35a6.../
                             # library/core/src/option.rs:1988:5``, as rustc prints them)
                             r"|^[ \t]*\d+: [^\n]*\n[ \t]+at /rustc/[^\n]*",

@@ -363,3 +363,9 @@ def test_a_rust_frame_in_the_toolchains_sources_is_the_runtimes() -> None:
     assert {"core", "option", "expect", "unwind", "library"}.isdisjoint(parsed.keywords)
     assert [(r.path, r.function, r.frame) for r in parsed.references] == [
         ("src/lib.rs", "", ""), ("src/lib.rs", "pop", "rust")]
+
+
+def test_a_numbered_list_is_no_rust_backtrace() -> None:
+    # review: "1: parse_config" was read as a Rust frame with no place, and blanked
+    parsed = parse_task("Steps:\n1: parse_config\n2: load_rules\n")
+    assert {"parse_config", "load_rules"} <= set(parsed.symbols)
