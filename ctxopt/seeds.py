@@ -191,19 +191,14 @@ def _framed_names(task: ParsedTask) -> set[str]:
     such a frame seeds the definition at its line, at its distance from the failure; as
     a symbol it seeded every overload at a quality of its own, the outermost frames took
     the room of the innermost, and a frame of the caller's own code (``App.main``) seeded
-    every ``main`` (trial 8). When no frame's place is in the repository, the names are
-    all there is."""
-    # (a JVM frame's class is its file's name; a bare name, ``ServeHTTP`` of a Go frame's
-    # ``(*Mux).ServeHTTP``, is any frame's function: it seeded every middleware's)
-    frames = {(reference.function, reference.path.rpartition("/")[2].partition(".")[0])
-              for reference in task.references if reference.function}
-    frames |= {(function, "") for function, _ in frames}
-    framed = set()
-    for symbol in task.symbols:
-        owner, _, function = symbol.rpartition(".")
-        if (function, owner.rpartition(".")[2].partition("$")[0]) in frames:
-            framed.add(symbol)
-    return framed
+    every ``main`` (trial 8), and a Rust caller's frame (``walkdir::IntoIter::handle_entry``,
+    a long function) was seeded whole by its name, not by a window around its line
+    (trial 11). A symbol is framed when its last part is a frame's function, whatever its
+    qualifier (a Go frame's ``(*Mux).ServeHTTP`` is ``ServeHTTP``, a Rust frame's crate is
+    no name of the repository's). When no frame's place is in the repository, the names
+    are all there is."""
+    functions = {reference.function for reference in task.references if reference.function}
+    return {symbol for symbol in task.symbols if symbol.rpartition(".")[2] in functions}
 
 
 def _seed_references(found: _SeedSet, task: ParsedTask) -> bool:

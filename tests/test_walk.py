@@ -850,3 +850,19 @@ def test_a_frames_bare_function_name_seeds_no_namesake_when_its_place_is_known(
     assert seeds[0].reason == "Mux.ServeHTTP holds line 6"
     # (Logger's is at most a word match of the trace's words, not a definition it names)
     assert not any(seed.reason.startswith("definition of") for seed in seeds)
+
+
+def test_a_rust_callers_frame_in_a_long_function_seeds_a_window_around_its_line(
+        make_repo, build_index) -> None:
+    # trial 11: `walkdir::IntoIter::handle_entry` (a long function calling the failing
+    # `pop`) was seeded whole by its name, and its frame's line left the cut at 2,000
+    body = "".join(f"        let v{n} = {n};\n" for n in range(70))
+    index = build_index(make_repo({"lib.rs": (
+        "pub struct IntoIter { n: usize }\n\nimpl IntoIter {\n    fn pop(&mut self) -> usize {\n"
+        "        self.n\n    }\n\n    fn handle_entry(&mut self) -> usize {\n" + body
+        + "        self.pop()\n    }\n}\n")}))
+    trace = ("stack backtrace:\n   0: walkdir::IntoIter::pop\n             at ./lib.rs:5:9\n"
+             "   1: walkdir::IntoIter::handle_entry\n             at ./lib.rs:79:9\n")
+    seeds = find_seeds(index, parse_task(trace))
+    assert [(seed.reason, seed.lines) for seed in seeds[:2]] == [
+        ("IntoIter.pop holds line 5", None), ("IntoIter.handle_entry holds line 79", (49, 80))]
