@@ -324,8 +324,7 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
         never = hidden(path) if hidden else []
         file_blocks: list[Block] = []
         definitions = index.file_definitions(path) or ()
-        file_items = _window_headers(_reaching_headers(by_path[path], definitions, lines),
-                                     definitions, lines)
+        file_items = _with_headers(by_path[path], definitions, lines)
         for tier in Tier:
             tier_items = [i for i in file_items if Tier.of(i.score) is tier]
             widened = []
@@ -351,8 +350,7 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
                     continue
                 if (weights and tier in SALIENT_TIERS and block.kind is Fidelity.FULL
                         and end - start + 1 > _SALIENT_MIN_LINES):
-                    block = _with_salient(block, lines, tier_items, weights,
-                                          index.file_definitions(path) or ())
+                    block = _with_salient(block, lines, tier_items, weights, definitions)
                 file_blocks.append(block)
             taken = merge_ranges(taken + [part for part, _ in parts])
         first_item = min((i.start_line for i in file_items
@@ -395,51 +393,41 @@ def _context_start(lines: list[str], start: int, context_lines: int) -> int:
     return first
 
 
-def _window_headers(items: list[Item], definitions: tuple[Definition, ...],
-                    lines: list[str]) -> list[Item]:
-    """``items`` (of one file, whose text is ``lines``) and, for each ring-0 window into a
-    definition below its header (a seed's lines around a line the task points at in a
-    long function), that definition's header as an item of its own, scored as the window:
-    trial 11's Go panic showed lines 425-487 of chi's ``findRoute`` (408-557) and never
-    ``func (n *node) findRoute(...)``."""
+def _with_headers(items: list[Item], definitions: tuple[Definition, ...],
+                  lines: list[str]) -> list[Item]:
+    """``items`` (of one file, whose text is ``lines``) made to show their definitions'
+    headers (``header_lines``):
+
+    - an item of ring 1 or more that holds a definition's first lines and stops above its
+      header is moved down to end with the header, as many lines long as it was: the
+      walker's header range counts from a definition's first line, its doc comment's in
+      Rust, Java or Ruby (trial 10: walkdir's ``WalkDir``, 74 lines of ``///`` above
+      ``pub struct WalkDir``, showed 15 lines of prose). Not a ring-0 item: a seed's
+      window around a line the task points at in a long doc comment shows that line;
+    - a ring-0 window into a definition below its header (a seed's lines around a line
+      the task points at in a long function) brings the header as an item of its own,
+      scored as the window (trial 11: chi's ``findRoute`` showed lines 425-487 of
+      408-557 and never ``func (n *node) findRoute(...)``)."""
     named: dict[str, list[Definition]] = {}
     for d in definitions:
         named.setdefault(d.qualified_name, []).append(d)
-    headers = []
+    moved, headers = [], []
     for item in items:
-        if item.ring != 0 or item.symbol is None:
-            continue
-        for d in named.get(item.symbol, ()):
-            if d.start_line < item.start_line <= d.end_line:
+        for d in named.get(item.symbol or "", ()):
+            if item.ring > 0 and d.start_line == item.start_line and item.end_line < d.end_line:
+                top, last = header_lines(d, lines)
+                if item.end_line < top:
+                    start = max(d.start_line, last - (item.end_line - item.start_line))
+                    focus = item.focus_line if (item.focus_line or 0) >= start else None
+                    item = replace(item, start_line=start, end_line=last, focus_line=focus)
+                break
+            if item.ring == 0 and d.start_line < item.start_line <= d.end_line:
                 top, last = header_lines(d, lines)
                 if last < item.start_line:
                     headers.append(replace(item, start_line=top, end_line=last, focus_line=None,
                                            reason=f"header of {d.qualified_name}"))
-    return items + headers
-
-
-def _reaching_headers(items: list[Item], definitions: tuple[Definition, ...],
-                      lines: list[str]) -> list[Item]:
-    """``items`` (of one file, whose text is ``lines``), each that holds a definition's first
-    lines and stops above its header moved down to end with the header (``header_lines``),
-    as many lines long as it was: the walker's header range of a definition counts from its
-    first line, which is its doc comment's in Rust, Java or Ruby, and trial 10's ring-1
-    blocks of walkdir's ``WalkDir`` (74 lines of ``///`` above ``pub struct WalkDir``) and
-    jsoup's ``Connection`` showed 15 lines of prose and no declaration. Not a ring-0 item:
-    a seed's window around a line the task points at, in a long doc comment, shows that
-    line."""
-    starts = {(d.start_line, d.qualified_name): d for d in definitions}
-    moved = []
-    for item in items:
-        d = starts.get((item.start_line, item.symbol or ""))
-        if d is not None and item.ring > 0 and item.end_line < d.end_line:
-            top, last = header_lines(d, lines)
-            if item.end_line < top:
-                start = max(d.start_line, last - (item.end_line - item.start_line))
-                focus = item.focus_line if (item.focus_line or 0) >= start else None
-                item = replace(item, start_line=start, end_line=last, focus_line=focus)
         moved.append(item)
-    return moved
+    return moved + headers
 
 
 def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Block],
@@ -597,9 +585,7 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
         if any(i.start_line >= start for i in inside) else ""
     content, kind, whole = "\n".join(lines[start - 1:end]), Fidelity.FULL, ""
     if signature and all(i.fidelity is Fidelity.SIGNATURE for i in members):
-        # (its lines whole come last, when budget is left; a test's after all else: trial
-        # 9's gather of the bundled example used 631 of 12,000 tokens and kept its two
-        # 14-line tests as signatures)
+        # (its lines whole come last, when budget is left; a test's after all else)
         whole, content, kind = content, signature, Fidelity.SIGNATURE
     # a cut block starts at its best definition's first line (its decorators and comments)
     lead = inside[0]

@@ -173,6 +173,9 @@ _RUNTIME_FRAME = re.compile(r"(?<![\w$.])at (?:(?:async|new) )?[\w$.<>]+(?: \[as
                             r"|^[ \t]*\d+: [^\n]*\n[ \t]+at /rustc/[^\n]*",
                             re.MULTILINE)
 _RUST_HASH_SUFFIX = re.compile(_RUST_HASH)
+# Each trace's frame pattern and its ``Reference.frame``
+_FRAME_KINDS = {_PYTHON_FRAME: "python", _JVM_FRAME: "jvm", _V8_FRAME: "v8",
+                _RUST_FRAME: "rust", _GO_FRAME: "go"}
 _REFERENCES = (
     _PYTHON_FRAME,
     _JVM_FRAME,
@@ -451,8 +454,7 @@ def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple
             path = _reference_path(match.group("path"))
             function = (match.group("function") or "") if "function" in pattern.groupindex else ""
             function = "" if function == "<anonymous>" else function
-            frame = {_PYTHON_FRAME: "python", _JVM_FRAME: "jvm", _V8_FRAME: "v8",
-                     _RUST_FRAME: "rust", _GO_FRAME: "go"}.get(pattern, "")
+            frame = _FRAME_KINDS.get(pattern, "")
             if path and start > 0:
                 taken.add(match.start(), match.end())
                 found.append((match.start(), Reference(path, start, max(start, end), function,

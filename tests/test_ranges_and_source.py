@@ -471,6 +471,15 @@ def test_a_header_range_of_a_definition_with_a_long_doc_comment_shows_its_declar
     assert block.end_line - block.start_line == 14  # as many lines as the walker asked for
 
 
+def _read(make_repo, build_index, files: dict[str, str], items: list[Item],
+          **options: int) -> list:
+    """The blocks ``read_blocks`` makes of ``items`` in a repository of ``files``, no file
+    whole."""
+    root = make_repo(files)
+    return read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False,
+                       **options)
+
+
 def test_a_signature_block_of_fields_names_their_struct_and_keeps_their_commas(
         make_repo, build_index) -> None:
     # trial 10: walkdir's fields were listed as `max_open: usize` with no struct and no
@@ -478,12 +487,10 @@ def test_a_signature_block_of_fields_names_their_struct_and_keeps_their_commas(
     code = ("struct Options {\n    follow_links: bool,\n    max_open: usize,\n"
             "    min_depth: usize,\n    sorter: Option<u8>,\n}\n\n"
             "enum Kind {\n    File,\n    Dir,\n}\n")
-    root = make_repo({"lib.rs": code})
-    index = build_index(root)
+    files = {"lib.rs": code}
     items = [Item("lib.rs", 2, 3, 30.0, 3, "matches open", "Options.max_open", Fidelity.SIGNATURE),
              Item("lib.rs", 8, 11, 30.0, 3, "matches kind", "Kind", Fidelity.SIGNATURE)]
-    blocks = read_blocks(root, items, index, Cl100kCounter(), whole_files=False,
-                         context_lines=0)
+    blocks = _read(make_repo, build_index, files, items, context_lines=0)
     assert [b.content for b in blocks if b.kind is Fidelity.SIGNATURE] == [
         "struct Options {\n    follow_links: bool,\n    max_open: usize,\n⋮ 2 more members\n}",
         "enum Kind {\n    File,\n    Dir,\n}"]
@@ -494,25 +501,21 @@ def test_a_python_class_attribute_signature_is_not_wrapped_in_its_class(
     # wrapped, pylint's one-attribute signatures that point at a file cost 34 tokens
     # instead of 6, and a Live benchmark task lost a file at 8,000 tokens
     code = "class Checker:\n    name = 'negative'\n    priority = -1\n\n    def run(self):\n        pass\n"
-    root = make_repo({"checker.py": code})
-    index = build_index(root)
+    files = {"checker.py": code}
     items = [Item("checker.py", 2, 2, 30.0, 3, "matches negative", "Checker.name",
                   Fidelity.SIGNATURE)]
-    (block,) = read_blocks(root, items, index, Cl100kCounter(), whole_files=False,
-                           context_lines=0)
+    (block,) = _read(make_repo, build_index, files, items, context_lines=0)
     assert block.content == "    name = 'negative'"
 
 
 def test_a_seeds_window_around_a_line_of_a_long_doc_comment_keeps_that_line(
         make_repo, build_index) -> None:
-    # review: the header range's move (source._reaching_headers) also moved a seed's
+    # review: the header range's move (source._with_headers) also moved a seed's
     # window that starts at the definition's first line, away from the line pointed at
     comment = [f"/// line {n} of the description" for n in range(70)]
-    root = make_repo({"lib.rs": "\n".join(comment) + "\npub struct Walker {\n    n: usize,\n}\n"})
-    index = build_index(root)
+    files = {"lib.rs": "\n".join(comment) + "\npub struct Walker {\n    n: usize,\n}\n"}
     items = [Item("lib.rs", 1, 35, 150.0, 0, "Walker holds line 5", "Walker")]
-    (block,) = read_blocks(root, items, index, Cl100kCounter(), whole_files=False,
-                           context_lines=0)
+    (block,) = _read(make_repo, build_index, files, items, context_lines=0)
     assert (block.start_line, block.end_line) == (1, 35)
 
 
@@ -524,22 +527,18 @@ def test_a_member_whose_header_lies_past_a_shortened_file_gets_no_comma_and_no_e
     assert _member_line(field, ["struct S {", "    m: u8,", "}"]) == "n: usize"
 
 
-@pytest.mark.parametrize(("path", "code", "first"), [
-    ("mux.go", "package chi\n\nfunc a() {\n\tx()\n}\n\nfunc b() {\n\ty()\n}\n", 7),
-    ("app.rb", "def a\n  x\nend\n\ndef b\n  y\nend\n", 5),
+@pytest.mark.parametrize(("path", "code", "start", "first"), [
+    ("mux.go", "package chi\n\nfunc a() {\n\tx()\n}\n\nfunc b() {\n\ty()\n}\n", 7, 7),
+    ("app.rb", "def a\n  x\nend\n\ndef b\n  y\nend\n", 5, 5),
     # (no closing line: the context lines stay, a blank one too)
-    ("m.py", "def a():\n    x()\n\ndef b():\n    y()\n", 2),
+    ("m.py", "def a():\n    x()\n\ndef b():\n    y()\n", 4, 2),
 ])
 def test_context_lines_stop_below_a_line_that_closes_the_definition_above(
-        make_repo, build_index, path, code, first) -> None:
+        make_repo, build_index, path, code, start, first) -> None:
     # trial 11: chi's blocks began with the `}` of the function above, shown above as its
     # signature (the brace twice) or not at all
-    root = make_repo({path: code})
-    index = build_index(root)
-    start = {"mux.go": 7, "app.rb": 5, "m.py": 4}[path]
-    name = {"mux.go": "b", "app.rb": "b", "m.py": "b"}[path]
-    items = [Item(path, start, start + 2, 120.0, 0, "definition of b", name)]
-    (block,) = read_blocks(root, items, index, Cl100kCounter(), whole_files=False)
+    items = [Item(path, start, start + 2, 120.0, 0, "definition of b", "b")]
+    (block,) = _read(make_repo, build_index, {path: code}, items)
     assert block.start_line == first
 
 
@@ -549,11 +548,9 @@ def test_an_interfaces_methods_in_a_signature_block_are_listed_inside_it(
     # `type Routes interface {`: no Go
     code = ("package chi\n\ntype Routes interface {\n\tRoutes() []Route\n"
             "\tMiddlewares() Middlewares\n\tMatch(method string) bool\n}\n")
-    root = make_repo({"chi.go": code})
-    index = build_index(root)
+    files = {"chi.go": code}
     items = [Item("chi.go", 5, 6, 30.0, 3, "matches match", "Routes.Match", Fidelity.SIGNATURE)]
-    (block,) = read_blocks(root, items, index, Cl100kCounter(), whole_files=False,
-                           context_lines=0)
+    (block,) = _read(make_repo, build_index, files, items, context_lines=0)
     assert block.content == ("type Routes interface {\n\tMiddlewares() Middlewares\n"
                              "\tMatch(method string) bool\n⋮ 1 more members\n}")
 
@@ -562,11 +559,10 @@ def test_a_ring0_window_deep_in_a_long_function_brings_its_header(make_repo, bui
     # trial 11: a Go panic's frame in chi's findRoute (408-557) showed lines 425-487 and
     # never `func (n *node) findRoute(...)`
     body = "".join(f"\tv{n} := step({n})\n" for n in range(120))
-    root = make_repo({"tree.go": "package chi\n\n// findRoute walks the tree.\n"
-                                 f"func findRoute(path string) int {{\n{body}\treturn 0\n}}\n"})
-    index = build_index(root)
+    files = {"tree.go": "package chi\n\n// findRoute walks the tree.\n"
+                        f"func findRoute(path string) int {{\n{body}\treturn 0\n}}\n"}
     items = [Item("tree.go", 70, 100, 150.0, 0, "findRoute holds line 85", "findRoute")]
-    blocks = read_blocks(root, items, index, Cl100kCounter(), whole_files=False)
+    blocks = _read(make_repo, build_index, files, items)
     # (the header with its context lines: the doc comment above it)
     assert [(b.start_line, b.end_line) for b in blocks] == [(2, 4), (68, 100)]
     assert blocks[0].content.endswith("// findRoute walks the tree.\nfunc findRoute(path string) int {")

@@ -93,10 +93,9 @@ def code_fingerprint() -> bytes:
     shared memo (``memo.memoized``) by the files' names, sizes and modification times:
     reading and hashing them was 0.8% of a warm gather's instructions."""
     package = Path(__file__).resolve().parent.parent
-    files = [(str(path.relative_to(path.parent if grammar else package)), path, grammar)
-             for path, grammar in _code_files(package)]
+    files = _code_files(package)
     listing = []
-    for name, path, _ in files:
+    for name, path in files:
         info = path.stat()
         listing.append(f"{name}\0{info.st_size}\0{info.st_mtime_ns}\n")
     versions = "".join(f"{library}={library_version(library, module)}"
@@ -107,22 +106,23 @@ def code_fingerprint() -> bytes:
                     lambda _: _digest_files(files, versions))
 
 
-def _code_files(package: Path) -> list[tuple[Path, bool]]:
-    """ctxopt's Python modules and query files under ``package``, then the grammar
-    directory's queries (True), each set sorted."""
-    files = [(path, False) for path in sorted(package.rglob("*.py")) + sorted(package.rglob("*.scm"))]
+def _code_files(package: Path) -> list[tuple[str, Path]]:
+    """(name, path) of ctxopt's Python modules and query files under ``package`` (named
+    from it), then of the grammar directory's queries (by file name), each set sorted."""
+    files = [(str(path.relative_to(package)), path)
+             for path in sorted(package.rglob("*.py")) + sorted(package.rglob("*.scm"))]
     from ..errors import CtxoptError
     from ..parsing.languages import grammars_dir
 
     with contextlib.suppress(OSError, CtxoptError):  # no grammars: every scan fails anyway
-        files += [(query, True) for query in sorted(grammars_dir().glob("*.scm"))]
+        files += [(query.name, query) for query in sorted(grammars_dir().glob("*.scm"))]
     return files
 
 
-def _digest_files(files: list[tuple[str, Path, bool]], versions: str) -> bytes:
+def _digest_files(files: list[tuple[str, Path]], versions: str) -> bytes:
     """The BLAKE2 of ``code_fingerprint``: each file's name and bytes, then ``versions``."""
     digest = hashlib.blake2b(digest_size=16)
-    for name, path, _ in files:
+    for name, path in files:
         digest.update(name.encode())
         digest.update(path.read_bytes())
     digest.update(versions.encode())
