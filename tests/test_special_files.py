@@ -93,3 +93,40 @@ def test_tokens_never_reads_a_device_or_socket(runner) -> None:
     assert result.exit_code == 1
     assert result.stderr == (f"ctxopt: no count for {os.devnull}: {NOT_REGULAR}\n"
                              f"ctxopt: no count for {short}: {NOT_REGULAR}\n")
+
+
+def test_read_regular_refuses_a_fifo_swapped_in_after_the_check(tmp_path, monkeypatch) -> None:
+    # the check and the open are two steps: a FIFO put in between (simulated: the check
+    # passes) must not be read, which would wait for a writer that never comes
+    from ctxopt.files import safety
+
+    import threading
+
+    fifo = tmp_path / "task.txt"
+    os.mkfifo(fifo)
+    monkeypatch.setattr(safety, "special_file", lambda path, rel: None)
+    raised: list[BaseException] = []
+
+    def read() -> None:
+        try:
+            safety.read_regular(fifo)
+        except OSError as exc:
+            raised.append(exc)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(10)
+    if reader.is_alive():  # waiting for a writer: give it one, so that the thread ends
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    assert not reader.is_alive()
+    assert [exc.strerror for exc in raised] == [NOT_REGULAR]
+
+
+def test_read_regular_reads_a_file_and_refuses_a_directory(tmp_path) -> None:
+    from ctxopt.files import safety
+
+    (tmp_path / "task.txt").write_bytes(b"fix ok\n")
+    assert safety.read_regular(tmp_path / "task.txt") == b"fix ok\n"
+    assert safety.read_regular(tmp_path / "task.txt", 3) == b"fix"
+    with pytest.raises(IsADirectoryError):
+        safety.read_regular(tmp_path)

@@ -90,7 +90,15 @@ def read_regular(path: Path, limit: int = -1) -> bytes:
     """
     if special_file(path, str(path)) is not None:
         raise OSError(errno.EINVAL, REASON_NOT_REGULAR, str(path))
-    with path.open("rb") as handle:
+    # The file may have been swapped for a FIFO since the stat: opened without waiting
+    # for a writer (O_NONBLOCK), it is checked again before the read.
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    with open(descriptor, "rb") as handle:
+        mode = os.fstat(descriptor).st_mode
+        if stat.S_ISDIR(mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+        if is_special(mode):
+            raise OSError(errno.EINVAL, REASON_NOT_REGULAR, str(path))
         return handle.read(limit)
 
 
