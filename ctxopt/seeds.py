@@ -205,7 +205,7 @@ def _seed_references(found: _SeedSet, task: ParsedTask) -> bool:
     """Places the task points at (``task.references``) are seeds of the top quality:
     the innermost definition around the line, shown whole when short and else by a
     window of ``caller_max_lines`` around the line (from the definition's first line when
-    that is at most a quarter of the window above it); a line outside every definition seeds
+    that is at most half the window above it); a line outside every definition seeds
     that window of its file. A stack frame that names a function the line is not in (a
     trace from another version of the file) seeds the nearest definition of that name in
     the file instead, when there is one. The frames of a trace (Python, JVM, V8, Rust:
@@ -250,9 +250,11 @@ def _seed_references(found: _SeedSet, task: ParsedTask) -> bool:
                 continue
             span, i, definition = min(around, key=lambda a: (a[0], -a[1]))
             start = max(definition.start_line, window[0])
-            if start - definition.start_line <= half // 2:
-                # (its header too, when a few lines above: trial 10's jsoup window of
-                # parsePseudoSelector began 4 lines below `private Evaluator parse...() {`)
+            if start - definition.start_line <= half:
+                # (its header too, when at most half a window above: trial 10's jsoup
+                # window of parsePseudoSelector began 4 lines below `private Evaluator
+                # parse...() {`; trial 12's hiredis window of processBulkItem 18 lines below
+                # its header left out the length parse the crash was about)
                 start = definition.start_line
             lines = None if span < config.caller_max_lines else (
                 start, min(definition.end_line, window[1]))

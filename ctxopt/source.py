@@ -324,21 +324,28 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
         never = hidden(path) if hidden else []
         file_blocks: list[Block] = []
         definitions = index.file_definitions(path) or ()
-        file_items = _with_headers(by_path[path], definitions, lines)
+        moved, headers = _with_headers(by_path[path], definitions, lines)
+        file_items = moved + headers
         for tier in Tier:
             tier_items = [i for i in file_items if Tier.of(i.score) is tier]
-            widened = []
+            widened: list[tuple[int, int]] = []
+            own: list[tuple[int, int]] = []  # the ranges of header items
             for item in tier_items:
                 clamped = clamp_range(_context_start(lines, item.start_line, context_lines),
                                       item.end_line, len(lines))
                 if clamped:
-                    widened.append(clamped)
+                    (own if item in headers else widened).append(clamped)
             # a weak neighbour is not merged into a strong block: it would ride on its
             # score; a merge across a stronger block's lines is split around them (they
             # would show twice), its parts one block each, of the merge's items
             parts: list[tuple[tuple[int, int], tuple[int, int]]] = []  # (part, merged range)
             off = merge_ranges(taken + never)
-            for group in merge_ranges(subtract_ranges(widened, off), gap=merge_gap):
+            groups = merge_ranges(subtract_ranges(widened, off), gap=merge_gap)
+            # a header brought for a window far below it is a block of its own: merged into
+            # the definition above, it was cut as that one's tail, under its own name
+            # (trial 12: hiredis's processBulkItem)
+            groups += subtract_ranges(merge_ranges(own), merge_ranges(off + groups))
+            for group in sorted(groups):
                 parts += [(part, group) for part in subtract_ranges([group], off)]
             for (start, end), group in list(parts):
                 if not any(line.strip() for line in lines[start - 1:end]):
@@ -394,9 +401,9 @@ def _context_start(lines: list[str], start: int, context_lines: int) -> int:
 
 
 def _with_headers(items: list[Item], definitions: tuple[Definition, ...],
-                  lines: list[str]) -> list[Item]:
+                  lines: list[str]) -> tuple[list[Item], list[Item]]:
     """``items`` (of one file, whose text is ``lines``) made to show their definitions'
-    headers (``header_lines``):
+    headers (``header_lines``), and the header items they bring:
 
     - an item of ring 1 or more that holds a definition's first lines and stops above its
       header is moved down to end with the header, as many lines long as it was: the
@@ -407,7 +414,8 @@ def _with_headers(items: list[Item], definitions: tuple[Definition, ...],
     - a ring-0 window into a definition below its header (a seed's lines around a line
       the task points at in a long function) brings the header as an item of its own,
       scored as the window (trial 11: chi's ``findRoute`` showed lines 425-487 of
-      408-557 and never ``func (n *node) findRoute(...)``)."""
+      408-557 and never ``func (n *node) findRoute(...)``), a block of its own
+      (``read_blocks``); a window a few lines below the header starts at it instead."""
     named: dict[str, list[Definition]] = {}
     for d in definitions:
         named.setdefault(d.qualified_name, []).append(d)
@@ -423,11 +431,13 @@ def _with_headers(items: list[Item], definitions: tuple[Definition, ...],
                 break
             if item.ring == 0 and d.start_line < item.start_line <= d.end_line:
                 top, last = header_lines(d, lines)
-                if last < item.start_line:
+                if item.start_line - last > CONTEXT_LINES + MERGE_GAP + 1:
                     headers.append(replace(item, start_line=top, end_line=last, focus_line=None,
                                            reason=f"header of {d.qualified_name}"))
+                elif item.start_line > last:  # a few lines below it: one block with it
+                    item = replace(item, start_line=top)
         moved.append(item)
-    return moved + headers
+    return moved, headers
 
 
 def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Block],

@@ -566,3 +566,31 @@ def test_a_ring0_window_deep_in_a_long_function_brings_its_header(make_repo, bui
     # (the header with its context lines: the doc comment above it)
     assert [(b.start_line, b.end_line) for b in blocks] == [(2, 4), (68, 100)]
     assert blocks[0].content.endswith("// findRoute walks the tree.\nfunc findRoute(path string) int {")
+
+
+def test_a_windows_header_is_not_merged_into_the_block_of_the_definition_above(
+        make_repo, build_index) -> None:
+    # trial 12: hiredis's processBulkItem header, brought for a frame's window far below
+    # it, was merged into the block of processLineItem just above, whose cut then kept
+    # that function's tail under the label "part of processBulkItem"
+    above = "".join(f"    a{n} = step({n});\n" for n in range(40))
+    body = "".join(f"    v{n} = step({n});\n" for n in range(100))
+    files = {"read.c": f"static int line_item(void) {{\n{above}    return 0;\n}}\n\n"
+                       f"static int bulk_item(void) {{\n{body}    return 0;\n}}\n"}
+    items = [Item("read.c", 1, 43, 100.0, 0, "line_item matches item", "line_item"),
+             Item("read.c", 90, 120, 150.0, 0, "bulk_item holds line 100", "bulk_item")]
+    blocks = _read(make_repo, build_index, files, items, context_lines=0)
+    spans = sorted((b.start_line, b.end_line) for b in blocks)
+    assert spans == [(1, 43), (45, 45), (90, 120)]
+    (header,) = [b for b in blocks if b.start_line == 45]
+    assert header.content == "static int bulk_item(void) {"
+
+
+def test_a_window_a_few_lines_below_its_header_is_one_block_with_it(
+        make_repo, build_index) -> None:
+    # the header brought for a ring-0 window is a block of its own only when far above it
+    body = "".join(f"    v{n} = step({n});\n" for n in range(100))
+    files = {"read.c": f"static int bulk_item(void) {{\n{body}    return 0;\n}}\n"}
+    items = [Item("read.c", 5, 40, 150.0, 0, "bulk_item holds line 20", "bulk_item")]
+    (block,) = _read(make_repo, build_index, files, items, context_lines=0)
+    assert (block.start_line, block.end_line) == (1, 40)

@@ -826,11 +826,12 @@ def test_a_name_the_project_and_its_examples_define_names_the_projects(make_repo
     assert seeded("onlyInDemo fails") == ["examples/demo/src/only.ts"]  # all there is
 
 
-@pytest.mark.parametrize(("line", "start"), [(30, 1), (46, 1), (47, 17), (80, 50)])
+@pytest.mark.parametrize(("line", "start"), [(30, 1), (49, 1), (61, 1), (62, 32), (80, 50)])
 def test_a_window_around_a_line_a_few_lines_below_its_definitions_header_holds_it(
         make_repo, build_index, line, start) -> None:
     # trial 10: jsoup's QueryParser.java:232 seeded lines 202-262 of parsePseudoSelector
-    # (198-265), leaving out its header 4 lines above the window
+    # (198-265), leaving out its header 4 lines above the window; trial 12: hiredis's
+    # read.c:503 seeded 473-525 of processBulkItem (455-525), leaving out 18 lines
     body = "".join(f"    v{n} = compute({n})\n" for n in range(120))
     index = build_index(make_repo({"calc.py": "def run():\n" + body}))
     (seed,) = find_seeds(index, parse_task(f"ValueError at calc.py:{line}"))
