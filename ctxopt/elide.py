@@ -199,14 +199,15 @@ def _scopes(lines: Sequence[str], spans: list[tuple[int, int]], index: int,
 
 
 def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
-                  comment: str | None = "#") -> list[list[int]]:
+                  comment: str | None = "#", above: int | None = None) -> list[list[int]]:
     """The order in which cuts of a block reveal its lines, as chunks of indices: the
     header at ``focus`` (below the comments and blank lines it starts with), then each
     salient index (best first) with its statement and the scope headers above it, then
     every other statement from the header down, then those comments, then the lines
-    above ``focus`` (nearest first). Each index appears in exactly one chunk; every chunk
-    is non-empty; the chunks cover every line. ``comment`` opens a line comment, as for
-    ``statement_spans``."""
+    above ``focus`` (nearest first; from ``above`` down first, when given: the first line
+    of another definition of the block, whose tail alone says nothing of what it is).
+    Each index appears in exactly one chunk; every chunk is non-empty; the chunks cover
+    every line. ``comment`` opens a line comment, as for ``statement_spans``."""
     spans, prose = _scan(lines, comment)
     # the header is the code below the comments above a definition (its doc comment):
     # a cut shows the signature and the lines that matter before the prose about them
@@ -235,6 +236,12 @@ def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
         add(list(range(max(i, spans[i][0]), last + 1)))
         i = last + 1
     add(list(range(focus, start)))  # the comments above the header, whole
+    if above is not None and 0 <= above < focus:
+        add(_header(lines, spans, above) or [above])
+        i = above
+        while i < focus:
+            add(list(range(max(i, spans[i][0]), min(spans[i][1], focus - 1) + 1)))
+            i = spans[i][1] + 1
     for i in range(focus - 1, -1, -1):
         add([i])
     return chunks

@@ -140,14 +140,17 @@ def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Bloc
     its last line is kept. More ``keep`` never shows fewer of the file's lines.
 
     A whole block with ``salient`` lines, or whose focus line opens the comments above
-    its header, is cut by ``elide`` instead: its header, then its salient lines with
+    its header, or whose cut reaches above its focus line into another of its
+    definitions, is cut by ``elide`` instead: its header, then its salient lines with
     their statements and scope headers, then the rest, whole statements at a time, the
-    comments after (``_cut_block``)."""
-    if block.kind is Fidelity.FULL and (block.salient or _comment_led(block)):
-        return _named(block, _cut_block(block, keep, count))
+    comments after, then the other definition from its header down (``_cut_block``;
+    trial 12: hiredis's processLineItem showed as its last 83 lines, no header)."""
     lines, tail = _file_lines(block)
     keep = max(1, min(keep, len(lines)))
     first = _first_kept(block, keep, len(lines))
+    if block.kind is Fidelity.FULL and (block.salient or _comment_led(block) or (
+            first < block.focus_line - block.start_line and _above(block) is not None)):
+        return _named(block, _cut_block(block, keep, count))
     above, below = first, len(lines) - first - keep
     shown = lines[first:first + keep]
     if above > QUIET_ABOVE:
@@ -189,19 +192,28 @@ def _named(block: Block, form: Block) -> Block:
 
 @lru_cache(maxsize=64)
 def _chunks(content: str, focus: int, salient: tuple[int, ...],
-            language: str) -> tuple[tuple[int, ...], ...]:
+            language: str, above: int | None) -> tuple[tuple[int, ...], ...]:
     """``elide.reveal_chunks`` of a block's content (cached: the ladder cuts one block
     many times)."""
     return tuple(tuple(c) for c in reveal_chunks(content.split("\n"), focus, salient,
-                                                 comment_opener(language)))
+                                                 comment_opener(language), above))
 
 
 def _block_chunks(block: Block) -> tuple[tuple[int, ...], ...]:
     """The reveal order of a whole block (``elide.reveal_chunks``: its header, its salient
     lines, the rest), as chunks of line indices."""
     start = block.start_line
+    above = _above(block)
     return _chunks(block.content, max(0, block.focus_line - start),
-                   tuple(line - start for line in block.salient), block.language)
+                   tuple(line - start for line in block.salient), block.language,
+                   None if above is None else above - start)
+
+
+def _above(block: Block) -> int | None:
+    """The first line of the block's first member above its focus line (another
+    definition merged into the block), or None."""
+    return min((m.start_line for m in block.members
+                if block.start_line <= m.start_line < block.focus_line), default=None)
 
 
 def _comment_led(block: Block) -> bool:

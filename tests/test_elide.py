@@ -314,3 +314,28 @@ def test_a_salient_line_under_a_brace_on_its_own_line_comes_with_the_header_abov
              "    return parse_length_opts(value, length);", "}"]
     chunks = reveal_chunks(lines, 0, [7], "//")
     assert chunks[1] == [5, 6, 7]
+
+
+def test_a_cut_reaching_above_its_focus_shows_the_definition_there_from_its_header() -> None:
+    # trial 12: a block of hiredis's processLineItem and processBulkItem (the frame's, its
+    # focus) was cut to processBulkItem and the last 83 lines of processLineItem: no
+    # header said what those lines were
+    from ctxopt.model import Member
+
+    first = ["static int line_item(void) {", *[f"    a{n} = step({n});" for n in range(30)],
+             "    return 0;", "}", ""]
+    second = ["static int bulk_item(void) {", *[f"    b{n} = step({n});" for n in range(10)],
+              "    return 0;", "}"]
+    lines = first + second
+    content = "\n".join(lines)
+    block = Block(path="read.c", language="c", start_line=1, end_line=len(lines),
+                  content=content, tokens=count_tokens(content), score=150.0, ring=0,
+                  reason="bulk_item holds line 5", symbols=("bulk_item", "line_item"),
+                  focus_line=len(first) + 1,
+                  members=(Member("bulk_item", len(first) + 1, len(lines), "holds line 5"),
+                           Member("line_item", 1, len(first) - 1, "matches item")))
+    cut = truncate_block(block, len(second) + 6, count_tokens)
+    shown = cut.content.split("\n")
+    assert shown[0] == "static int line_item(void) {"
+    assert "static int bulk_item(void) {" in shown and shown[-1] == "}"
+    assert "    a29 = step(29);" not in shown  # its tail is what goes
