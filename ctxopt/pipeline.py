@@ -19,7 +19,7 @@ from .graph.view import IndexView
 from .lexical import query_terms
 from .model import Block, Diagnostic, Item, Result, Selection
 from .render import Layout, render_header
-from .seeds import files_named, in_repository
+from .seeds import in_repository, place_file
 from .source import read_blocks
 from .store import IndexOptions, StoredIndex, open_index
 from .task import ParsedTask, limit_task, parse_task
@@ -315,7 +315,7 @@ def lines_past_the_end(index: IndexView, task: ParsedTask) -> list[str]:
     of another version of the file), in the task's order; ``[]`` when there is none."""
     notes = []
     for reference in task.references:
-        for path in files_named(index, reference.path)[:1]:
+        for path in place_file(index, reference):
             lines = index.line_count(path)
             if lines is not None and reference.start_line > lines:
                 notes.append(f"the task points at line {reference.start_line} of "

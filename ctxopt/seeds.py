@@ -23,11 +23,12 @@ from .graph.view import IndexView
 from .lexical import REPORT_WORDS, abbreviation_terms, name_words, query_terms, term_words
 from .model import FOCUS_ABOVE
 from .parsing.kinds import CALLABLE_KINDS
-from .task import IDENTIFIER, STOP_WORDS, ParsedTask, case_shape, is_path_symbol, split_identifier
+from .task import (IDENTIFIER, STOP_WORDS, ParsedTask, Reference, case_shape, is_path_symbol,
+                   split_identifier)
 from .walk_config import WalkConfig
 
 __all__ = ["Seed", "WordMatches", "best_first", "find_seeds", "files_named", "in_repository", "most_relevant",
-           "node_order", "relevance", "relevance_scores"]
+           "node_order", "place_file", "relevance", "relevance_scores"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,7 +219,7 @@ def _seed_references(found: _SeedSet, task: ParsedTask) -> bool:
     half = config.caller_max_lines // 2
     frames = 0
     for reference in task.references:
-        for path in files_named(index, reference.path)[:1]:
+        for path in place_file(index, reference):
             # a trace's innermost frame is where it failed, the frames further out say
             # how it got there
             quality = 1.0 / (1.0 + config.frame_decay * frames) if reference.frame else 1.0
@@ -263,6 +264,25 @@ def _seed_references(found: _SeedSet, task: ParsedTask) -> bool:
                                    _focus((lines or (definition.start_line,))[0], first)))
             found.referenced.add(f"{path}#{i}")
     return frames > 0
+
+
+def place_file(index: IndexView, reference: Reference) -> list[str]:
+    """The one file a place the task points at is in ([] when the repository has none),
+    of those its path names (``files_named``): the first in which a definition of the
+    frame's function holds the line, else the first long enough to hold it, else the
+    first. (Trial 12: okio's ``RealBufferedSource.kt:110`` frame, of the JVM, went to
+    the first of its Kotlin Multiplatform namesakes, commonMain's, which has 70 lines.)"""
+    paths = files_named(index, reference.path)
+    if len(paths) < 2:
+        return paths
+
+    def fit(path: str) -> tuple[bool, bool]:
+        holds = bool(reference.function) and any(
+            d.name == reference.function and d.start_line <= reference.start_line <= d.end_line
+            for d in index.file_definitions(path) or ())
+        count = index.line_count(path)
+        return not holds, count is None or count < reference.end_line
+    return [min(paths, key=fit)]
 
 
 def _keep_best(found: _SeedSet, seed: Seed) -> None:

@@ -867,3 +867,23 @@ def test_a_rust_callers_frame_in_a_long_function_seeds_a_window_around_its_line(
     seeds = find_seeds(index, parse_task(trace))
     assert [(seed.reason, seed.lines) for seed in seeds[:2]] == [
         ("IntoIter.pop holds line 5", None), ("IntoIter.handle_entry holds line 79", (49, 80))]
+
+
+def test_a_frames_file_among_namesakes_is_the_one_whose_definition_holds_its_line(
+        make_repo, build_index) -> None:
+    # trial 12: okio's JVM frame `RealBufferedSource.kt:110` went to the first of its
+    # Kotlin Multiplatform namesakes (commonMain's, 70 lines), and the header said the
+    # trace was of another version
+    short = "package okio\n\nclass RealBufferedSource {\n  fun peek() = 1\n}\n"
+    long_ = ("package okio\n\nclass RealBufferedSource {\n" + "  val pad = 0\n" * 8
+             + "  fun readUtf8LineStrict(limit: Long): String {\n    return \"\"\n  }\n}\n")
+    index = build_index(make_repo({"src/commonMain/okio/RealBufferedSource.kt": short,
+                                   "src/jvmMain/okio/RealBufferedSource.kt": long_}))
+    trace = ("java.io.EOFException: not found\n"
+             "\tat okio.RealBufferedSource.readUtf8LineStrict(RealBufferedSource.kt:13)\n")
+    task = parse_task(trace)
+    (seed, *_) = find_seeds(index, task)
+    assert seed.reason == "RealBufferedSource.readUtf8LineStrict holds line 13"
+    assert index.path_of(seed.node) == "src/jvmMain/okio/RealBufferedSource.kt"
+    from ctxopt.pipeline import lines_past_the_end
+    assert lines_past_the_end(index, task) == []
