@@ -33,7 +33,7 @@ from pathlib import Path
 
 from . import jsontext
 from .errors import UsageError
-from .files.safety import read_regular
+from .files.safety import read_regular, read_regular_text
 from .files.text import decode_written, display_text, looks_binary
 from .model import Result
 from .render import shown_kind, task_line
@@ -171,12 +171,11 @@ def _parse_row(line: str, where: str) -> Row:
 
 def _read_text(path: Path) -> str:
     """The UTF-8 text of ``path``. Raises ``UsageError`` when it cannot be read or is a
-    FIFO, socket or device (``read_regular``)."""
+    FIFO, socket or device, or is not UTF-8 text (``read_regular_text``)."""
     try:
-        return read_regular(path).decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {str(path)!r}: {getattr(exc, 'strerror', None) or exc}"
-                         ) from exc
+        return read_regular_text(path)
+    except OSError as exc:
+        raise UsageError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from exc
 
 
 def _read_tasks_text(path: Path) -> str:

@@ -256,3 +256,20 @@ def test_tokens_escapes_odd_paths(make_repo) -> None:
     out = subprocess.run([sys.executable, "-m", "ctxopt", "tokens", os.fsdecode(b"bad\xff.txt"),
                           "new\nline.txt"], cwd=root, check=True, capture_output=True).stdout
     assert out.decode("utf-8").splitlines() == ["1\tbad\\xff.txt", "1\tnew\\x0aline.txt", "2\ttotal"]
+
+
+@pytest.mark.parametrize(("data", "reason"), [(b"\x00\xff\xfe" * 50, "binary"),
+                                              (b"caf\xe9 = 1\n", "not UTF-8 text")])
+@pytest.mark.parametrize("command", [["compact", "--window", "1000"], ["tokens", "--messages"],
+                                     ["diff", "OTHER"]])
+def test_a_file_that_is_not_utf8_text_gives_one_plain_line(runner, tmp_path: Path, data, reason,
+                                                            command) -> None:
+    # trial 12: `ctxopt compact rnd.bin` said "'utf-8' codec can't decode byte 0xb8 in
+    # position 2: invalid start byte"
+    bad = tmp_path / "bad.bin"
+    bad.write_bytes(data)
+    args = [arg if arg != "OTHER" else str(bad) for arg in command]
+    result = runner.invoke(main, [args[0], str(bad), *args[1:]])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"Error: cannot read '{bad}': {reason}")
+    assert len(result.stderr.splitlines()) == 1

@@ -24,7 +24,8 @@ from .reasons import (REASON_BINARY, REASON_BROKEN_LINK, REASON_DIRECTORY_LINK,
 from .secrets import secret_file_kind
 from .text import decode_text, looks_binary, split_lines
 
-__all__ = ["HygieneConfig", "is_special", "special_file", "read_regular", "check_link",
+__all__ = ["HygieneConfig", "is_special", "special_file", "read_regular", "read_regular_text",
+           "check_link",
            "drop_duplicate_links", "is_nested_repository", "submodule_diagnostic",
            "inspect_file", "DEFAULT_PARSE_TIMEOUT", "MAX_LINE_LENGTH"]
 
@@ -100,6 +101,20 @@ def read_regular(path: Path, limit: int = -1) -> bytes:
         if is_special(mode):
             raise OSError(errno.EINVAL, REASON_NOT_REGULAR, str(path))
         return handle.read(limit)
+
+
+def read_regular_text(path: Path) -> str:
+    """The UTF-8 text of a file the user names (``read_regular``).
+
+    Raises ``OSError``, its ``strerror`` saying why: ``read_regular``'s, or ``binary``
+    or ``not UTF-8 text`` (not Python's codec message, which names a byte and a position
+    a user has no use for)."""
+    data = read_regular(path)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        reason = REASON_BINARY if looks_binary(data) else "not UTF-8 text"
+        raise OSError(errno.EILSEQ, reason, str(path)) from exc
 
 
 def check_link(link: Path, rel: str, root: Path | None) -> Diagnostic | None:

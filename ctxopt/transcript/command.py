@@ -11,7 +11,7 @@ from typing import Any
 
 from .. import jsontext
 from ..errors import UsageError
-from ..files.safety import read_regular
+from ..files.safety import read_regular_text
 from ..tokens import TokenCounter
 from .compact import CompactResult, Compaction, Window, compact
 from .estimate import Estimator, Usage, family_for_model, split_usage
@@ -29,16 +29,15 @@ def read_transcript(path: str) -> Transcript:
     Raises
     ------
     UsageError
-        The file cannot be read (or is a FIFO, socket or device: ``read_regular``) or
+        The file cannot be read (or is a FIFO, socket or device, or not UTF-8 text: ``read_regular_text``) or
         is not JSON.
     TranscriptError
         The JSON is not a transcript (see ``shapes.load_transcript``).
     """
     try:
-        text = read_regular(Path(path)).decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
-        raise UsageError(f"cannot read {path!r}: {reason}") from exc
+        text = read_regular_text(Path(path))
+    except OSError as exc:
+        raise UsageError(f"cannot read {path!r}: {exc.strerror or exc}") from exc
     try:
         document = jsontext.loads(text)
     except ValueError as exc:
