@@ -129,7 +129,15 @@ def in_repository(index: IndexView, task: ParsedTask) -> ParsedTask:
     ``/usr/lib/python3/json/decoder.py``) gives no words at all; another path that names
     no file (a file to add, ``routes.py:619`` of a file since renamed) is kept whole. A
     path with directories that names a repository file is one of ``task.addresses``
-    (``_addressed``): its directories give no words."""
+    (``_addressed``): its directories give no words. The file of a stack frame
+    (``task.places``) gives none either: its frame's place says where it is (trial 12:
+    ``read`` of a C frame's ``read.c`` matched every ``read`` field of the repository)."""
+    if task.places:
+        places, text = set(task.places), task.raw
+        for place in places:
+            text = text.replace(place, " ")
+        task = replace(task, raw=text, places=(),
+                       symbols=tuple(s for s in task.symbols if s not in places))
     referenced = {reference.path for reference in task.references}
     parts = {s: _repository_part(index, s, s in referenced) if is_path_symbol(s) else s
              for s in task.symbols}

@@ -11,16 +11,18 @@ Keywords are the remaining content words in lower case, with compound identifier
 into their words. The intent comes from verbs and phrases. References are the places in
 files the task points at: ``path:line[:col]``, ``path:a-b``, ``path#La-Lb``, "lines a-b"
 after a path, Python traceback frames (``File "/x/y.py", line 619, in get``), JVM stack
-frames (``at com.acme.Codec.get(Codec.java:619)``; these two also name the function) and
-JavaScript stack frames (``at f (/srv/app/table.js:619:15)``).
+frames (``at com.acme.Codec.get(Codec.java:619)``; these two also name the function),
+JavaScript stack frames (``at f (/srv/app/table.js:619:15)``), and the frames of Rust, Go,
+.NET, PHP and native (AddressSanitizer, gdb) traces (``_FRAME_KINDS``).
 """
 from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .model import Intent
 
@@ -102,8 +104,8 @@ _LONG_RUN = re.compile(rf"(?<!{_RUN}){_RUN}{{{MAX_RUN_CHARS + 1},}}")
 
 _BACKTICK = re.compile(r"`([^`\n]+)`")
 _PATH = re.compile(
-    rf"(?<![\w/.-])((?:[\w.-]+/)+[\w.-]+|[\w-]+(?:\.[\w-]+)*\.(?:{_EXT_RE}))(?![\w/-])"
-)
+    rf"(?<![\w/\\.-])((?:[\w.-]+/)+[\w.-]+|[\w-]+(?:\.[\w-]+)*\.(?:{_EXT_RE}))(?![\w/-])"
+)  # (not the file name of a Windows path, ``C:\src\app\db.py``: _ABSOLUTE_PATH reads it)
 # An identifier: a letter or "_", then letters, digits and "_", letters and digits of any
 # script, as Python (``str.isidentifier``), Java, Go or Rust have them (``grüße``).
 IDENTIFIER = r"[^\W\d]\w*"
@@ -156,9 +158,13 @@ _GO_FRAME = re.compile(
     re.MULTILINE)
 # A frame of the runtime's own code (``at Object.onceWrapper (node:events:632:28)``,
 # ``at process.processTicksAndRejections (node:internal/process/task_queues:95:5)``):
-# nothing of it is the repository's, and it is no reference. (Its function is one word,
-# not any run of characters up to a "(": scanned from each "at " to the line's end,
-# 'at ' * 30000 took 11 s.)
+# nothing of it is the repository's, and it is no reference. Where the runtime's frames
+# have no mark of their own (.NET, the JVM), they are those of its namespaces: .NET's
+# ``System`` and ``Microsoft``; the JDK's ``java``, ``javax``, ``jdk`` and ``sun``, and
+# Kotlin's ``kotlin`` and ``kotlinx`` (so a task on those projects' own repositories
+# reads their frames as the runtime's: their names seed nothing there either). (Its
+# function is one word, not any run of characters up to a "(": scanned from each "at " to
+# the line's end, 'at ' * 30000 took 11 s.)
 _RUNTIME_FRAME = re.compile(r"(?<![\w$.])at (?:(?:async|new) )?[\w$.<>]+(?: \[as [\w$<>]+\])? "
                             r"\((?:node:|internal/)[^()\n]{0,300}\)"
                             r"|(?<![\w$.])at (?:node:|internal/)\S+"
@@ -170,30 +176,78 @@ _RUNTIME_FRAME = re.compile(r"(?<![\w$.])at (?:(?:async|new) )?[\w$.<>]+(?: \[as
                             r"|^[ \t]*\d+: \w+[ \t]*$(?=[\n\r]+[ \t]*\d+: [\w<>{}]*::)"
                             # or in the toolchain's sources (``at /rustc/90b35a6.../
                             # library/core/src/option.rs:1988:5``, as rustc prints them)
-                            r"|^[ \t]*\d+: [^\n]*\n[ \t]+at /rustc/[^\n]*",
+                            r"|^[ \t]*\d+: [^\n]*\n[ \t]+at /rustc/[^\n]*"
+                            # a .NET frame of the framework's namespaces, with or without
+                            # its place (``at System.RuntimeMethodHandle.InvokeMethod(Object
+                            # target, ...)``)
+                            r"|(?<![\w$.])at (?:System|Microsoft)\.[\w.`<>\[\],]*\([^()\n]*\)"
+                            r"(?: in (?:[A-Za-z]:)?[^\n:()]+:line \d+)?"
+                            # a JVM frame of the JDK's or Kotlin's own packages, after its
+                            # module if any (``at java.base/java.lang.Thread.run(Thread.java:833)``)
+                            r"|(?<![\w$.])at (?:[\w.$-]*/)*(?:java|javax|jdk|sun|kotlin|kotlinx)\."
+                            r"[\w$.<>]*\([^()\n]*\)"
+                            # a native frame in a binary, not a source file (``#8 0x55d0c8a19f24
+                            # in _start (/home/dev/hiredis/build/fuzzer+0x2af24)``)
+                            r"|^[ \t]*#\d+[ \t]+0x[0-9a-fA-F]+ (?:in \S+ )?\([^()\n]*\+0x[0-9a-fA-F]+\)",
                             re.MULTILINE)
 _RUST_HASH_SUFFIX = re.compile(_RUST_HASH)
+# The parameter list of a .NET frame (``(Object value, Type type)``, ``()``): its types and
+# names are the frame's, no names of the task (trial 12: ``String`` seeded ``Some.String``)
+_DOTNET_PARAMETERS = re.compile(r"(?<![\w$.])at [\w.`<>\[\],]+"
+                                r"(\((?:[\w.`<>\[\],&*]+ \w+(?:, [\w.`<>\[\],&*]+ \w+)*)?\))")
+# .NET stack frame: "at Serilog.Core.Logger.Write(LogEventLevel level, String t) in
+# /_/src/Serilog/Core/Logger.cs:line 424" (a generic method's ``Log[TState]``, a type's
+# ``Dictionary`2``, a constructor's ``..ctor``, an async or lambda method's ``<Main>d__0``);
+# the place is a Windows, Unix or source-link (``/_/``) path. The
+# qualified name stays; its parameters, types and names, say nothing of the task.
+_DOTNET_FRAME = re.compile(
+    rf"(?<![\w$.])at (?P<name>(?:[\w`<>]+\.)*\.?<?(?P<function>{IDENTIFIER}))(?:>[\w`]*)?(?:\[[\w, ]*\])?"
+    r"\([^()\n]*\) in (?P<path>(?:[A-Za-z]:)?[^\n:()]+\.\w+):line (?P<start>\d+)")
+# PHP stack frame: "#0 /srv/Slim/Routing/RouteParser.php(42): Slim\Routing\RouteCollector
+# ->getNamedRoute('user')". The place is where the frame called the function it names,
+# so the function holding the line is the one the next frame names (``_scan_references``);
+# ``Class->method`` stays a name, its namespace and arguments are framing.
+_PHP_FRAME = re.compile(
+    r"^[ \t]*#(?P<depth>\d+) (?P<path>[^\s()]+?\.php)\((?P<start>\d+)\): (?:[\w\\]*\\)?"
+    rf"(?P<name>(?:\w+(?:->|::))?(?P<function>{IDENTIFIER})(?=\())?[^\n]*", re.MULTILINE)
+# A native frame, as AddressSanitizer or gdb prints it: "#2 0x55d0c8a2b7c2 in
+# processBulkItem /home/dev/hiredis/read.c:503", "#1  0x4005 in main () at test.c:10"
+_NATIVE_FRAME = re.compile(
+    rf"^[ \t]*#\d+[ \t]+(?:0x[0-9a-fA-F]+ in )?(?P<name>(?:[\w~]+::)*(?P<function>{IDENTIFIER}))"
+    r"(?:[ \t]*\([^()\n]*\))?(?:[ \t]+at)?[ \t]+(?P<path>[^\s()]+?\.\w+):(?P<start>\d+)(?::\d+)?",
+    re.MULTILINE)
+# A PHP error's place: "PHP Warning:  Undefined variable $x in /srv/a.php on line 42"
+_PHP_ERROR = re.compile(_REF_PATH + r" on line (?P<start>\d+)(?!\w)")
 # Each trace's frame pattern and its ``Reference.frame``
 _FRAME_KINDS = {_PYTHON_FRAME: "python", _JVM_FRAME: "jvm", _V8_FRAME: "v8",
-                _RUST_FRAME: "rust", _GO_FRAME: "go"}
+                _RUST_FRAME: "rust", _GO_FRAME: "go", _DOTNET_FRAME: "dotnet",
+                _PHP_FRAME: "php", _NATIVE_FRAME: "native"}
 _REFERENCES = (
     _PYTHON_FRAME,
     _JVM_FRAME,
     _V8_FRAME,
     _RUST_FRAME,
     _GO_FRAME,
+    _DOTNET_FRAME,
+    _PHP_FRAME,
+    _NATIVE_FRAME,
+    _PHP_ERROR,
     re.compile(_REF_PATH + r"#L(?P<start>\d+)(?:-L?(?P<end>\d+))?(?!\w)"),  # GitHub anchor
     re.compile(_REF_PATH + r":(?P<start>\d+)(?:(?:-|\u2013)(?P<end>\d+)|:\d+)?(?![\w.])"),
 )
-# A path written from the file system's root (``/srv/app/db.py``, ``~/app/db.py``), whose
-# leading directories are most often not the repository's
+# A path written from the file system's root (``/srv/app/db.py``, ``~/app/db.py``,
+# ``C:\src\app\db.py``), whose leading directories are most often not the repository's
 _ABSOLUTE_PATH = re.compile(
-    rf"(?<![\w/.~:\\-])(?:~|[A-Za-z]:)?/(?:[\w.@+-]+/)*[\w@+-][\w.@+-]*\.(?:{_EXT_RE})(?![\w/-])")
-# The words a Python traceback, a Rust panic or a Go panic is framed by
+    r"(?<![\w/.~:\\-])(?:(?:~|[A-Za-z]:)?/(?:[\w.@+-]+/)*|[A-Za-z]:\\(?:[\w.@+-]+\\)*)"
+    rf"[\w@+-][\w.@+-]*\.(?:{_EXT_RE})(?![\w/-])")
+# The words a Python traceback, a Rust, Go or PHP panic or a .NET trace is framed by
 _TRACEBACK_HEAD = re.compile(r"Traceback \(most recent call last\):?"
                              r"|thread '[^'\n]{0,100}' panicked at|stack backtrace:"
                              r"|goroutine \d+ \[[^\]\n]{0,100}\]:|\[signal [^\]\n]{0,200}\]"
-                             r"|exit status \d+")
+                             r"|exit status \d+"
+                             # .NET's and PHP's
+                             r"|--- End of [\w ]{0,80}---|Stack trace:|#\d+ \{main\}|thrown in"
+                             r"|PHP (?:Fatal error|Warning|Notice|Deprecated|Parse error): {0,2}(?:Uncaught )?")
 _LINES_WORDS = re.compile(r"\blines? (?P<start>\d+)(?:\s*(?:-|\u2013|to)\s*(?P<end>\d+))?", re.IGNORECASE)
 _CAMEL_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
@@ -217,7 +271,8 @@ class Reference:
     # the trace the place is a frame of: "python" (``File "x.py", line 3``), "jvm"
     # (``at a.B.get(B.java:3)``), "v8" (``at B.get (/srv/b.ts:3:9)``), "rust" (``3: b::get``
     # over ``at ./src/b.rs:3:9``), "go" (``b.(*B).Get(...)`` over ``/srv/b.go:3 +0x1d``),
-    # else "" (a place written otherwise: ``x.py:3``)
+    # "dotnet" (``at B.Get() in /_/src/B.cs:line 3``), "php" (``#0 /srv/B.php(3): B->get()``),
+    # "native" (``#2 0x55d0 in get /srv/b.c:3``), else "" (a place written otherwise: ``x.py:3``)
     frame: str = ""
 
 
@@ -251,6 +306,10 @@ class ParsedTask:
         The symbols that are paths of files in the repository (``seeds.in_repository``
         finds them; empty from ``parse_task``): their directories say where the file is,
         and give no words.
+    places : tuple of str
+        The symbols that are the files of stack frames (``home/dev/hiredis/read.c`` of
+        ``#2 0x55d0 in processBulkItem /home/dev/hiredis/read.c:503``), no duplicates: the
+        frame's place says where it is, and they give no words (``seeds.in_repository``).
     """
 
     raw: str
@@ -262,6 +321,7 @@ class ParsedTask:
     # the task's length in characters as given when only its start was read, else None
     cut_from: int | None = None
     addresses: tuple[str, ...] = ()
+    places: tuple[str, ...] = ()
 
 
 def split_identifier(identifier: str) -> list[str]:
@@ -391,8 +451,10 @@ def _detect_intent(text: str) -> Intent:
 
 def _reference_path(written: str) -> str:
     path = written.replace("\\", "/")
-    path = re.sub(r"^(?:[a-z][\w+.-]*:/+|[A-Za-z]:/)", "", path)  # file:///, webpack://, C:/
-    return path.lstrip("/").removeprefix("./")
+    # file:///, webpack://, C:/, and the /_/ of .NET's source-link paths
+    path = re.sub(r"^(?:[a-z][\w+.-]*:/+|[A-Za-z]:/|/_/)", "", path)
+    # (and the ../ of a path relative to a build directory: ``../csu/libc-start.c``)
+    return re.sub(r"^(?:\.{0,2}/)+", "", path)
 
 
 class _Spans:
@@ -442,6 +504,7 @@ def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple
     framing: list[tuple[int, int]] = []
     path_spans: list[tuple[int, int, str]] = []
     taken = _Spans()
+    php: list[tuple[int, int, str]] = []  # (at in found, depth, function) of each PHP frame
     runtime = [m.span() for m in _RUNTIME_FRAME.finditer(text)]
     for start, end in runtime:
         taken.add(start, end)
@@ -457,21 +520,35 @@ def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple
             frame = _FRAME_KINDS.get(pattern, "")
             if path and start > 0:
                 taken.add(match.start(), match.end())
+                path_spans.append((*match.span("path"), path))
+                # what is neither the path nor the (qualified) name of its function frames them
+                kept = "name" if "name" in pattern.groupindex and match.group("name") else (
+                    "function" if function else "")
+                names = sorted([match.span("path")] + ([match.span(kept)] if kept else []))
+                if pattern is _PHP_FRAME:
+                    php.append((len(found), int(match.group("depth")), function))
+                    function = ""
                 found.append((match.start(), Reference(path, start, max(start, end), function,
                                                        frame), match.group("path")))
-                path_spans.append((*match.span("path"), path))
-                # what is neither the path nor the function it names frames them
-                names = sorted([match.span("path")] + ([match.span("function")] if function else []))
                 # (a JVM or Rust frame's qualified name stays: ``walkdir.IntoIter.pop``)
                 at = match.end("path") if pattern in (_JVM_FRAME, _RUST_FRAME) else match.start()
                 for name_start, name_end in names:
                     framing.append((at, max(at, name_start)))
                     at = max(at, name_end)
                 framing.append((at, match.end()))
+    # a PHP frame's line is in the function its caller, the next frame, calls
+    for (at, depth, _), (_, caller_depth, caller) in itertools.pairwise(php):
+        if caller_depth == depth + 1:
+            position, reference, written = found[at]
+            found[at] = (position, replace(reference, function=caller), written)
     # (a Rust symbol's hash names nothing: ``h0123456789abcdef`` was a keyword)
     framing += runtime + [m.span() for m in _RUST_HASH_SUFFIX.finditer(text)]
-    paths = [(m.start(), _reference_path(m.group(1)), m.group(1)) for m in _PATH.finditer(text)]
-    starts = [at for at, _, _ in paths]  # in text order, as finditer yields them
+    framing += [m.span(1) for m in _DOTNET_PARAMETERS.finditer(text)]
+    # (an absolute path too, whole: its file name alone named any file so called, trial 12)
+    paths = sorted([(m.start(), _reference_path(m.group(1)), m.group(1)) for m in _PATH.finditer(text)]
+                   + [(m.start(), _reference_path(m.group(0)), m.group(0))
+                      for m in _ABSOLUTE_PATH.finditer(text)])
+    starts = [at for at, _, _ in paths]
     for match in _LINES_WORDS.finditer(text):
         if taken.overlaps(match.start(), match.start() + 1):
             continue
@@ -539,6 +616,7 @@ def parse_task(text: str) -> ParsedTask:
         if symbol:
             symbols.setdefault(symbol)
 
+    places: dict[str, None] = {}
     written_references, framing, path_spans = _scan_references(text)
     references = _nearest_failure_first([reference for reference, _ in written_references])
     in_text: dict[str, bool] = {}
@@ -552,6 +630,8 @@ def parse_task(text: str) -> ParsedTask:
             in_text[path] = path in written or (slashes and path in text)
         if in_text[path]:
             add(path)
+            if reference.frame:
+                places.setdefault(path)
     # An absolute path is one symbol without its root (``srv/app/db.py``), which names
     # the longest repository path it ends with; its words are those of that part only
     # (``seeds`` reads it so), never keywords. So are the paths of references, and the
@@ -567,9 +647,9 @@ def parse_task(text: str) -> ParsedTask:
     framing += [m.span() for m in _TRACEBACK_HEAD.finditer(text)] + [m.span() for m in absolute]
     framing += [m.span() for m in _ABBREVIATION.finditer(text)]
     words_text = _blank(text, framing + [(start, end) for start, end, _ in path_spans])
-    # (a path given as a symbol whole gives no second one of its file name: ``db.py``)
-    rest = _QUALIFIER.sub(_qualifier_dot, _blank(text, framing + [
-        (start, end) for start, end, path in path_spans if in_text[path]]))
+    # (a reference's path gives no second symbol of its file name, ``db.py``: nor one written
+    # with "\", no symbol, whose file name named any file so called, trial 12)
+    rest = _QUALIFIER.sub(_qualifier_dot, words_text)
     for match in _BACKTICK.finditer(rest):
         inner = match.group(1).strip()
         for piece in inner.split():
@@ -615,7 +695,7 @@ def parse_task(text: str) -> ParsedTask:
     return ParsedTask(raw=raw, symbols=tuple(symbols), keywords=tuple(keywords),
                       intent=_detect_intent(text), references=tuple(references),
                       plain_words=tuple(dict.fromkeys(plain))[:MAX_TASK_KEYWORDS],
-                      cut_from=cut_from)
+                      cut_from=cut_from, places=tuple(places))
 
 
 def _head(text: str) -> str:
@@ -697,5 +777,6 @@ def limit_task(parsed: ParsedTask, *, max_symbols: int = MAX_TASK_SYMBOLS,
     limited = ParsedTask(raw=parsed.raw, symbols=parsed.symbols[:max_symbols],
                          keywords=parsed.keywords[:max_keywords], intent=parsed.intent,
                          references=parsed.references[:max_symbols],
-                         plain_words=parsed.plain_words, cut_from=parsed.cut_from)
+                         plain_words=parsed.plain_words, cut_from=parsed.cut_from,
+                         places=parsed.places)
     return limited, "task cut: searched " + " and ".join(cut)

@@ -157,7 +157,13 @@ def test_the_trace_patterns_end_on_a_long_line_of_their_own_openings() -> None:
         "        (task._RUNTIME_FRAME, 'at f [as '), (task._RUNTIME_FRAME, ' at (node:'),\n"
         "        (task._TRACEBACK_HEAD, 'goroutine 1 ['), (task._TRACEBACK_HEAD, '[signal '),\n"
         "        (task._TRACEBACK_HEAD, \"thread '\"), (task._GO_FRAME, 'x.(*T).f('),\n"
-        "        (task._RUST_FRAME, '0: a::')):\n"
+        "        (task._RUST_FRAME, '0: a::'), (task._DOTNET_FRAME, 'at x() in '),\n"
+        "        (task._DOTNET_FRAME, 'at a.b'), (task._DOTNET_PARAMETERS, 'at x(T a, '),\n"
+        "        (task._RUNTIME_FRAME, 'at System.x('), (task._RUNTIME_FRAME, 'at java.'),\n"
+        "        (task._RUNTIME_FRAME, 'at a/'), (task._RUNTIME_FRAME, '#0 0x1 in f ('),\n"
+        "        (task._PHP_FRAME, '#0 a'), (task._NATIVE_FRAME, '#0 0x1 in f '),\n"
+        "        (task._NATIVE_FRAME, '#0 f (a) at '), (task._PHP_ERROR, 'a.php on line '),\n"
+        "        (task._ABSOLUTE_PATH, 'C:\\\\a\\\\'), (task._TRACEBACK_HEAD, '--- End of (')):\n"
         "    assert pattern.search(opening * (1_000_000 // len(opening))) is None\n")
     root = Path(__file__).resolve().parent.parent
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,

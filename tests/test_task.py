@@ -369,3 +369,93 @@ def test_a_numbered_list_is_no_rust_backtrace() -> None:
     # review: "1: parse_config" was read as a Rust frame with no place, and blanked
     parsed = parse_task("Steps:\n1: parse_config\n2: load_rules\n")
     assert {"parse_config", "load_rules"} <= set(parsed.symbols)
+
+
+@pytest.mark.parametrize(("written", "path"), [
+    # trial 12: the source-link path every NuGet-built assembly prints was no place
+    ("/_/src/Serilog/Core/Logger.cs", "src/Serilog/Core/Logger.cs"),
+    ("C:\\projects\\serilog\\src\\Serilog\\Core\\Logger.cs", "projects/serilog/src/Serilog/Core/Logger.cs"),
+    ("/home/dev/serilog/src/Serilog/Core/Logger.cs", "home/dev/serilog/src/Serilog/Core/Logger.cs"),
+    ("src/Serilog/Core/Logger.cs", "src/Serilog/Core/Logger.cs"),
+])
+def test_a_dotnet_frame_is_a_place_whatever_its_path(written: str, path: str) -> None:
+    trace = ("   at Serilog.Core.Logger.Write(LogEventLevel level, Exception exception) in "
+             f"{written}:line 424\n")
+    assert [(r.path, r.start_line, r.function, r.frame) for r in parse_task(trace).references] == [
+        (path, 424, "Write", "dotnet")]
+
+
+def test_dotnet_and_jvm_runtime_frames_and_dotnet_parameters_give_no_names_nor_words() -> None:
+    # trial 12: System.*, Microsoft.*, java.* and kotlinx.* frames, and a .NET frame's
+    # parameter types, seeded `Some.String`, `InvokeMethod` and `TestExecutor.intercept`
+    trace = ("   at System.RuntimeMethodHandle.InvokeMethod(Object target, Void** arguments)\n"
+             "   at System.Collections.Generic.Dictionary`2.TryGetValue(TKey key, TValue& value)\n"
+             "   at Microsoft.Extensions.Logging.Logger.Log[TState](LogLevel logLevel, Func`3 f)\n"
+             "   at Serilog.Capturing.PropertyValueConverter.CreateStructureValue(Object value, Type"
+             " type) in /_/src/Serilog/Capturing/PropertyValueConverter.cs:line 476\n"
+             "   --- End of inner exception stack trace ---\n"
+             "   at App.Main(String[] args)\n"
+             "\tat kotlinx.coroutines.DispatchedTask.run(DispatchedTask.kt:106)\n"
+             "\tat java.base/java.util.concurrent.ThreadPoolExecutor$Worker.run(ThreadPoolExecutor.java:635)\n"
+             "\tat javax.servlet.http.HttpServlet.service(HttpServlet.java:750)\n")
+    parsed = parse_task(trace)
+    assert parsed.symbols == ("src/Serilog/Capturing/PropertyValueConverter.cs",
+                              "Serilog.Capturing.PropertyValueConverter.CreateStructureValue", "App.Main")
+    assert {"system", "microsoft", "invoke", "dictionary", "object", "type", "string", "args",
+            "kotlinx", "java", "thread", "pool", "servlet", "end", "inner", "stack",
+            "trace"}.isdisjoint(parsed.keywords)
+    assert [(r.start_line, r.frame) for r in parsed.references] == [(476, "dotnet")]
+
+
+def test_a_php_frame_and_a_php_error_are_places_in_the_function_that_holds_them() -> None:
+    # trial 12: neither "File.php(42):" nor "in File.php on line 42" gave a place
+    trace = ("PHP Fatal error:  Uncaught RuntimeException: Named route does not exist in "
+             "/var/www/app/vendor/slim/slim/Slim/Routing/RouteParser.php on line 42\n"
+             "Stack trace:\n"
+             "#0 /var/www/Slim/Routing/RouteParser.php(42): Slim\\Routing\\RouteCollector->getNamedRoute('a')\n"
+             "#1 /var/www/Slim/Routing/RouteParser.php(106): Slim\\Routing\\RouteParser->relativeUrlFor('a', Array)\n"
+             "#2 /var/www/Slim/Handlers/RequestResponse.php(38): App\\Action\\ProfileAction->__invoke(Object(Slim\\Psr7\\Request))\n"
+             "#3 /var/www/Slim/App.php(215): {closure}(Array)\n"
+             "#4 {main}\n")
+    parsed = parse_task(trace)
+    # (a frame's line is in the function the next frame names: #0's 42 is in relativeUrlFor)
+    assert [(r.path, r.start_line, r.function, r.frame) for r in parsed.references] == [
+        ("var/www/app/vendor/slim/slim/Slim/Routing/RouteParser.php", 42, "", ""),
+        ("var/www/Slim/Routing/RouteParser.php", 42, "relativeUrlFor", "php"),
+        ("var/www/Slim/Routing/RouteParser.php", 106, "__invoke", "php"),
+        ("var/www/Slim/Handlers/RequestResponse.php", 38, "", "php"),
+        ("var/www/Slim/App.php", 215, "", "php")]
+    assert {"RouteCollector.getNamedRoute", "RouteParser.relativeUrlFor",
+            "ProfileAction.__invoke"} <= set(parsed.symbols)
+    assert not {"Slim", "Routing", "App", "Action", "Object", "Array", "Psr7", "Request",
+                "Stack", "Fatal"} & set(parsed.symbols)
+    assert {"main", "stack", "fatal", "uncaught", "psr7", "closure"}.isdisjoint(parsed.keywords)
+
+
+def test_a_windows_path_is_never_read_as_its_file_name_alone() -> None:
+    # trial 12: "C:\src\MyApp\Program.cs" gave the symbol and place "Program.cs", which
+    # named the repository's test/AotTestApp/Program.cs
+    frame = parse_task("   at MyApp.Program.Main(String[] args) in C:\\src\\MyApp\\Program.cs:line 22")
+    assert [r.path for r in frame.references] == ["src/MyApp/Program.cs"]
+    assert "Program.cs" not in frame.symbols
+    prose = parse_task("crash in C:\\src\\MyApp\\Program.cs, line 22")
+    assert prose.symbols == ("src/MyApp/Program.cs",)
+    assert [r.path for r in prose.references] == ["src/MyApp/Program.cs"]
+    assert [r.path for r in parse_task("see /srv/app/db.py line 12").references] == ["srv/app/db.py"]
+    assert [r.path for r in parse_task("Program.cs:22 throws").references] == ["Program.cs"]
+
+
+def test_a_native_frame_is_a_place_with_its_function_and_a_binary_frame_is_the_runtimes() -> None:
+    # trial 12: AddressSanitizer's and gdb's frames were places of no trace, all of the top
+    # quality, and "_start (/home/dev/hiredis/build/fuzzer+0x2af24)" gave words
+    trace = ("    #0 0x7f3a in __interceptor_memcpy ../../../../src/libsanitizer/common.inc:827\n"
+             "    #2 0x55d0c8a2b7c2 in processBulkItem /home/dev/hiredis/read.c:503\n"
+             "    #8 0x55d0c8a19f24 in _start (/home/dev/hiredis/build/fuzzer+0x2af24)\n"
+             "#1  0x000055555555513d in main () at test.c:10\n")
+    parsed = parse_task(trace)
+    assert [(r.path, r.start_line, r.function, r.frame) for r in parsed.references] == [
+        ("src/libsanitizer/common.inc", 827, "__interceptor_memcpy", "native"),
+        ("home/dev/hiredis/read.c", 503, "processBulkItem", "native"),
+        ("test.c", 10, "main", "native")]
+    assert {"home", "dev", "hiredis", "build", "fuzzer", "start"}.isdisjoint(parsed.keywords)
+    assert parsed.places == ("src/libsanitizer/common.inc", "home/dev/hiredis/read.c", "test.c")

@@ -530,9 +530,10 @@ def test_a_frame_of_a_file_outside_the_repository_gives_no_words(namesakes_index
     from ctxopt.seeds import in_repository
     task = parse_task('File "/usr/lib/python3/site-packages/sim/loader.py", line 9, in load\n'
                       'File "/srv/app/pkg/routes.py", line 619, in <module>')
-    assert in_repository(namesakes_index, task).symbols == ("pkg/routes.py",)
+    # (nor does a frame's file in it: its place is what it says, trial 12)
+    assert in_repository(namesakes_index, task).symbols == ()
     terms = query_terms(in_repository(namesakes_index, task))
-    assert "load" in terms and not {"usr", "packag", "sim", "loader"} & set(terms)
+    assert "load" in terms and not {"usr", "packag", "sim", "loader", "routes"} & set(terms)
 
 
 def test_a_qualifier_that_names_nothing_leaves_only_the_most_relevant_few(make_repo,
@@ -887,3 +888,46 @@ def test_a_frames_file_among_namesakes_is_the_one_whose_definition_holds_its_lin
     assert index.path_of(seed.node) == "src/jvmMain/okio/RealBufferedSource.kt"
     from ctxopt.pipeline import lines_past_the_end
     assert lines_past_the_end(index, task) == []
+
+
+def test_a_php_frame_seeds_its_line_and_a_callees_method_name_no_namesakes(make_repo,
+                                                                           build_index) -> None:
+    # trial 12: `App\Action\ProfileAction->__invoke` seeded every `__invoke` of Slim
+    index = build_index(make_repo({
+        "Slim/Routing/RouteParser.php": "<?php\nclass RouteParser {\n    public function relativeUrlFor($n) {\n"
+                                         "        return $this->c->getNamedRoute($n);\n    }\n}\n",
+        "Slim/Handlers/ErrorHandler.php": "<?php\nclass ErrorHandler {\n    public function __invoke($e) {\n"
+                                          "        return $e;\n    }\n}\n"}))
+    seeds = find_seeds(index, parse_task(
+        "#0 /var/www/Slim/Routing/RouteParser.php(4): Slim\\Routing\\RouteCollector->getNamedRoute('a')\n"
+        "#1 /var/www/src/Action/ProfileAction.php(9): Slim\\Routing\\RouteParser->relativeUrlFor('a')\n"
+        "#2 /var/www/Slim/RequestResponse.php(38): App\\Action\\ProfileAction->__invoke(Array)\n"
+        "#3 {main}\n"))
+    assert seeds[0].reason == "RouteParser.relativeUrlFor holds line 4"
+    # (the word "invoke" may still match it, as any word of the task does)
+    assert not [s.reason for s in seeds if s.reason.startswith("definition of")]
+
+
+def test_an_absolute_path_names_a_file_by_its_directories_not_its_name_alone(make_repo,
+                                                                             build_index) -> None:
+    # trial 12: C:\src\MyApp\Program.cs:line 22 (the user's own app) seeded the repository's
+    # test/AotTestApp/Program.cs; a bare Program.cs:22 still names it
+    index = build_index(make_repo({"test/AotTestApp/Program.cs":
+                                   "class Program {\n" + "    int a;\n" * 30 + "}\n"}))
+    for task in ("   at MyApp.Program.Main(String[] args) in C:\\src\\MyApp\\Program.cs:line 22",
+                 "crash in C:\\src\\MyApp\\Program.cs, line 22", "crash at /home/u/MyApp/Program.cs:22"):
+        assert not [s for s in find_seeds(index, parse_task(task))
+                    if index.path_of(s.node) == "test/AotTestApp/Program.cs"], task
+    seeds = find_seeds(index, parse_task("crash at Program.cs:22"))
+    assert index.path_of(seeds[0].node) == "test/AotTestApp/Program.cs"
+    assert seeds[0].reason.endswith("holds line 22")
+
+
+def test_a_frames_file_is_a_place_and_gives_no_words(make_repo, build_index) -> None:
+    # trial 12: `read` of hiredis's read.c:503 in an ASan frame matched every `read` field
+    index = build_index(make_repo({"read.c": "int processBulkItem(int r) {\n    return r;\n}\n",
+                                   "qt.h": "struct Adapter {\n    int read;\n};\n"}))
+    task = parse_task("crash in processBulkItem\n"
+                      "    #2 0x55d0c8a2b7c2 in processBulkItem /home/dev/hiredis/read.c:2\n")
+    assert "read" not in query_terms(in_repository(index, task))
+    assert [index.definition(s.node).name for s in find_seeds(index, task)] == ["processBulkItem"]
