@@ -47,7 +47,6 @@ EXPECTED = {
         ('storage_t', 'type', 15),
     }),
     "cpp/storage.cpp": ('cpp', [
-        ('kv', 'namespace', 'kv', 4, 12),
         ('Storage', 'method', 'kv.Storage.Storage', 6, 6),
         ('get', 'method', 'kv.Storage.get', 8, 10),
         ('helper', 'function', 'helper', 14, 16),
@@ -60,7 +59,6 @@ EXPECTED = {
         ('size', 'call', 15),
     }),
     "cpp/storage.hpp": ('cpp', [
-        ('kv', 'namespace', 'kv', 6, 23),
         ('Storage', 'class', 'kv.Storage', 8, 16),
         ('Storage', 'method', 'kv.Storage.Storage', 10, 10),
         ('get', 'method', 'kv.Storage.get', 11, 11),
@@ -77,7 +75,6 @@ EXPECTED = {
         ('T', 'type', 20),
     }),
     "csharp/Storage.cs": ('csharp', [
-        ('Storage', 'namespace', 'Example.Storage', 5, 38),
         ('IStore', 'interface', 'Example.Storage.IStore', 7, 10),
         ('Get', 'method', 'Example.Storage.IStore.Get', 9, 9),
         ('Storage', 'class', 'Example.Storage.Storage', 12, 33),
@@ -253,7 +250,6 @@ EXPECTED = {
         ('Storage', 'type', 30),
     }),
     "php/Storage.php": ('php', [
-        ('Storage', 'namespace', 'App.Storage', 2, 42),
         ('MAX_KEYS', 'constant', 'App.Storage.MAX_KEYS', 7, 7),
         ('Store', 'interface', 'App.Storage.Store', 9, 12),
         ('get', 'method', 'App.Storage.Store.get', 11, 11),
@@ -466,7 +462,6 @@ EXPECTED = {
         ('flush', 'method', 'Storage.flush', 24, 24),
         ('get', 'method', 'Storage.get', 26, 28),
         ('load', 'function', 'load', 31, 33),
-        ('Codec', 'namespace', 'Codec', 35, 39),
         ('encode', 'function', 'Codec.encode', 36, 38),
         ('MemoryStorage', 'class', 'MemoryStorage', 41, 43),
         ('flush', 'method', 'MemoryStorage.flush', 42, 42),
@@ -594,14 +589,34 @@ def test_javascript_prototype_members_and_object_literal_functions() -> None:
 
 @pytest.mark.parametrize(("language", "source", "expected"), [
     ("csharp", b"namespace A.B;\nclass C { void M() {} }\n",
-     [("namespace", "A.B", 1, 2), ("class", "A.B.C", 2, 2), ("method", "A.B.C.M", 2, 2)]),
+     [("class", "A.B.C", 2, 2), ("method", "A.B.C.M", 2, 2)]),
     ("swift", b"enum Mode {\n  case read, write\n}\n",
      [("enum", "Mode", 1, 3), ("constant", "Mode.read", 2, 2), ("constant", "Mode.write", 2, 2)]),
     ("c", b"typedef struct node {\n  int v;\n} node_t;\n",
      [("type", "node_t", 1, 3), ("struct", "node", 1, 3), ("field", "node.v", 2, 2)]),
 ])
 def test_scoping_rules(language: str, source: bytes, expected: list) -> None:
-    """File-scoped namespaces hold the rest of the file; several names on one node are
-    siblings; a typedef does not contain the struct it names."""
+    """File-scoped namespaces hold the rest of the file (their name qualifies it); several
+    names on one node are siblings; a typedef does not contain the struct it names."""
     tags = extract_tags("x", language, source)
     assert [(d.kind, d.qualified_name, d.start_line, d.end_line) for d in tags.definitions] == expected
+
+
+@pytest.mark.parametrize(("language", "source", "expected"), [
+    ("php", b"<?php\nnamespace Slim\\Routing;\n\nuse A\\B;\n\nclass RouteParser {\n  function urlFor() {}\n}\n",
+     [("class", "Slim.Routing.RouteParser", None), ("method", "Slim.Routing.RouteParser.urlFor", 0)]),
+    ("csharp", b"namespace Serilog;\n\nusing System;\n\nclass Logger { void Write() {} }\n",
+     [("class", "Serilog.Logger", None), ("method", "Serilog.Logger.Write", 0)]),
+    ("csharp", b"namespace A {\n  namespace B {\n    class C { }\n  }\n}\n", [("class", "A.B.C", None)]),
+    ("cpp", b"namespace kv {\nint helper() { return 0; }\nclass S { };\n}\n",
+     [("function", "kv.helper", None), ("class", "kv.S", None)]),
+    ("typescript", b"namespace Palette {\n  export function mix() {}\n}\n",
+     [("function", "Palette.mix", None)]),
+])
+def test_a_namespace_only_qualifies_the_names_in_it(language: str, source: bytes,
+                                                     expected: list) -> None:
+    """Trial 12: a namespace was a definition, so a task's word (``Routing``, ``Serilog``)
+    seeded whole files through it, its ``use`` lists and license headers; its members keep
+    the qualified names it gives them."""
+    tags = extract_tags("x", language, source)
+    assert [(d.kind, d.qualified_name, d.parent) for d in tags.definitions] == expected

@@ -350,6 +350,21 @@ def test_a_class_signature_lists_only_the_members_in_its_block(make_repo, build_
     assert "method_5" not in header.content and "method_5" in blocks[0].content
 
 
+def test_a_class_signature_below_a_file_scoped_namespace_is_the_class(make_repo,
+                                                                     build_index) -> None:
+    # trial 12: the block of a C# class's header began at `namespace Serilog.Core;`, whose
+    # one line was the block's whole signature; the class declaration was lost
+    source = ("namespace Serilog.Core;\n\n/// <summary>Doc.</summary>\n"
+              "public sealed class Logger : ILogger, IDisposable\n{\n    int _count;\n\n"
+              "    void Dispatch() { _count++; }\n}\n")
+    root = make_repo({"Logger.cs": source})
+    items = [Item("Logger.cs", 1, 6, 80.0, 1, "contains Serilog.Core.Logger.Dispatch",
+                  "Serilog.Core.Logger", Fidelity.SIGNATURE)]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False)
+    assert block.signature.startswith("public sealed class Logger : ILogger, IDisposable")
+    assert "namespace" not in block.signature
+
+
 def test_a_member_is_in_the_block_that_holds_its_header_not_its_doc_comment(
         make_repo, build_index) -> None:
     # trial 8: a block ending inside a Rust field's doc comment listed the field (its

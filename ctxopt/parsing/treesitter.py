@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 from operator import itemgetter
 from typing import Any, cast
@@ -20,7 +21,7 @@ import tree_sitter as ts
 from tree_sitter_language_pack import get_language, get_parser
 
 from ..errors import GrammarError, ParseCancelled
-from .kinds import IMPORT_KINDS, REFERENCE_KINDS, TYPE_KINDS
+from .kinds import IMPORT_KINDS, QUALIFIER_KINDS, REFERENCE_KINDS, TYPE_KINDS
 from .languages import load_query
 from ..model import Definition, FileTags, Reference
 
@@ -433,7 +434,8 @@ def extract_tags(path: str, language: str, source: bytes, *,
     query, parser = _query(language)
     tree = _parse(parser, source, should_stop)
     definitions, references = _collect(path, source, ts.QueryCursor(query).matches(tree.root_node))
-    result, spans, name_lines = _nest(definitions, tree.root_node, source, language)
+    result, spans, name_lines = _without_qualifiers(
+        *_nest(definitions, tree.root_node, source, language))
     refs = _enclosed(references, result, spans, name_lines)
     return FileTags(path=path, language=language, line_count=_line_count(source),
                     definitions=tuple(result),
@@ -579,6 +581,28 @@ def _nest(definitions: dict[tuple[int, int], _Captured], root: ts.Node, source: 
         if kind != "type":  # an alias has no members (`typedef struct s {...} s_t` is two)
             stack.append(len(result) - 1)
     return result, spans, name_lines
+
+
+def _without_qualifiers(result: list[Definition], spans: list[tuple[int, int]],
+                        name_lines: list[int]
+                        ) -> tuple[list[Definition], list[tuple[int, int]], list[int]]:
+    """``_nest``'s lists without the definitions of ``QUALIFIER_KINDS`` (namespaces), whose
+    names stay in their members' qualified names; each parent is then the nearest kept one."""
+    if not any(d.kind in QUALIFIER_KINDS for d in result):
+        return result, spans, name_lines
+    kept: list[int] = []
+    new_index: dict[int, int | None] = {}
+    for i, definition in enumerate(result):
+        parent = definition.parent
+        new_parent = None if parent is None else new_index[parent]
+        if definition.kind in QUALIFIER_KINDS:
+            new_index[i] = new_parent
+            continue
+        new_index[i] = len(kept)
+        kept.append(i)
+        if new_parent != parent:
+            result[i] = replace(definition, parent=new_parent)
+    return ([result[i] for i in kept], [spans[i] for i in kept], [name_lines[i] for i in kept])
 
 
 def _enclosed(references: dict[tuple[str, int], tuple[int, str, int]],
