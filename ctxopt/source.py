@@ -380,12 +380,14 @@ _CLOSING_LINE = frozenset({"}", "};", "end"})
 
 def _context_start(lines: list[str], start: int, context_lines: int) -> int:
     """The first line of an item at ``start`` with its ``context_lines`` above: none at or
-    above a line that only closes the construct above it, nor the blank lines after
-    such a line. (Trial 11: chi's blocks began with the `}` of a function shown above as
-    its signature, `{ ... }`, so the brace showed twice, or of one not shown at all.)"""
+    above a line that only closes the construct above it, or only opens the one around
+    the item (a `{` below its declaration), nor the blank lines after such a line.
+    (Trial 11: chi's blocks began with the `}` of a function shown above as its signature,
+    `{ ... }`, so the brace showed twice, or of one not shown at all; trial 12: a C# block
+    began with the `{` of `public class LogEvent`, without the class.)"""
     first = max(1, start - context_lines)
     for number in range(min(start - 1, len(lines)), first - 1, -1):
-        if lines[number - 1].strip() in _CLOSING_LINE:
+        if lines[number - 1].strip() in _CLOSING_LINE or lines[number - 1].strip() == "{":
             first = number + 1
             while first < min(start, len(lines) + 1) and not lines[first - 1].strip():
                 first += 1

@@ -365,6 +365,18 @@ def test_a_class_signature_below_a_file_scoped_namespace_is_the_class(make_repo,
     assert "namespace" not in block.signature
 
 
+def test_a_block_does_not_start_with_the_brace_of_a_declaration_it_lacks(make_repo,
+                                                                         build_index) -> None:
+    # trial 12: a C# field's block took the `{` below `public class LogEvent` as context,
+    # and began with that bare brace, the class not shown
+    source = "public class LogEvent\n{\n    int _traceId;\n    int _spanId;\n}\n"
+    root = make_repo({"LogEvent.cs": source})
+    items = [Item("LogEvent.cs", 3, 3, 130.0, 0, "definition of LogEvent._traceId",
+                  "LogEvent._traceId")]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False)
+    assert block.start_line == 3 and block.content.startswith("    int _traceId;")
+
+
 def test_a_member_is_in_the_block_that_holds_its_header_not_its_doc_comment(
         make_repo, build_index) -> None:
     # trial 8: a block ending inside a Rust field's doc comment listed the field (its
