@@ -620,3 +620,25 @@ def test_a_namespace_only_qualifies_the_names_in_it(language: str, source: bytes
     the qualified names it gives them."""
     tags = extract_tags("x", language, source)
     assert [(d.kind, d.qualified_name, d.parent) for d in tags.definitions] == expected
+
+
+def test_csharp_directives_inside_a_declaration_keep_the_type() -> None:
+    """Trial 12: `#if` between a method's header and its body broke serilog's ILogger: no
+    interface, its methods qualified by the namespace, `if` and the condition's name as
+    definitions. The first branch of each conditional is parsed (lines and bytes kept)."""
+    source = (b"namespace Serilog;\n\npublic interface ILogger\n{\n"
+              b"    ILogger ForContext(string name)\n#if FEATURE\n    {\n        return this;\n    }\n"
+              b"#else\n        ;\n#endif\n\n    void Write(int level);\n}\n")
+    tags = extract_tags("ILogger.cs", "csharp", source)
+    assert [(d.kind, d.qualified_name, d.start_line, d.end_line, d.signature)
+            for d in tags.definitions] == [
+        ("interface", "Serilog.ILogger", 3, 15, "public interface ILogger { ... }"),
+        ("method", "Serilog.ILogger.ForContext", 5, 9, "    ILogger ForContext(string name) { ... }"),
+        ("method", "Serilog.ILogger.Write", 14, 14, "    void Write(int level);")]
+
+
+def test_csharp_else_branches_between_members_are_kept() -> None:
+    # where the grammar parses the directives (between members), both branches are tagged
+    source = (b"class T\n{\n#if A\n    void OnA() { }\n#else\n    void OnB() { }\n#endif\n}\n")
+    tags = extract_tags("T.cs", "csharp", source)
+    assert [d.qualified_name for d in tags.definitions] == ["T", "T.OnA", "T.OnB"]

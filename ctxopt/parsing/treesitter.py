@@ -23,6 +23,7 @@ from tree_sitter_language_pack import get_language, get_parser
 from ..errors import GrammarError, ParseCancelled
 from .kinds import IMPORT_KINDS, QUALIFIER_KINDS, REFERENCE_KINDS, TYPE_KINDS
 from .languages import load_query
+from .preprocessor import first_branches
 from ..model import Definition, FileTags, Reference
 
 __all__ = ["extract_tags", "load_language", "signature_of", "ParseCancelled"]
@@ -31,6 +32,8 @@ __all__ = ["extract_tags", "load_language", "signature_of", "ParseCancelled"]
 _REFERENCE_PRIORITY = {kind: rank for rank, kind in enumerate(REFERENCE_KINDS)}
 # Separators of qualified names in the languages' own syntax (C++ and Rust ``::``, PHP ``\``).
 _QUALIFIER = re.compile(r"::|\\|\.")
+# A line of spaces and tabs inside a signature (not its last)
+_SPACES_LINE = re.compile(r"\n[ \t]*(?=\n)")
 # A definition with no body node keeps at most this many lines as its signature.
 _SHORT_DEFINITION_LINES = 8
 
@@ -433,9 +436,15 @@ def extract_tags(path: str, language: str, source: bytes, *,
     """
     query, parser = _query(language)
     tree = _parse(parser, source, should_stop)
+    blanked = language == "csharp" and tree.root_node.has_error and b"#" in source
+    if blanked:  # a directive inside a declaration: parse the first branches only
+        source = first_branches(source)
+        tree = _parse(parser, source, should_stop)
     definitions, references = _collect(path, source, ts.QueryCursor(query).matches(tree.root_node))
     result, spans, name_lines = _without_qualifiers(
         *_nest(definitions, tree.root_node, source, language))
+    if blanked:  # (a header's directive lines are spaces now)
+        result = [replace(d, signature=_SPACES_LINE.sub("", d.signature)) for d in result]
     refs = _enclosed(references, result, spans, name_lines)
     return FileTags(path=path, language=language, line_count=_line_count(source),
                     definitions=tuple(result),
