@@ -642,3 +642,21 @@ def test_csharp_else_branches_between_members_are_kept() -> None:
     source = (b"class T\n{\n#if A\n    void OnA() { }\n#else\n    void OnB() { }\n#endif\n}\n")
     tags = extract_tags("T.cs", "csharp", source)
     assert [d.qualified_name for d in tags.definitions] == ["T", "T.OnA", "T.OnB"]
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    (b"typedef struct redisReadTask {\n    int type;\n} redisReadTask;\n",
+     [("struct", "redisReadTask", "typedef struct redisReadTask { ... } redisReadTask;", None),
+      ("field", "redisReadTask.type", "    int type;", 0)]),
+    (b"typedef struct node {\n    int v;\n} node_t;\n",
+     [("type", "node_t", "typedef struct node { ... } node_t;", None),
+      ("struct", "node", "typedef struct node { ... } node_t;", None),
+      ("field", "node.v", "    int v;", 1)]),
+    (b"typedef enum mode { READ } mode;\n",
+     [("enum", "mode", "typedef enum mode { ... } mode;", None), ("constant", "mode.READ", "READ", 0)]),
+])
+def test_a_typedef_struct_is_one_declaration_as_written(source: bytes, expected: list) -> None:
+    """Trial 12: `typedef struct X {...} X;` was a typedef and an invented `struct X { ... }`
+    (no `;`), two declarations in a signature block."""
+    tags = extract_tags("read.h", "c", source)
+    assert [(d.kind, d.qualified_name, d.signature, d.parent) for d in tags.definitions] == expected

@@ -377,6 +377,21 @@ def test_a_block_does_not_start_with_the_brace_of_a_declaration_it_lacks(make_re
     assert block.start_line == 3 and block.content.startswith("    int _traceId;")
 
 
+def test_a_typedef_struct_signature_is_one_declaration_with_its_fields_inside(
+        make_repo, build_index) -> None:
+    # trial 12: hiredis's signature block showed `typedef struct T { ... } T;` then an
+    # invented `struct T {` ... `}`, and began with the last fields of the struct above
+    # it without their `typedef struct ... {` and `} Name;`
+    source = ("typedef struct funcs {\n    void (*close)(int);\n    int (*read)(int);\n"
+              "} funcs;\n\ntypedef struct task {\n    int type;\n} task;\n")
+    root = make_repo({"read.h": source})
+    items = [Item("read.h", 3, 8, 80.0, 1, "used by f", "funcs.read", Fidelity.SIGNATURE)]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0,
+                           whole_files=False)
+    assert block.signature == ("typedef struct funcs {\n    int (*read)(int);\n⋮ 1 more members\n"
+                               "} funcs;\ntypedef struct task {\n    int type;\n} task;")
+
+
 def test_a_member_is_in_the_block_that_holds_its_header_not_its_doc_comment(
         make_repo, build_index) -> None:
     # trial 8: a block ending inside a Rust field's doc comment listed the field (its

@@ -557,7 +557,9 @@ def _nest(definitions: dict[tuple[int, int], _Captured], root: ts.Node, source: 
     definition_nodes = {(d[0].start_byte, d[0].end_byte) for d in definitions.values()}
     leading = {key: _leading(d[0], root, source, definition_nodes)
                for key, d in definitions.items()}
-    keys = sorted(definitions, key=lambda k: (leading[k][1].start_byte, -definitions[k][0].end_byte))
+    # (on one node a `type` first: it holds nothing, the struct it names holds the fields)
+    keys = sorted(definitions, key=lambda k: (leading[k][1].start_byte, -definitions[k][0].end_byte,
+                                              definitions[k][2] != "type"))
     ordered = [definitions[k] for k in keys]
     extents = _extents([d[0] for d in ordered], [d[2] for d in ordered], source)
     result: list[Definition] = []
