@@ -130,11 +130,15 @@ def _skeleton(definitions: tuple, i: int, end: int | None = None,
     Members not listed are counted on a ``⋮ N more members`` line. A member whose header
     ends with a comma in ``file_lines`` keeps it (a Rust field, an enum's variant)."""
     definition = definitions[i]
-    members = [d for d in definitions if d.parent == i]
-    children = [d for n, d in enumerate(definitions) if d.parent == i
-                and (only is None or n in only)
-                and (end is None or file_lines is None or header_lines(d, file_lines)[0] <= end)]
     signature = compact_signature(definition.signature)
+    # (members the header declares, a Kotlin or Scala primary constructor's `val`s, show
+    # there: trial 12's data class listed them twice)
+    header = signature.rpartition("{ ... }")[0]
+    in_body = [(n, d) for n, d in enumerate(definitions) if d.parent == i
+               and (not header or d.signature.strip() not in header)]
+    members = [d for _, d in in_body]
+    children = [d for n, d in in_body if (only is None or n in only)
+                and (end is None or file_lines is None or header_lines(d, file_lines)[0] <= end)]
     if definition.kind not in CONTAINER_KINDS or not children:
         return signature
     lines = signature.split("\n")

@@ -228,7 +228,8 @@ EXPECTED = {
         ('Storage', 'class', 'Storage', 14, 24),
         ('data', 'field', 'Storage.data', 15, 15),
         ('get', 'method', 'Storage.get', 17, 19),
-        ('create', 'method', 'Storage.create', 22, 22),
+        ('Companion', 'class', 'Storage.Companion', 21, 23),
+        ('create', 'method', 'Storage.Companion.create', 22, 22),
         ('Registry', 'class', 'Registry', 26, 28),
         ('register', 'method', 'Registry.register', 27, 27),
         ('size', 'method', 'Storage.size', 30, 30),
@@ -660,3 +661,22 @@ def test_a_typedef_struct_is_one_declaration_as_written(source: bytes, expected:
     (no `;`), two declarations in a signature block."""
     tags = extract_tags("read.h", "c", source)
     assert [(d.kind, d.qualified_name, d.signature, d.parent) for d in tags.definitions] == expected
+
+
+def test_kotlin_data_class_companion_and_extension_property() -> None:
+    """Trial 12: `data class Money(...)` had the signature `data class Money( ... )` (the
+    grammar names no `body` field), the unnamed companion object was no definition, and
+    the extension property `val Money.isZero` was a variable without its receiver."""
+    source = (b"data class Money(\n  val amount: Long,\n  val currency: String,\n) {\n"
+              b"  companion object {\n    fun parse(t: String): Money = Money(0, t)\n  }\n}\n\n"
+              b"val Money.isZero: Boolean\n  get() = amount == 0L\n")
+    tags = extract_tags("Money.kt", "kotlin", source)
+    assert [(d.kind, d.qualified_name, d.start_line, d.end_line, d.signature)
+            for d in tags.definitions] == [
+        ("class", "Money", 1, 8,
+         "data class Money(\n  val amount: Long,\n  val currency: String,\n) { ... }"),
+        ("field", "Money.amount", 2, 2, "  val amount: Long"),
+        ("field", "Money.currency", 3, 3, "  val currency: String"),
+        ("class", "Money.Companion", 5, 7, "  companion object { ... }"),
+        ("method", "Money.Companion.parse", 6, 6, "    fun parse(t: String): Money ..."),
+        ("field", "Money.isZero", 10, 10, "val Money.isZero: Boolean")]

@@ -392,6 +392,19 @@ def test_a_typedef_struct_signature_is_one_declaration_with_its_fields_inside(
                                "} funcs;\ntypedef struct task {\n    int type;\n} task;")
 
 
+def test_a_data_class_skeleton_lists_its_constructor_properties_once(make_repo,
+                                                                    build_index) -> None:
+    # trial 12: a Kotlin data class's properties were hidden (`data class Money( ... )`);
+    # shown in the header, they are not listed again as members
+    source = ("data class Money(\n  val amount: Long,\n  val currency: String,\n) {\n"
+              "  fun plus(o: Money): Money = Money(amount + o.amount, currency)\n}\n")
+    root = make_repo({"Money.kt": source})
+    items = [Item("Money.kt", 1, 6, 80.0, 1, "used by main", "Money", Fidelity.SIGNATURE)]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False)
+    assert block.signature == ("data class Money(\n  val amount: Long,\n  val currency: String,\n"
+                               ") {\n  fun plus(o: Money): Money ...\n}")
+
+
 def test_a_member_is_in_the_block_that_holds_its_header_not_its_doc_comment(
         make_repo, build_index) -> None:
     # trial 8: a block ending inside a Rust field's doc comment listed the field (its

@@ -121,9 +121,14 @@ def _line_count(source: bytes) -> int:
     return source.count(b"\n") + (0 if source.endswith(b"\n") else 1)
 
 
+# Body nodes of a grammar that names no ``body`` field (Kotlin's).
+_BODY_TYPES = frozenset({"class_body", "enum_class_body", "function_body"})
+
+
 def _find_body(node: ts.Node) -> ts.Node | None:
-    """The node's body (field ``body``), looking through wrappers such as decorators,
-    exports and variable declarators, breadth first and at most three levels down."""
+    """The node's body (field ``body``, or a child of ``_BODY_TYPES``), looking through
+    wrappers such as decorators, exports and variable declarators, breadth first and at
+    most three levels down."""
     frontier = [node]
     for _ in range(4):
         next_frontier = []
@@ -131,7 +136,11 @@ def _find_body(node: ts.Node) -> ts.Node | None:
             body = current.child_by_field_name("body")
             if body is not None:
                 return body
-            next_frontier.extend(current.named_children)
+            children = current.named_children
+            for child in children:
+                if child.type in _BODY_TYPES:
+                    return child
+            next_frontier.extend(children)
         frontier = next_frontier
     return None
 
@@ -540,7 +549,12 @@ def _keep_definition(definitions: dict[tuple[int, int], _Captured], path: str, s
     if known is not None and (width, -pattern) <= (
             known[0].end_byte - known[0].start_byte, -known[4]):
         return
-    name = _text(name_node, source) if name_node.type != "default" else module_name(path)
+    if name_node.type == "default":
+        name = module_name(path)
+    elif name_node.type == "companion":  # Kotlin's unnamed companion object
+        name = "Companion"
+    else:
+        name = _text(name_node, source)
     name_scope = scope
     if _QUALIFIER.search(name) or "<" in name or name.startswith("operator"):
         prefix, name = _split_qualified(name)
