@@ -86,7 +86,7 @@ class Definition:
     """A symbol defined in a file.
 
     ``kind`` is one of class, interface, struct, enum, trait, type, function, method,
-    macro, constant, variable, module, namespace, field (see grammars/README.md). ``qualified_name`` joins the enclosing
+    macro, constant, variable, module, field (see grammars/README.md). ``qualified_name`` joins the enclosing
     definitions' names with ``.`` (``Storage.get``). ``signature`` is the header of the
     definition with its body replaced by a placeholder (see ``treesitter.signature_of``).
     ``parent`` is the index of the enclosing definition in the same ``FileTags``.

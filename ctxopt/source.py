@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from itertools import groupby
 from pathlib import Path
 
 from .files.notebook import as_source, cell_label, is_notebook
@@ -129,11 +130,15 @@ def _skeleton(definitions: tuple, i: int, end: int | None = None,
     Members not listed are counted on a ``⋮ N more members`` line. A member whose header
     ends with a comma in ``file_lines`` keeps it (a Rust field, an enum's variant)."""
     definition = definitions[i]
-    members = [d for d in definitions if d.parent == i]
-    children = [d for n, d in enumerate(definitions) if d.parent == i
-                and (only is None or n in only)
-                and (end is None or file_lines is None or header_lines(d, file_lines)[0] <= end)]
     signature = compact_signature(definition.signature)
+    # (members the header declares, a Kotlin or Scala primary constructor's `val`s, show
+    # there: trial 12's data class listed them twice)
+    header = signature.rpartition("{ ... }")[0]
+    in_body = [(n, d) for n, d in enumerate(definitions) if d.parent == i
+               and (not header or d.signature.strip() not in header)]
+    members = [d for _, d in in_body]
+    children = [d for n, d in in_body if (only is None or n in only)
+                and (end is None or file_lines is None or header_lines(d, file_lines)[0] <= end)]
     if definition.kind not in CONTAINER_KINDS or not children:
         return signature
     lines = signature.split("\n")
@@ -169,8 +174,22 @@ def outline(definitions: tuple) -> str:
     """A file's signature reduction: the signatures of its top-level definitions, each
     class-like one with its members' signatures as its body (``_skeleton``), one after
     the other. ``definitions`` is ``FileTags.definitions``; '' when there are none."""
-    return "\n".join(_skeleton(definitions, i) for i, d in enumerate(definitions)
-                     if d.parent is None)
+    return "\n".join(_skeleton(definitions, i) for i in _one_per_node(
+        definitions, [i for i, d in enumerate(definitions) if d.parent is None]))
+
+
+def _one_per_node(definitions: tuple, indexes: list[int]) -> list[int]:
+    """``indexes`` (of ``definitions``, in order) keeping one of the definitions that share
+    lines and signature, being one declaration (C's ``typedef struct s {...} s_t;`` is
+    ``s`` and ``s_t``, Swift's ``case read, write``): not a ``type`` when another is (the
+    struct lists the fields), else the first. (Trial 12: hiredis's typedef showed twice.)"""
+    kept: dict[tuple[int, int, str], int] = {}
+    for i in indexes:
+        d = definitions[i]
+        key = (d.start_line, d.end_line, d.signature)
+        if key not in kept or (definitions[kept[key]].kind == "type" and d.kind != "type"):
+            kept[key] = i
+    return sorted(kept.values())
 
 
 def _signature(index: IndexView, path: str, lines: list[str], start: int, end: int) -> str:
@@ -190,23 +209,28 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
             if start <= first and last <= end:
                 inside.append(i)
     chosen = set(inside)
-    outermost = [i for i in inside if definitions[i].parent not in chosen]
+    outermost = _one_per_node(definitions, [i for i in inside if definitions[i].parent not in chosen])
     # fields (or an interface's methods) whose braced container's header is not in the
     # block are listed inside it: `max_open: usize` alone is no Rust, nor says whose field
     # it is (trial 10: walkdir).
     # (A method's signature says more of itself, and a Python class attribute reads as
     # one: wrapped, a 6-token signature pointing at a file took 34, and on the Live
     # benchmark one pylint task lost a file at 8,000 tokens.)
-    owners = {definitions[i].parent for i in outermost}
-    if len(owners) == 1 and (owner := owners.pop()) is not None \
-            and definitions[owner].kind in CONTAINER_KINDS \
-            and _braced(compact_signature(definitions[owner].signature)) \
-            and (definitions[owner].kind in _DECLARING_KINDS
-                 or not any(definitions[i].kind in CALLABLE_KINDS for i in outermost)):
-        wrapped = _skeleton(definitions, owner, end, lines, only=set(outermost))
-        if wrapped != compact_signature(definitions[owner].signature):
-            return wrapped
-    return "\n".join(_skeleton(definitions, i, end, lines) for i in outermost)
+    # (each run of one owner's members: trial 12's hiredis block began with the last
+    # fields of one struct, then the typedefs below it)
+    parts = []
+    for owner, run in groupby(outermost, key=lambda i: definitions[i].parent):
+        members = list(run)
+        if owner is not None and definitions[owner].kind in CONTAINER_KINDS \
+                and _braced(compact_signature(definitions[owner].signature)) \
+                and (definitions[owner].kind in _DECLARING_KINDS
+                     or not any(definitions[i].kind in CALLABLE_KINDS for i in members)):
+            wrapped = _skeleton(definitions, owner, end, lines, only=set(members))
+            if wrapped != compact_signature(definitions[owner].signature):
+                parts.append(wrapped)
+                continue
+        parts += [_skeleton(definitions, i, end, lines) for i in members]
+    return "\n".join(parts)
 
 
 def header_lines(definition: Definition, lines: list[str]) -> tuple[int, int]:
@@ -374,8 +398,10 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
 
 def _braced(signature: str) -> bool:
     """Whether a container's signature opens a brace on its first line (``struct S { ... }``,
-    Go's ``type S struct {`` over its fields), not Python's ``class S:``."""
-    return signature.split("\n", 1)[0].rstrip().endswith(("{", "{ ... }", "{ ... };"))
+    C's ``typedef struct s { ... } s_t;``, Go's ``type S struct {`` over its fields), not
+    Python's ``class S:``."""
+    first = signature.split("\n", 1)[0].rstrip()
+    return first.endswith("{") or "{ ... }" in first and "{" not in first.rpartition("{ ... }")[2]
 
 
 # Containers whose methods are declarations only: `Match(...) bool` is no Go outside its
@@ -387,12 +413,14 @@ _CLOSING_LINE = frozenset({"}", "};", "end"})
 
 def _context_start(lines: list[str], start: int, context_lines: int) -> int:
     """The first line of an item at ``start`` with its ``context_lines`` above: none at or
-    above a line that only closes the construct above it, nor the blank lines after
-    such a line. (Trial 11: chi's blocks began with the `}` of a function shown above as
-    its signature, `{ ... }`, so the brace showed twice, or of one not shown at all.)"""
+    above a line that only closes the construct above it, or only opens the one around
+    the item (a `{` below its declaration), nor the blank lines after such a line.
+    (Trial 11: chi's blocks began with the `}` of a function shown above as its signature,
+    `{ ... }`, so the brace showed twice, or of one not shown at all; trial 12: a C# block
+    began with the `{` of `public class LogEvent`, without the class.)"""
     first = max(1, start - context_lines)
     for number in range(min(start - 1, len(lines)), first - 1, -1):
-        if lines[number - 1].strip() in _CLOSING_LINE:
+        if lines[number - 1].strip() in _CLOSING_LINE or lines[number - 1].strip() == "{":
             first = number + 1
             while first < min(start, len(lines) + 1) and not lines[first - 1].strip():
                 first += 1

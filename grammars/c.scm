@@ -42,6 +42,16 @@
   (pointer_declarator declarator: (function_declarator declarator: (identifier) @not_a_name (ERROR (identifier) @name.definition.function .)))
   ]) @definition.function
 
+; A struct, union or enum declared by a typedef is the whole typedef, as written
+; (`typedef struct s { ... } s_t;`); the typedef's name is a second definition only when
+; it differs from the tag (`typedef struct s {...} s;` is one declaration).
+(type_definition type: (struct_specifier name: (type_identifier) @name.definition.struct body: (_))) @definition.struct
+(type_definition type: (union_specifier name: (type_identifier) @name.definition.struct body: (_))) @definition.struct
+(type_definition type: (enum_specifier name: (type_identifier) @name.definition.enum body: (_))) @definition.enum
+(type_definition type: [(struct_specifier name: (type_identifier) @_tag body: (_))
+                        (union_specifier name: (type_identifier) @_tag body: (_))
+                        (enum_specifier name: (type_identifier) @_tag body: (_))]
+  declarator: (type_identifier) @not_a_name (#eq? @_tag @not_a_name))
 (struct_specifier name: (type_identifier) @name.definition.struct body: (_)) @definition.struct
 (union_specifier name: (type_identifier) @name.definition.struct body: (_)) @definition.struct
 (enum_specifier name: (type_identifier) @name.definition.enum body: (_)) @definition.enum

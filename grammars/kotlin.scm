@@ -1,6 +1,8 @@
 ; Tag query for Kotlin, written for ctxopt (see README.md for the capture contract).
-; An extension function `fun Storage.size()` is a method of its receiver type: @scope
-; names it, giving `Storage.size`. Companion-object members belong to the class.
+; An extension function `fun Storage.size()` is a method of its receiver type, and an
+; extension property `val Storage.empty` a field of it: @scope names it, giving
+; `Storage.size`. A companion object is a class in its class; unnamed, it is `Companion`
+; (Kotlin's name for it: `Money.Companion.parse`), captured on its `companion` keyword.
 
 (function_declaration receiver: (receiver_type [
     (user_type . (type_identifier) @scope)
@@ -12,7 +14,13 @@
 (class_declaration (type_identifier) @name.definition.class) @definition.class
 (object_declaration (type_identifier) @name.definition.class) @definition.class
 (companion_object (type_identifier) @name.definition.class) @definition.class
+(companion_object "companion" @name.definition.class
+  (#match? @definition.class "^[^{]*companion\\s+object\\s*\\{")) @definition.class
 (type_alias (type_identifier) @name.definition.type) @definition.type
+(property_declaration receiver: (receiver_type [
+    (user_type . (type_identifier) @scope)
+    (nullable_type (user_type . (type_identifier) @scope))])
+  (variable_declaration (simple_identifier) @name.definition.field)) @definition.field
 (source_file (property_declaration (variable_declaration (simple_identifier) @name.definition.variable)) @definition.variable)
 (class_body (property_declaration (variable_declaration (simple_identifier) @name.definition.field)) @definition.field)
 (class_parameter (binding_pattern_kind) (simple_identifier) @name.definition.field) @definition.field

@@ -26,7 +26,6 @@ EXPECTED = {
         ('Flag', 'enum', 'Flag', 10, 10),
         ('A', 'constant', 'Flag.A', 10, 10),
         ('B', 'constant', 'Flag.B', 10, 10),
-        ('Palette', 'namespace', 'Palette', 12, 15),
         ('primary', 'constant', 'Palette.primary', 13, 13),
         ('Tone', 'enum', 'Palette.Tone', 14, 14),
         ('Light', 'constant', 'Palette.Tone.Light', 14, 14),
@@ -114,7 +113,6 @@ EXPECTED = {
         ('string', 'call', 21),
     }),
     'cpp/shapes.cpp': ('cpp', [
-        ('geo', 'namespace', 'geo', 3, 10),
         ('Kind', 'enum', 'geo.Kind', 4, 5),
         ('Circle', 'constant', 'geo.Kind.Circle', 5, 5),
         ('Rect', 'constant', 'geo.Kind.Rect', 5, 5),
@@ -183,7 +181,6 @@ EXPECTED = {
         ('geo_scale', 'call', 20),
     }),
     'csharp/Shapes.cs': ('csharp', [
-        ('Shapes', 'namespace', 'Example.Shapes', 1, 22),
         ('Kind', 'enum', 'Example.Shapes.Kind', 3, 8),
         ('Circle', 'constant', 'Example.Shapes.Kind.Circle', 6, 6),
         ('Rect', 'constant', 'Example.Shapes.Kind.Rect', 7, 7),
@@ -231,7 +228,6 @@ EXPECTED = {
         ('compute', 'call', 16),
     }),
     'php/Shapes.php': ('php', [
-        ('Shapes', 'namespace', 'App.Shapes', 3, 25),
         ('Kind', 'enum', 'App.Shapes.Kind', 5, 10),
         ('Circle', 'constant', 'App.Shapes.Kind.Circle', 8, 8),
         ('Rect', 'constant', 'App.Shapes.Kind.Rect', 9, 9),

@@ -47,7 +47,6 @@ EXPECTED = {
         ('storage_t', 'type', 15),
     }),
     "cpp/storage.cpp": ('cpp', [
-        ('kv', 'namespace', 'kv', 4, 12),
         ('Storage', 'method', 'kv.Storage.Storage', 6, 6),
         ('get', 'method', 'kv.Storage.get', 8, 10),
         ('helper', 'function', 'helper', 14, 16),
@@ -60,7 +59,6 @@ EXPECTED = {
         ('size', 'call', 15),
     }),
     "cpp/storage.hpp": ('cpp', [
-        ('kv', 'namespace', 'kv', 6, 23),
         ('Storage', 'class', 'kv.Storage', 8, 16),
         ('Storage', 'method', 'kv.Storage.Storage', 10, 10),
         ('get', 'method', 'kv.Storage.get', 11, 11),
@@ -77,7 +75,6 @@ EXPECTED = {
         ('T', 'type', 20),
     }),
     "csharp/Storage.cs": ('csharp', [
-        ('Storage', 'namespace', 'Example.Storage', 5, 38),
         ('IStore', 'interface', 'Example.Storage.IStore', 7, 10),
         ('Get', 'method', 'Example.Storage.IStore.Get', 9, 9),
         ('Storage', 'class', 'Example.Storage.Storage', 12, 33),
@@ -231,7 +228,8 @@ EXPECTED = {
         ('Storage', 'class', 'Storage', 14, 24),
         ('data', 'field', 'Storage.data', 15, 15),
         ('get', 'method', 'Storage.get', 17, 19),
-        ('create', 'method', 'Storage.create', 22, 22),
+        ('Companion', 'class', 'Storage.Companion', 21, 23),
+        ('create', 'method', 'Storage.Companion.create', 22, 22),
         ('Registry', 'class', 'Registry', 26, 28),
         ('register', 'method', 'Registry.register', 27, 27),
         ('size', 'method', 'Storage.size', 30, 30),
@@ -253,7 +251,6 @@ EXPECTED = {
         ('Storage', 'type', 30),
     }),
     "php/Storage.php": ('php', [
-        ('Storage', 'namespace', 'App.Storage', 2, 42),
         ('MAX_KEYS', 'constant', 'App.Storage.MAX_KEYS', 7, 7),
         ('Store', 'interface', 'App.Storage.Store', 9, 12),
         ('get', 'method', 'App.Storage.Store.get', 11, 11),
@@ -466,7 +463,6 @@ EXPECTED = {
         ('flush', 'method', 'Storage.flush', 24, 24),
         ('get', 'method', 'Storage.get', 26, 28),
         ('load', 'function', 'load', 31, 33),
-        ('Codec', 'namespace', 'Codec', 35, 39),
         ('encode', 'function', 'Codec.encode', 36, 38),
         ('MemoryStorage', 'class', 'MemoryStorage', 41, 43),
         ('flush', 'method', 'MemoryStorage.flush', 42, 42),
@@ -594,14 +590,93 @@ def test_javascript_prototype_members_and_object_literal_functions() -> None:
 
 @pytest.mark.parametrize(("language", "source", "expected"), [
     ("csharp", b"namespace A.B;\nclass C { void M() {} }\n",
-     [("namespace", "A.B", 1, 2), ("class", "A.B.C", 2, 2), ("method", "A.B.C.M", 2, 2)]),
+     [("class", "A.B.C", 2, 2), ("method", "A.B.C.M", 2, 2)]),
     ("swift", b"enum Mode {\n  case read, write\n}\n",
      [("enum", "Mode", 1, 3), ("constant", "Mode.read", 2, 2), ("constant", "Mode.write", 2, 2)]),
     ("c", b"typedef struct node {\n  int v;\n} node_t;\n",
      [("type", "node_t", 1, 3), ("struct", "node", 1, 3), ("field", "node.v", 2, 2)]),
 ])
 def test_scoping_rules(language: str, source: bytes, expected: list) -> None:
-    """File-scoped namespaces hold the rest of the file; several names on one node are
-    siblings; a typedef does not contain the struct it names."""
+    """File-scoped namespaces hold the rest of the file (their name qualifies it); several
+    names on one node are siblings; a typedef does not contain the struct it names."""
     tags = extract_tags("x", language, source)
     assert [(d.kind, d.qualified_name, d.start_line, d.end_line) for d in tags.definitions] == expected
+
+
+@pytest.mark.parametrize(("language", "source", "expected"), [
+    ("php", b"<?php\nnamespace Slim\\Routing;\n\nuse A\\B;\n\nclass RouteParser {\n  function urlFor() {}\n}\n",
+     [("class", "Slim.Routing.RouteParser", None), ("method", "Slim.Routing.RouteParser.urlFor", 0)]),
+    ("csharp", b"namespace Serilog;\n\nusing System;\n\nclass Logger { void Write() {} }\n",
+     [("class", "Serilog.Logger", None), ("method", "Serilog.Logger.Write", 0)]),
+    ("csharp", b"namespace A {\n  namespace B {\n    class C { }\n  }\n}\n", [("class", "A.B.C", None)]),
+    ("cpp", b"namespace kv {\nint helper() { return 0; }\nclass S { };\n}\n",
+     [("function", "kv.helper", None), ("class", "kv.S", None)]),
+    ("typescript", b"namespace Palette {\n  export function mix() {}\n}\n",
+     [("function", "Palette.mix", None)]),
+])
+def test_a_namespace_only_qualifies_the_names_in_it(language: str, source: bytes,
+                                                     expected: list) -> None:
+    """Trial 12: a namespace was a definition, so a task's word (``Routing``, ``Serilog``)
+    seeded whole files through it, its ``use`` lists and license headers; its members keep
+    the qualified names it gives them."""
+    tags = extract_tags("x", language, source)
+    assert [(d.kind, d.qualified_name, d.parent) for d in tags.definitions] == expected
+
+
+def test_csharp_directives_inside_a_declaration_keep_the_type() -> None:
+    """Trial 12: `#if` between a method's header and its body broke serilog's ILogger: no
+    interface, its methods qualified by the namespace, `if` and the condition's name as
+    definitions. The first branch of each conditional is parsed (lines and bytes kept)."""
+    source = (b"namespace Serilog;\n\npublic interface ILogger\n{\n"
+              b"    ILogger ForContext(string name)\n#if FEATURE\n    {\n        return this;\n    }\n"
+              b"#else\n        ;\n#endif\n\n    void Write(int level);\n}\n")
+    tags = extract_tags("ILogger.cs", "csharp", source)
+    assert [(d.kind, d.qualified_name, d.start_line, d.end_line, d.signature)
+            for d in tags.definitions] == [
+        ("interface", "Serilog.ILogger", 3, 15, "public interface ILogger { ... }"),
+        ("method", "Serilog.ILogger.ForContext", 5, 9, "    ILogger ForContext(string name) { ... }"),
+        ("method", "Serilog.ILogger.Write", 14, 14, "    void Write(int level);")]
+
+
+def test_csharp_else_branches_between_members_are_kept() -> None:
+    # where the grammar parses the directives (between members), both branches are tagged
+    source = (b"class T\n{\n#if A\n    void OnA() { }\n#else\n    void OnB() { }\n#endif\n}\n")
+    tags = extract_tags("T.cs", "csharp", source)
+    assert [d.qualified_name for d in tags.definitions] == ["T", "T.OnA", "T.OnB"]
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    (b"typedef struct redisReadTask {\n    int type;\n} redisReadTask;\n",
+     [("struct", "redisReadTask", "typedef struct redisReadTask { ... } redisReadTask;", None),
+      ("field", "redisReadTask.type", "    int type;", 0)]),
+    (b"typedef struct node {\n    int v;\n} node_t;\n",
+     [("type", "node_t", "typedef struct node { ... } node_t;", None),
+      ("struct", "node", "typedef struct node { ... } node_t;", None),
+      ("field", "node.v", "    int v;", 1)]),
+    (b"typedef enum mode { READ } mode;\n",
+     [("enum", "mode", "typedef enum mode { ... } mode;", None), ("constant", "mode.READ", "READ", 0)]),
+])
+def test_a_typedef_struct_is_one_declaration_as_written(source: bytes, expected: list) -> None:
+    """Trial 12: `typedef struct X {...} X;` was a typedef and an invented `struct X { ... }`
+    (no `;`), two declarations in a signature block."""
+    tags = extract_tags("read.h", "c", source)
+    assert [(d.kind, d.qualified_name, d.signature, d.parent) for d in tags.definitions] == expected
+
+
+def test_kotlin_data_class_companion_and_extension_property() -> None:
+    """Trial 12: `data class Money(...)` had the signature `data class Money( ... )` (the
+    grammar names no `body` field), the unnamed companion object was no definition, and
+    the extension property `val Money.isZero` was a variable without its receiver."""
+    source = (b"data class Money(\n  val amount: Long,\n  val currency: String,\n) {\n"
+              b"  companion object {\n    fun parse(t: String): Money = Money(0, t)\n  }\n}\n\n"
+              b"val Money.isZero: Boolean\n  get() = amount == 0L\n")
+    tags = extract_tags("Money.kt", "kotlin", source)
+    assert [(d.kind, d.qualified_name, d.start_line, d.end_line, d.signature)
+            for d in tags.definitions] == [
+        ("class", "Money", 1, 8,
+         "data class Money(\n  val amount: Long,\n  val currency: String,\n) { ... }"),
+        ("field", "Money.amount", 2, 2, "  val amount: Long"),
+        ("field", "Money.currency", 3, 3, "  val currency: String"),
+        ("class", "Money.Companion", 5, 7, "  companion object { ... }"),
+        ("method", "Money.Companion.parse", 6, 6, "    fun parse(t: String): Money ..."),
+        ("field", "Money.isZero", 10, 10, "val Money.isZero: Boolean")]

@@ -350,6 +350,61 @@ def test_a_class_signature_lists_only_the_members_in_its_block(make_repo, build_
     assert "method_5" not in header.content and "method_5" in blocks[0].content
 
 
+def test_a_class_signature_below_a_file_scoped_namespace_is_the_class(make_repo,
+                                                                     build_index) -> None:
+    # trial 12: the block of a C# class's header began at `namespace Serilog.Core;`, whose
+    # one line was the block's whole signature; the class declaration was lost
+    source = ("namespace Serilog.Core;\n\n/// <summary>Doc.</summary>\n"
+              "public sealed class Logger : ILogger, IDisposable\n{\n    int _count;\n\n"
+              "    void Dispatch() { _count++; }\n}\n")
+    root = make_repo({"Logger.cs": source})
+    items = [Item("Logger.cs", 1, 6, 80.0, 1, "contains Serilog.Core.Logger.Dispatch",
+                  "Serilog.Core.Logger", Fidelity.SIGNATURE)]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False)
+    assert block.signature.startswith("public sealed class Logger : ILogger, IDisposable")
+    assert "namespace" not in block.signature
+
+
+def test_a_block_does_not_start_with_the_brace_of_a_declaration_it_lacks(make_repo,
+                                                                         build_index) -> None:
+    # trial 12: a C# field's block took the `{` below `public class LogEvent` as context,
+    # and began with that bare brace, the class not shown
+    source = "public class LogEvent\n{\n    int _traceId;\n    int _spanId;\n}\n"
+    root = make_repo({"LogEvent.cs": source})
+    items = [Item("LogEvent.cs", 3, 3, 130.0, 0, "definition of LogEvent._traceId",
+                  "LogEvent._traceId")]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False)
+    assert block.start_line == 3 and block.content.startswith("    int _traceId;")
+
+
+def test_a_typedef_struct_signature_is_one_declaration_with_its_fields_inside(
+        make_repo, build_index) -> None:
+    # trial 12: hiredis's signature block showed `typedef struct T { ... } T;` then an
+    # invented `struct T {` ... `}`, and began with the last fields of the struct above
+    # it without their `typedef struct ... {` and `} Name;`
+    source = ("typedef struct funcs {\n    void (*close)(int);\n    int (*read)(int);\n"
+              "} funcs;\n\ntypedef struct task {\n    int type;\n} task;\n")
+    root = make_repo({"read.h": source})
+    items = [Item("read.h", 3, 8, 80.0, 1, "used by f", "funcs.read", Fidelity.SIGNATURE)]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0,
+                           whole_files=False)
+    assert block.signature == ("typedef struct funcs {\n    int (*read)(int);\n⋮ 1 more members\n"
+                               "} funcs;\ntypedef struct task {\n    int type;\n} task;")
+
+
+def test_a_data_class_skeleton_lists_its_constructor_properties_once(make_repo,
+                                                                    build_index) -> None:
+    # trial 12: a Kotlin data class's properties were hidden (`data class Money( ... )`);
+    # shown in the header, they are not listed again as members
+    source = ("data class Money(\n  val amount: Long,\n  val currency: String,\n) {\n"
+              "  fun plus(o: Money): Money = Money(amount + o.amount, currency)\n}\n")
+    root = make_repo({"Money.kt": source})
+    items = [Item("Money.kt", 1, 6, 80.0, 1, "used by main", "Money", Fidelity.SIGNATURE)]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False)
+    assert block.signature == ("data class Money(\n  val amount: Long,\n  val currency: String,\n"
+                               ") {\n  fun plus(o: Money): Money ...\n}")
+
+
 def test_a_member_is_in_the_block_that_holds_its_header_not_its_doc_comment(
         make_repo, build_index) -> None:
     # trial 8: a block ending inside a Rust field's doc comment listed the field (its

@@ -127,6 +127,15 @@ def test_path_and_symbol_prefer_the_symbol_in_that_file(make_repo, build_index) 
     ]
 
 
+def test_a_namespace_word_seeds_no_file(make_repo, build_index) -> None:
+    # trial 12: `namespace Slim\Routing;` was a definition holding its whole file, so a word
+    # of the namespace seeded every file declaring it and showed their `use` lists
+    header = "<?php\nnamespace Vendor\\Kit;\n\nuse Psr\\Http\\Message;\n\n"
+    root = make_repo({"src/Route.php": header + "class Route {\n  function run() {}\n}\n",
+                      "src/Group.php": header + "class Group {\n  function add() {}\n}\n"})
+    assert find_seeds(build_index(root), parse_task("Vendor Kit fails")) == []
+
+
 def test_large_caller_contributes_a_window_not_its_whole_body(make_repo, build_index) -> None:
     body = "\n".join(f"    x{i} = {i}" for i in range(100))
     root = make_repo({

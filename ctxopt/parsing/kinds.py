@@ -6,16 +6,23 @@ the JSON output, so they are part of the output format.
 """
 from __future__ import annotations
 
-__all__ = ["DEFINITION_KINDS", "TYPE_KINDS", "MODULE_KINDS", "CONTAINER_KINDS",
+__all__ = ["DEFINITION_KINDS", "QUALIFIER_KINDS", "TYPE_KINDS", "MODULE_KINDS", "CONTAINER_KINDS",
            "CALLABLE_KINDS", "REFERENCE_KINDS", "IMPORT_KINDS", "TYPE_USE_REFERENCES",
            "TYPE_USE_KINDS", "TYPE_VALUE_KINDS", "TYPE_VALUE_LANGUAGES"]
 
 DEFINITION_KINDS = ("class", "interface", "struct", "enum", "trait", "type", "function",
                     "method", "macro", "constant", "variable", "module", "namespace", "field")
+# Captured only to qualify the names inside (C#, C++ and TypeScript namespaces, PHP's
+# `namespace App;`), never kept as definitions: one namespace is declared in many files and
+# holds no code of its own, as a file, a Java or Kotlin package does. As a definition its
+# name seeded whole files (trial 12: `use` lists, license headers), and its one-line
+# signature stood for the class in the same block.
+QUALIFIER_KINDS = frozenset({"namespace"})
 # Types: a function directly inside one is a method, and a method declared out of line
 # (Go receivers, Rust impl blocks, C++ `Type::f`) belongs to one.
 TYPE_KINDS = frozenset({"class", "struct", "interface", "trait", "enum", "type"})
-# Wrappers of other definitions that are not types: a function inside one stays a function.
+# Wrappers of other definitions that are not types: a function inside one stays a function
+# (a namespace only while the names are nested: it is no definition, see QUALIFIER_KINDS).
 MODULE_KINDS = frozenset({"namespace", "module"})
 # Definitions that hold members (a skeleton lists them).
 CONTAINER_KINDS = TYPE_KINDS | MODULE_KINDS
@@ -30,8 +37,8 @@ IMPORT_KINDS = frozenset({"import", "import_member"})
 # ``TYPE_VALUE_LANGUAGES`` (``graph.resolve.names_a_type``), never to a function, method or
 # field that shares the name (Go's built-in ``string`` is no method ``string``).
 TYPE_USE_REFERENCES = frozenset({"type", "inherit"})
-# A namespace or module is named where a type is (Ruby's `include Comparable`, C++
-# `Config::load`), and a C macro may stand for a type.
+# A module is named where a type is (Ruby's `include Comparable`), and a C macro may stand
+# for a type.
 TYPE_USE_KINDS = CONTAINER_KINDS | {"macro"}
 # Where a class is a value, a variable or constant may hold one (Python's `Base =
 # declarative_base()` and type aliases, Ruby's `Point = Struct.new`, `const Base = mixin(A)`).

@@ -12,6 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from functools import cache
 from operator import itemgetter
 from typing import Any, cast
@@ -20,8 +21,9 @@ import tree_sitter as ts
 from tree_sitter_language_pack import get_language, get_parser
 
 from ..errors import GrammarError, ParseCancelled
-from .kinds import IMPORT_KINDS, REFERENCE_KINDS, TYPE_KINDS
+from .kinds import IMPORT_KINDS, QUALIFIER_KINDS, REFERENCE_KINDS, TYPE_KINDS
 from .languages import load_query
+from .preprocessor import first_branches
 from ..model import Definition, FileTags, Reference
 
 __all__ = ["extract_tags", "load_language", "signature_of", "ParseCancelled"]
@@ -30,6 +32,8 @@ __all__ = ["extract_tags", "load_language", "signature_of", "ParseCancelled"]
 _REFERENCE_PRIORITY = {kind: rank for rank, kind in enumerate(REFERENCE_KINDS)}
 # Separators of qualified names in the languages' own syntax (C++ and Rust ``::``, PHP ``\``).
 _QUALIFIER = re.compile(r"::|\\|\.")
+# A line of spaces and tabs inside a signature (not its last)
+_SPACES_LINE = re.compile(r"\n[ \t]*(?=\n)")
 # A definition with no body node keeps at most this many lines as its signature.
 _SHORT_DEFINITION_LINES = 8
 
@@ -117,9 +121,14 @@ def _line_count(source: bytes) -> int:
     return source.count(b"\n") + (0 if source.endswith(b"\n") else 1)
 
 
+# Body nodes of a grammar that names no ``body`` field (Kotlin's).
+_BODY_TYPES = frozenset({"class_body", "enum_class_body", "function_body"})
+
+
 def _find_body(node: ts.Node) -> ts.Node | None:
-    """The node's body (field ``body``), looking through wrappers such as decorators,
-    exports and variable declarators, breadth first and at most three levels down."""
+    """The node's body (field ``body``, or a child of ``_BODY_TYPES``), looking through
+    wrappers such as decorators, exports and variable declarators, breadth first and at
+    most three levels down."""
     frontier = [node]
     for _ in range(4):
         next_frontier = []
@@ -127,7 +136,11 @@ def _find_body(node: ts.Node) -> ts.Node | None:
             body = current.child_by_field_name("body")
             if body is not None:
                 return body
-            next_frontier.extend(current.named_children)
+            children = current.named_children
+            for child in children:
+                if child.type in _BODY_TYPES:
+                    return child
+            next_frontier.extend(children)
         frontier = next_frontier
     return None
 
@@ -432,8 +445,15 @@ def extract_tags(path: str, language: str, source: bytes, *,
     """
     query, parser = _query(language)
     tree = _parse(parser, source, should_stop)
+    blanked = language == "csharp" and tree.root_node.has_error and b"#" in source
+    if blanked:  # a directive inside a declaration: parse the first branches only
+        source = first_branches(source)
+        tree = _parse(parser, source, should_stop)
     definitions, references = _collect(path, source, ts.QueryCursor(query).matches(tree.root_node))
-    result, spans, name_lines = _nest(definitions, tree.root_node, source, language)
+    result, spans, name_lines = _without_qualifiers(
+        *_nest(definitions, tree.root_node, source, language))
+    if blanked:  # (a header's directive lines are spaces now)
+        result = [replace(d, signature=_SPACES_LINE.sub("", d.signature)) for d in result]
     refs = _enclosed(references, result, spans, name_lines)
     return FileTags(path=path, language=language, line_count=_line_count(source),
                     definitions=tuple(result),
@@ -529,7 +549,12 @@ def _keep_definition(definitions: dict[tuple[int, int], _Captured], path: str, s
     if known is not None and (width, -pattern) <= (
             known[0].end_byte - known[0].start_byte, -known[4]):
         return
-    name = _text(name_node, source) if name_node.type != "default" else module_name(path)
+    if name_node.type == "default":
+        name = module_name(path)
+    elif name_node.type == "companion":  # Kotlin's unnamed companion object
+        name = "Companion"
+    else:
+        name = _text(name_node, source)
     name_scope = scope
     if _QUALIFIER.search(name) or "<" in name or name.startswith("operator"):
         prefix, name = _split_qualified(name)
@@ -546,7 +571,9 @@ def _nest(definitions: dict[tuple[int, int], _Captured], root: ts.Node, source: 
     definition_nodes = {(d[0].start_byte, d[0].end_byte) for d in definitions.values()}
     leading = {key: _leading(d[0], root, source, definition_nodes)
                for key, d in definitions.items()}
-    keys = sorted(definitions, key=lambda k: (leading[k][1].start_byte, -definitions[k][0].end_byte))
+    # (on one node a `type` first: it holds nothing, the struct it names holds the fields)
+    keys = sorted(definitions, key=lambda k: (leading[k][1].start_byte, -definitions[k][0].end_byte,
+                                              definitions[k][2] != "type"))
     ordered = [definitions[k] for k in keys]
     extents = _extents([d[0] for d in ordered], [d[2] for d in ordered], source)
     result: list[Definition] = []
@@ -579,6 +606,28 @@ def _nest(definitions: dict[tuple[int, int], _Captured], root: ts.Node, source: 
         if kind != "type":  # an alias has no members (`typedef struct s {...} s_t` is two)
             stack.append(len(result) - 1)
     return result, spans, name_lines
+
+
+def _without_qualifiers(result: list[Definition], spans: list[tuple[int, int]],
+                        name_lines: list[int]
+                        ) -> tuple[list[Definition], list[tuple[int, int]], list[int]]:
+    """``_nest``'s lists without the definitions of ``QUALIFIER_KINDS`` (namespaces), whose
+    names stay in their members' qualified names; each parent is then the nearest kept one."""
+    if not any(d.kind in QUALIFIER_KINDS for d in result):
+        return result, spans, name_lines
+    kept: list[int] = []
+    new_index: dict[int, int | None] = {}
+    for i, definition in enumerate(result):
+        parent = definition.parent
+        new_parent = None if parent is None else new_index[parent]
+        if definition.kind in QUALIFIER_KINDS:
+            new_index[i] = new_parent
+            continue
+        new_index[i] = len(kept)
+        kept.append(i)
+        if new_parent != parent:
+            result[i] = replace(definition, parent=new_parent)
+    return ([result[i] for i in kept], [spans[i] for i in kept], [name_lines[i] for i in kept])
 
 
 def _enclosed(references: dict[tuple[str, int], tuple[int, str, int]],
