@@ -10,6 +10,8 @@ reported with its file and line.
 """
 from __future__ import annotations
 
+import errno
+
 import os
 import re
 import sys
@@ -20,7 +22,7 @@ from collections.abc import Callable
 
 from .errors import ConfigError
 from .files.patterns import pattern_problem
-from .files.safety import read_regular
+from .files.safety import read_regular_text
 
 __all__ = ["SETTINGS", "Setting", "ConfigFile", "ConfigError", "find_config", "load_config",
            "CONFIG_NAME"]
@@ -191,12 +193,12 @@ def load_config(start: Path) -> ConfigFile | None:
     else:  # pragma: no cover - Python 3.10
         import tomli as tomllib
     try:
-        text = read_regular(path).decode("utf-8")
+        text = read_regular_text(path)
         document = tomllib.loads(text)
     except OSError as exc:
+        if exc.errno == errno.EILSEQ:  # binary or not UTF-8 (``read_regular_text``)
+            raise ConfigError(f"{path}: {exc.strerror}") from exc
         raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from exc
-    except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: not UTF-8 text") from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(_toml_message(path, text, exc)) from exc
     except RecursionError:  # tomllib recurses once per nested array or inline table

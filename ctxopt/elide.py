@@ -199,13 +199,15 @@ def _scopes(lines: Sequence[str], spans: list[tuple[int, int]], index: int,
 
 
 def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
-                  comment: str | None = "#", above: int | None = None) -> list[list[int]]:
+                  comment: str | None = "#", above: Sequence[int] = ()) -> list[list[int]]:
     """The order in which cuts of a block reveal its lines, as chunks of indices: the
     header at ``focus`` (below the comments and blank lines it starts with), then each
     salient index (best first) with its statement and the scope headers above it, then
     every other statement from the header down, then those comments, then the lines
-    above ``focus`` (nearest first; from ``above`` down first, when given: the first line
-    of another definition of the block, whose tail alone says nothing of what it is).
+    above ``focus``: first those of the other definitions that start there (``above``,
+    their first lines), each one's header (below its comments), nearest first, then each
+    one's statements from its header down, nearest first (a definition's tail alone says
+    nothing of what it is), then the rest, nearest first.
     Each index appears in exactly one chunk; every chunk is non-empty; the chunks cover
     every line. ``comment`` opens a line comment, as for ``statement_spans``."""
     spans, prose = _scan(lines, comment)
@@ -236,11 +238,18 @@ def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
         add(list(range(max(i, spans[i][0]), last + 1)))
         i = last + 1
     add(list(range(focus, start)))  # the comments above the header, whole
-    if above is not None and 0 <= above < focus:
-        add(_header(lines, spans, above) or [above])
-        i = above
-        while i < focus:
-            add(list(range(max(i, spans[i][0]), min(spans[i][1], focus - 1) + 1)))
+    starts = sorted({a for a in above if 0 <= a < focus}, reverse=True)
+    heads = []
+    for first in starts:
+        head = first
+        while head < focus - 1 and (head in prose or not lines[head].strip()):
+            head += 1
+        heads.append(head)
+        add([i for i in _header(lines, spans, head) if i < focus] or [head])
+    for head, end in zip(heads, [focus, *starts]):
+        i = head
+        while i < end:
+            add(list(range(max(i, spans[i][0]), min(spans[i][1], end - 1) + 1)))
             i = spans[i][1] + 1
     for i in range(focus - 1, -1, -1):
         add([i])

@@ -149,7 +149,7 @@ def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Bloc
     keep = max(1, min(keep, len(lines)))
     first = _first_kept(block, keep, len(lines))
     if block.kind is Fidelity.FULL and (block.salient or _comment_led(block) or (
-            first < block.focus_line - block.start_line and _above(block) is not None)):
+            first < block.focus_line - block.start_line and _above(block))):
         return _named(block, _cut_block(block, keep, count))
     above, below = first, len(lines) - first - keep
     shown = lines[first:first + keep]
@@ -192,7 +192,7 @@ def _named(block: Block, form: Block) -> Block:
 
 @lru_cache(maxsize=64)
 def _chunks(content: str, focus: int, salient: tuple[int, ...],
-            language: str, above: int | None) -> tuple[tuple[int, ...], ...]:
+            language: str, above: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """``elide.reveal_chunks`` of a block's content (cached: the ladder cuts one block
     many times)."""
     return tuple(tuple(c) for c in reveal_chunks(content.split("\n"), focus, salient,
@@ -203,17 +203,16 @@ def _block_chunks(block: Block) -> tuple[tuple[int, ...], ...]:
     """The reveal order of a whole block (``elide.reveal_chunks``: its header, its salient
     lines, the rest), as chunks of line indices."""
     start = block.start_line
-    above = _above(block)
     return _chunks(block.content, max(0, block.focus_line - start),
                    tuple(line - start for line in block.salient), block.language,
-                   None if above is None else above - start)
+                   tuple(line - start for line in _above(block)))
 
 
-def _above(block: Block) -> int | None:
-    """The first line of the block's first member above its focus line (another
-    definition merged into the block), or None."""
-    return min((m.start_line for m in block.members
-                if block.start_line <= m.start_line < block.focus_line), default=None)
+def _above(block: Block) -> tuple[int, ...]:
+    """The first lines of the block's members above its focus line (other definitions
+    merged into the block), in order."""
+    return tuple(sorted({m.start_line for m in block.members
+                         if block.start_line <= m.start_line < block.focus_line}))
 
 
 def _comment_led(block: Block) -> bool:

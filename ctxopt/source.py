@@ -348,7 +348,8 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
         never = hidden(path) if hidden else []
         file_blocks: list[Block] = []
         definitions = index.file_definitions(path) or ()
-        moved, headers = _with_headers(by_path[path], definitions, lines)
+        moved, headers = _with_headers(by_path[path], definitions, lines,
+                                       context_lines + merge_gap + 1)
         file_items = moved + headers
         for tier in Tier:
             tier_items = [i for i in file_items if Tier.of(i.score) is tier]
@@ -429,7 +430,7 @@ def _context_start(lines: list[str], start: int, context_lines: int) -> int:
 
 
 def _with_headers(items: list[Item], definitions: tuple[Definition, ...],
-                  lines: list[str]) -> tuple[list[Item], list[Item]]:
+                  lines: list[str], near: int) -> tuple[list[Item], list[Item]]:
     """``items`` (of one file, whose text is ``lines``) made to show their definitions'
     headers (``header_lines``), and the header items they bring:
 
@@ -443,7 +444,8 @@ def _with_headers(items: list[Item], definitions: tuple[Definition, ...],
       the task points at in a long function) brings the header as an item of its own,
       scored as the window (trial 11: chi's ``findRoute`` showed lines 425-487 of
       408-557 and never ``func (n *node) findRoute(...)``), a block of its own
-      (``read_blocks``); a window a few lines below the header starts at it instead."""
+      (``read_blocks``); a window at most ``near`` lines below the header (where their
+      blocks would merge) starts at it instead."""
     named: dict[str, list[Definition]] = {}
     for d in definitions:
         named.setdefault(d.qualified_name, []).append(d)
@@ -459,7 +461,7 @@ def _with_headers(items: list[Item], definitions: tuple[Definition, ...],
                 break
             if item.ring == 0 and d.start_line < item.start_line <= d.end_line:
                 top, last = header_lines(d, lines)
-                if item.start_line - last > CONTEXT_LINES + MERGE_GAP + 1:
+                if item.start_line - last > near:
                     headers.append(replace(item, start_line=top, end_line=last, focus_line=None,
                                            reason=f"header of {d.qualified_name}"))
                 elif item.start_line > last:  # a few lines below it: one block with it

@@ -339,3 +339,26 @@ def test_a_cut_reaching_above_its_focus_shows_the_definition_there_from_its_head
     assert shown[0] == "static int line_item(void) {"
     assert "static int bulk_item(void) {" in shown and shown[-1] == "}"
     assert "    a29 = step(29);" not in shown  # its tail is what goes
+
+
+def test_a_cut_above_its_focus_shows_each_definitions_header_below_its_comment() -> None:
+    # review: a member's first line is its doc comment, which came before its header; and
+    # of two definitions above the focus, only the topmost one's lines came
+    from ctxopt.model import Member
+
+    top = ["/**", *[f" * line {n} of the story" for n in range(12)], " */",
+           "static int top_item(void) {", *[f"    t{n} = step({n});" for n in range(20)], "}"]
+    near = ["static int near_item(void) {", "    return 1;", "}"]
+    focus = ["static int bulk_item(void) {", *[f"    b{n} = step({n});" for n in range(6)], "}"]
+    lines = top + near + focus
+    content = "\n".join(lines)
+    starts = (1, len(top) + 1, len(top) + len(near) + 1)
+    block = Block(path="read.c", language="c", start_line=1, end_line=len(lines),
+                  content=content, tokens=count_tokens(content), score=150.0, ring=0,
+                  reason="bulk_item holds line 5", symbols=("bulk_item",), focus_line=starts[2],
+                  members=(Member("bulk_item", starts[2], len(lines), "r"),
+                           Member("top_item", starts[0], len(top), "r"),
+                           Member("near_item", starts[1], starts[2] - 1, "r")))
+    shown = truncate_block(block, len(focus) + 5, count_tokens).content.split("\n")
+    assert "static int top_item(void) {" in shown and " * line 0 of the story" not in shown
+    assert shown[shown.index("static int near_item(void) {") + 1] == "    return 1;"
