@@ -9,6 +9,7 @@ import re
 import sqlite3
 from collections import defaultdict
 from collections.abc import Iterator
+from itertools import chain
 from pathlib import Path
 from typing import NamedTuple
 
@@ -23,8 +24,8 @@ from .consistency import IndexInconsistent
 from .parsecache import ParseCache, cache_directory
 from .recheck import file_rules, must_recheck, store_rules, stored_rules
 from .scan import ScanResult
-from .schema import (BUMP_GENERATION, Transaction, connect, drop_indexes, ensure_indexes, fingerprint,
-                     key_path, path_key, read_meta)
+from .schema import (BUMP_GENERATION, SQL_VARS, Transaction, connect, drop_indexes,
+                     ensure_indexes, fingerprint, key_path, marks, path_key, read_meta)
 from .workers import scan_files
 
 __all__ = ["update_tables", "without_cyclic_gc", "write_file", "delete_file", "name_table",
@@ -258,25 +259,16 @@ def write_file(conn: sqlite3.Connection, result: ScanResult) -> bool:
             (size, mtime_ns, checked_ns, digest, language, line_count, skip, detail, notes,
              doc_count, doc_length, file_length, file_id))
     try:
-        if defs:
-            conn.executemany("INSERT INTO defs VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                             [(file_id, *d) for d in defs])
-        if uses:
-            conn.executemany("INSERT INTO uses VALUES (?, ?, ?, ?)", [(file_id, *u) for u in uses])
-        if imports:
-            conn.executemany("INSERT INTO import_specs VALUES (?, ?, ?, ?, ?, ?)",
-                             [(file_id, *i) for i in imports])
-        if result.bindings:
-            conn.executemany("INSERT INTO bindings VALUES (?, ?, ?, ?, ?, NULL)",
-                             [(file_id, *b) for b in result.bindings])
+        _insert_rows(conn, "defs", [(file_id, *d) for d in defs])
+        _insert_rows(conn, "uses", [(file_id, *u) for u in uses])
+        _insert_rows(conn, "import_specs", [(file_id, *i) for i in imports])
+        _insert_rows(conn, "bindings", [(file_id, *b, None) for b in result.bindings])
     except sqlite3.IntegrityError as exc:
         # its rows were all deleted above, or its id is new: these are the rows of a file
         # whose files row was deleted by hand, and whose id a new file was given
         raise IndexInconsistent(
             f"rows of a file that is gone hold {path}'s file id ({exc})") from exc
-    if postings:
-        conn.executemany("INSERT INTO postings(term, file_id, data) VALUES (?, ?, ?)",
-                         [(term, file_id, data) for term, data in postings])
+    _insert_rows(conn, "postings", [(term, file_id, data) for term, data in postings])
     if before is not None and file_id is not None:
         resolved_uses.forget_file(conn, file_id, before, resolved_uses.resolution_inputs(conn, file_id))
     if row is None or file_id is None:
@@ -291,6 +283,26 @@ def write_file(conn: sqlite3.Connection, result: ScanResult) -> bool:
     conn.executemany("UPDATE bindings SET dst = ? WHERE file_id = ? AND seq = ?",
                      [(dst, file_id, seq) for seq, dst in targets if dst is not None])
     return True
+
+
+# Rows an INSERT statement stores at most when a file's rows are written: one statement
+# of many rows costs SQLite and the sqlite3 module less than as many statements of one.
+_ROWS_PER_INSERT = 32
+
+
+def _insert_rows(conn: sqlite3.Connection, table: str, rows: list[tuple]) -> None:
+    """Insert ``rows`` (of the table's columns, in order) into ``table``, in their order."""
+    if not rows:
+        return
+    row = f"({marks(len(rows[0]))})"
+    size = min(_ROWS_PER_INSERT, SQL_VARS // len(rows[0]))
+    whole = len(rows) - len(rows) % size  # the rows that fill statements of ``size``
+    if whole:
+        conn.executemany(f"INSERT INTO {table} VALUES " + ",".join([row] * size),
+                         [list(chain.from_iterable(rows[i:i + size]))
+                          for i in range(0, whole, size)])
+    if whole < len(rows):
+        conn.executemany(f"INSERT INTO {table} VALUES {row}", rows[whole:])
 
 
 def _import_state(conn: sqlite3.Connection, file_id: int) -> tuple:
