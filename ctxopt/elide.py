@@ -199,30 +199,38 @@ def _scopes(lines: Sequence[str], spans: list[tuple[int, int]], index: int,
 
 
 def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
-                  comment: str | None = "#", above: Sequence[int] = ()) -> list[list[int]]:
+                  comment: str | None = "#", members: Sequence[int] = ()) -> list[list[int]]:
     """The order in which cuts of a block reveal its lines, as chunks of indices: the
     header at ``focus`` (below the comments and blank lines it starts with), then each
-    salient index (best first) with its statement and the scope headers above it, then
-    every other statement from the header down, then those comments, then the lines
-    above ``focus``: first those of the other definitions that start there (``above``,
-    their first lines), each one's header (below its comments), nearest first, then each
-    one's statements from its header down, nearest first (a definition's tail alone says
-    nothing of what it is), then the rest, nearest first.
+    salient index (best first) with its statement, the scope headers above it and the
+    header of the other definition it is in, then every other statement from the header
+    down, then those comments, then the lines above ``focus``: the headers of the other
+    definitions that start there, nearest first, then each one's statements from its
+    header down, nearest first (a definition's tail alone says nothing of what it is),
+    then the rest, nearest first. ``members``: the first lines of the block's other
+    definitions (a header is the code below the comments a definition starts with).
     Each index appears in exactly one chunk; every chunk is non-empty; the chunks cover
     every line. ``comment`` opens a line comment, as for ``statement_spans``."""
     spans, prose = _scan(lines, comment)
+
+    def below_comments(first: int, end: int) -> int:
+        """The first code line of a definition starting at ``first``, before ``end``."""
+        while first < end - 1 and (first in prose or not lines[first].strip()):
+            first += 1
+        return first
+
     # the header is the code below the comments above a definition (its doc comment):
     # a cut shows the signature and the lines that matter before the prose about them
-    start = focus
-    while start < len(lines) and (start in prose or not lines[start].strip()):
-        start += 1
+    start = below_comments(focus, len(lines) + 1)
     if start == len(lines):
         start = focus
+    # (a member far below a salient line's own scope is no scope of it)
+    inside = sorted({below_comments(m, len(lines)) for m in members if start < m < len(lines)})
     seen: set[int] = set()
     chunks: list[list[int]] = []
 
     def add(indices: list[int]) -> None:
-        fresh = [i for i in indices if i not in seen]
+        fresh = {i for i in indices if i not in seen}
         if fresh:
             seen.update(fresh)
             chunks.append(sorted(fresh))
@@ -231,20 +239,21 @@ def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
     for index in salient:
         if focus <= index < len(lines):
             first, last = spans[index]
-            add(_scopes(lines, spans, index, start) + list(range(max(first, focus), last + 1)))
+            owner = [h for h in inside if h <= first]
+            # (trial 13: a C++ template's cut kept `-> decltype(...)` above its `{`, not
+            # the `auto from_json(...)` line that names it)
+            header = _header(lines, spans, owner[-1]) if owner else []
+            add(header + _scopes(lines, spans, index, start)
+                + list(range(max(first, focus), last + 1)))
     i = start
     while i < len(lines):
         last = spans[i][1]
         add(list(range(max(i, spans[i][0]), last + 1)))
         i = last + 1
     add(list(range(focus, start)))  # the comments above the header, whole
-    starts = sorted({a for a in above if 0 <= a < focus}, reverse=True)
-    heads = []
-    for first in starts:
-        head = first
-        while head < focus - 1 and (head in prose or not lines[head].strip()):
-            head += 1
-        heads.append(head)
+    starts = sorted({m for m in members if 0 <= m < focus}, reverse=True)
+    heads = [below_comments(first, focus) for first in starts]
+    for head in heads:
         add([i for i in _header(lines, spans, head) if i < focus] or [head])
     for head, end in zip(heads, [focus, *starts]):
         i = head

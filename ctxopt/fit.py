@@ -192,11 +192,11 @@ def _named(block: Block, form: Block) -> Block:
 
 @lru_cache(maxsize=64)
 def _chunks(content: str, focus: int, salient: tuple[int, ...],
-            language: str, above: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+            language: str, members: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     """``elide.reveal_chunks`` of a block's content (cached: the ladder cuts one block
     many times)."""
     return tuple(tuple(c) for c in reveal_chunks(content.split("\n"), focus, salient,
-                                                 comment_opener(language), above))
+                                                 comment_opener(language), members))
 
 
 def _block_chunks(block: Block) -> tuple[tuple[int, ...], ...]:
@@ -205,14 +205,15 @@ def _block_chunks(block: Block) -> tuple[tuple[int, ...], ...]:
     start = block.start_line
     return _chunks(block.content, max(0, block.focus_line - start),
                    tuple(line - start for line in block.salient), block.language,
-                   tuple(line - start for line in _above(block)))
+                   tuple(sorted({m.start_line - start for m in block.members
+                                 if start <= m.start_line <= block.end_line
+                                 and m.start_line != block.focus_line})))
 
 
-def _above(block: Block) -> tuple[int, ...]:
-    """The first lines of the block's members above its focus line (other definitions
-    merged into the block), in order."""
-    return tuple(sorted({m.start_line for m in block.members
-                         if block.start_line <= m.start_line < block.focus_line}))
+def _above(block: Block) -> bool:
+    """Whether one of the block's members (other definitions merged into it) starts
+    above its focus line."""
+    return any(block.start_line <= m.start_line < block.focus_line for m in block.members)
 
 
 def _comment_led(block: Block) -> bool:

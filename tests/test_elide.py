@@ -362,3 +362,17 @@ def test_a_cut_above_its_focus_shows_each_definitions_header_below_its_comment()
     shown = truncate_block(block, len(focus) + 5, count_tokens).content.split("\n")
     assert "static int top_item(void) {" in shown and " * line 0 of the story" not in shown
     assert shown[shown.index("static int near_item(void) {") + 1] == "    return 1;"
+
+
+def test_a_salient_line_in_another_definition_comes_with_that_ones_header() -> None:
+    # trial 13: a cut of nlohmann/json's from_json.hpp kept a template's `-> decltype(...)`
+    # line above its `{`, not the `auto from_json(...)` line that names the function
+    first = ["void helper()", "{", *[f"    h{n}();" for n in range(8)], "}"]
+    second = ["template <typename T,", "          typename U>", "auto from_json(T& j, U& arr)",
+              "-> decltype(j.get(),", "            void())", "{",
+              *[f"    step{n}();" for n in range(8)], "    arr = j.get_array();", "}"]
+    lines = first + second
+    salient = (len(first) + 14,)  # the `get_array` line
+    chunks = reveal_chunks(lines, 0, salient, "//", members=(len(first),))
+    assert chunks[1] == [len(first) + n for n in (0, 1, 2, 3, 4, 5, 14)]
+    assert reveal_chunks(lines, 0, salient, "//")[1] == [len(first) + 5, len(first) + 14]
