@@ -408,8 +408,9 @@ def _braced(signature: str) -> bool:
 # Containers whose methods are declarations only: `Match(...) bool` is no Go outside its
 # interface (trial 11: chi's Routes)
 _DECLARING_KINDS = frozenset({"interface", "trait"})
-# A line that only closes the construct above it (a brace language's block, Ruby's `end`)
-_CLOSING_LINE = frozenset({"}", "};", "end"})
+# A line that only closes the construct above it (a brace language's block, Ruby's `end`,
+# a block comment: trial 13's Scala blocks began with the ` */` of a doc comment not shown)
+_CLOSING_LINE = frozenset({"}", "};", "end", "*/", "**/"})
 
 
 def _context_start(lines: list[str], start: int, context_lines: int) -> int:

@@ -585,6 +585,8 @@ def test_a_member_whose_header_lies_past_a_shortened_file_gets_no_comma_and_no_e
 @pytest.mark.parametrize(("path", "code", "start", "first"), [
     ("mux.go", "package chi\n\nfunc a() {\n\tx()\n}\n\nfunc b() {\n\ty()\n}\n", 7, 7),
     ("app.rb", "def a\n  x\nend\n\ndef b\n  y\nend\n", 5, 5),
+    # trial 13: os-lib's blocks began with the ` */` of a Scaladoc whose opening was not shown
+    ("Ops.scala", "object Ops {\n  /**\n   * Moves.\n   */\n  def b = 1\n}\n", 5, 5),
     # (no closing line: the context lines stay, a blank one too)
     ("m.py", "def a():\n    x()\n\ndef b():\n    y()\n", 4, 2),
 ])
