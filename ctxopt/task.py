@@ -717,11 +717,12 @@ def parse_task(text: str) -> ParsedTask:
     slashes = "/" in text
     for reference, written in written_references:
         # an absolute path's repository part is a symbol too, when the text holds it as
-        # such. Mostly it is part of the path as written; else its "\\" were made "/",
-        # and a text without "/" (a Windows stack trace) need not be searched for it
+        # such: as part of the path as written, with "/" or "\\" (``src\\app\\db.py:12``,
+        # ``C:\\src\\App\\B.cs``: review 31), or elsewhere (a text without "/" need not
+        # be searched for it)
         path = reference.path
         if path not in in_text:
-            in_text[path] = path in written or (slashes and path in text)
+            in_text[path] = path in written.replace("\\", "/") or (slashes and path in text)
         if in_text[path]:
             add(path)
             if reference.frame:

@@ -149,8 +149,10 @@ def test_a_windows_stack_trace_of_thousands_of_frames_gives_paths_it_holds_as_sy
     assert [(r.path, r.start_line) for r in parsed.references][:2] == [("src/app/mod_1.py", 1),
                                                                       ("src/app/mod_2.py", 2)]
     assert len(parsed.references) == 3000
-    # only the path the text holds with "/" is a symbol; the others are written with "\"
-    assert [s for s in parsed.symbols if s.startswith("src/")] == ["src/app/mod_7.py"]
+    # each path is a symbol, written with "\" or "/" (review 31: a path written with "\"
+    # was none, and ``src\app\db.py:12`` gave no file)
+    assert [s for s in parsed.symbols if s.startswith("src/")][:2] == ["src/app/mod_1.py",
+                                                                      "src/app/mod_2.py"]
 
 
 @given(st.lists(st.tuples(st.integers(0, 60), st.integers(1, 8)), max_size=30),
@@ -534,6 +536,13 @@ def test_a_php_internal_function_frame_gives_no_names_nor_words() -> None:
                         "#2 /srv/a/Kernel.php(3): call_user_func(Object(Closure))\n")
     assert not {"App", "Ctl", "Object", "Req"} & set(parsed.symbols)
     assert {"internal", "function", "closure", "object", "req"}.isdisjoint(parsed.keywords)
+
+
+def test_a_relative_windows_path_gives_its_file_and_a_windows_frame_its_place() -> None:
+    # review 31: "src\app\db.py:12" gave no symbol, and a Windows .NET frame no place
+    assert parse_task("src\\app\\db.py:12 fails").symbols == ("src/app/db.py",)
+    frame = parse_task("   at MyApp.Program.Main(String[] args) in C:\\src\\MyApp\\Program.cs:line 22")
+    assert frame.places == ("src/MyApp/Program.cs",)
 
 
 def test_php_framing_words_are_words_in_prose() -> None:
