@@ -133,10 +133,8 @@ def in_repository(index: IndexView, task: ParsedTask) -> ParsedTask:
     (``task.places``) gives none either: its frame's place says where it is (trial 12:
     ``read`` of a C frame's ``read.c`` matched every ``read`` field of the repository)."""
     if task.places:
-        places, text = set(task.places), task.raw
-        for place in places:
-            text = text.replace(place, " ")
-        task = replace(task, raw=text, places=(),
+        places = set(task.places)
+        task = replace(task, raw=_without_paths(task.raw, places), places=(),
                        symbols=tuple(s for s in task.symbols if s not in places))
     referenced = {reference.path for reference in task.references}
     parts = {s: _repository_part(index, s, s in referenced) if is_path_symbol(s) else s
@@ -148,6 +146,18 @@ def in_repository(index: IndexView, task: ParsedTask) -> ParsedTask:
     addresses = tuple(s for s in symbols if "/" in s and is_path_symbol(s)
                       and s not in task.addresses and files_named(index, s))
     return _addressed(task, {written[s]: s for s in addresses}) if addresses else task
+
+
+def _without_paths(text: str, paths: set[str]) -> str:
+    """``text`` with each path of ``paths`` (a ``Reference.path``) that it writes as a
+    whole made a blank: with ``/`` or ``\\`` between its parts and the root it was read
+    without (``/``, ``C:\\``, ``file:///``, ``/_/``, ``../``), and neither name nor path
+    characters on either side (review 31: the place ``test.c`` made ``parse_latest.c`` of
+    the prose ``parse_la``)."""
+    spelled = "|".join(r"[/\\]".join(map(re.escape, path.split("/")))
+                       for path in sorted(paths, key=len, reverse=True))
+    return re.sub(rf"(?<![\w.~@+/\\-])(?:[a-z][\w+.-]*:/+|[A-Za-z]:[/\\]|~/|/_/|(?:\.{{0,2}}[/\\])+)?"
+                  rf"(?:{spelled})(?![\w/\\-]|\.\w)", " ", text)
 
 
 def _addressed(task: ParsedTask, addresses: dict[str, str]) -> ParsedTask:

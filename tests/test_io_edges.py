@@ -172,7 +172,10 @@ def test_the_trace_patterns_end_on_a_long_line_of_their_own_openings() -> None:
         "        (task._TRACEBACK_HEAD, 'Thread 0 \"'), (task._TRACEBACK_HEAD, '0 a 0xg'),\n"
         "        (task._DOTNET_FRAME, 'at <a>d__'), (task._DOTNET_FRAME, 'at a.<b>g__c|'),\n"
         "        (task._DOTNET_PARAMETERS, 'at a|b(T a, ')):\n"
-        "    assert pattern.search(opening * (1_000_000 // len(opening))) is None, opening\n")
+        "    assert pattern.search(opening * (1_000_000 // len(opening))) is None, opening\n"
+        "from ctxopt.seeds import _without_paths\n"
+        "for opening in ('a/b.c', '/a/b.c', 'x../', 'C:\\\\a'):\n"
+        "    _without_paths(opening * (1_000_000 // len(opening)), {'a/b.c', 'b.c'})\n")
     root = Path(__file__).resolve().parent.parent
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                             timeout=60, env={**os.environ, "PYTHONPATH": str(root)}, check=False)

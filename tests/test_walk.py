@@ -940,3 +940,16 @@ def test_a_frames_file_is_a_place_and_gives_no_words(make_repo, build_index) -> 
                       "    #2 0x55d0c8a2b7c2 in processBulkItem /home/dev/hiredis/read.c:2\n")
     assert "read" not in query_terms(in_repository(index, task))
     assert [index.definition(s.node).name for s in find_seeds(index, task)] == ["processBulkItem"]
+
+
+def test_a_frames_file_is_taken_from_the_text_only_where_written_whole(make_repo, build_index) -> None:
+    # review 31: the place `test.c` made the prose's `parse_latest.c` "parse_la" and
+    # `mytest.cpp` "my pp"; a Windows frame's place stayed in the text
+    index = build_index(make_repo({"test.c": "int main(void) {\n    return 0;\n}\n"}))
+    task = parse_task("the loader in mytest.cpp fails after parse_latest.c\n"
+                      "#1  0x4005 in main () at test.c:2\n"
+                      "   at App.Main() in C:\\src\\App\\Program.cs:line 2\n")
+    raw = in_repository(index, task).raw
+    assert "mytest.cpp" in raw and "parse_latest.c" in raw
+    assert "test.c:" not in raw and "Program.cs" not in raw
+
