@@ -108,9 +108,12 @@ def find_seeds(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
     found = _SeedSet(index, config, relevance_of, _speaks_of_tests(task))
     framed = _framed_names(task) if _seed_references(found, task) else set()
     path_seeds: list[str] = []
+    # (a place's file name alone names what ``place_file`` finds for it, trial 13)
+    placed = {r.path for r in task.references if _only_a_file_name(r.path)}
     for symbol in task.symbols:
         if is_path_symbol(symbol):
-            path_seeds += files_named(index, symbol)
+            named = files_named(index, symbol)
+            path_seeds += named if len(named) < 2 or symbol not in placed else []
         elif symbol not in framed:
             _seed_symbol(found, symbol)
     _seed_files(found, sorted(set(path_seeds)))
@@ -289,10 +292,20 @@ def place_file(index: IndexView, reference: Reference) -> list[str]:
     of those its path names (``files_named``): the first in which a definition of the
     frame's function holds the line, else the first long enough to hold it, else the
     first. (Trial 12: okio's ``RealBufferedSource.kt:110`` frame, of the JVM, went to
-    the first of its Kotlin Multiplatform namesakes, commonMain's, which has 70 lines.)"""
+    the first of its Kotlin Multiplatform namesakes, commonMain's, which has 70 lines.)
+    A path that is only a file name (``main.cpp:5``) and names several files names none of
+    them, unless a stack frame's function is defined in one: then the first such one (the
+    name a compiler or a trace gives is most often the user's own file, not a namesake)."""
     paths = files_named(index, reference.path)
     if len(paths) < 2:
         return paths
+    if _only_a_file_name(reference.path):
+        # (trial 13: a compiler's ``main.cpp:5:8: note:`` named the repository's 8
+        # ``main.cpp``, each shown whole, none of them the user's)
+        paths = [p for p in paths if reference.function and any(
+            d.name == reference.function for d in index.file_definitions(p) or ())]
+        if not paths:
+            return []
 
     def fit(path: str) -> tuple[bool, bool]:
         holds = bool(reference.function) and any(
@@ -301,6 +314,11 @@ def place_file(index: IndexView, reference: Reference) -> list[str]:
         count = index.line_count(path)
         return not holds, count is None or count < reference.end_line
     return [min(paths, key=fit)]
+
+
+def _only_a_file_name(path: str) -> bool:
+    """Whether a written path is a file name alone, without directories (``main.cpp``)."""
+    return "/" not in path.strip("./")
 
 
 def _keep_best(found: _SeedSet, seed: Seed) -> None:
