@@ -108,9 +108,12 @@ def find_seeds(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
     found = _SeedSet(index, config, relevance_of, _speaks_of_tests(task))
     framed = _framed_names(task) if _seed_references(found, task) else set()
     path_seeds: list[str] = []
+    # (a place's file name alone names what ``place_file`` finds for it, trial 13)
+    placed = {r.path for r in task.references if _only_a_file_name(r.path)}
     for symbol in task.symbols:
         if is_path_symbol(symbol):
-            path_seeds += files_named(index, symbol)
+            named = files_named(index, symbol)
+            path_seeds += named if len(named) < 2 or symbol not in placed else []
         elif symbol not in framed:
             _seed_symbol(found, symbol)
     _seed_files(found, sorted(set(path_seeds)))
@@ -133,10 +136,8 @@ def in_repository(index: IndexView, task: ParsedTask) -> ParsedTask:
     (``task.places``) gives none either: its frame's place says where it is (trial 12:
     ``read`` of a C frame's ``read.c`` matched every ``read`` field of the repository)."""
     if task.places:
-        places, text = set(task.places), task.raw
-        for place in places:
-            text = text.replace(place, " ")
-        task = replace(task, raw=text, places=(),
+        places = set(task.places)
+        task = replace(task, raw=_without_paths(task.raw, places), places=(),
                        symbols=tuple(s for s in task.symbols if s not in places))
     referenced = {reference.path for reference in task.references}
     parts = {s: _repository_part(index, s, s in referenced) if is_path_symbol(s) else s
@@ -148,6 +149,18 @@ def in_repository(index: IndexView, task: ParsedTask) -> ParsedTask:
     addresses = tuple(s for s in symbols if "/" in s and is_path_symbol(s)
                       and s not in task.addresses and files_named(index, s))
     return _addressed(task, {written[s]: s for s in addresses}) if addresses else task
+
+
+def _without_paths(text: str, paths: set[str]) -> str:
+    """``text`` with each path of ``paths`` (a ``Reference.path``) that it writes as a
+    whole made a blank: with ``/`` or ``\\`` between its parts and the root it was read
+    without (``/``, ``C:\\``, ``file:///``, ``/_/``, ``../``), and neither name nor path
+    characters on either side (review 31: the place ``test.c`` made ``parse_latest.c`` of
+    the prose ``parse_la``)."""
+    spelled = "|".join(r"[/\\]".join(map(re.escape, path.split("/")))
+                       for path in sorted(paths, key=len, reverse=True))
+    return re.sub(rf"(?<![\w.~@+/\\-])(?:[a-z][\w+.-]*:/+|[A-Za-z]:[/\\]|~/|/_/|(?:\.{{0,2}}[/\\])+)?"
+                  rf"(?:{spelled})(?![\w/\\-]|\.\w)", " ", text)
 
 
 def _addressed(task: ParsedTask, addresses: dict[str, str]) -> ParsedTask:
@@ -279,10 +292,20 @@ def place_file(index: IndexView, reference: Reference) -> list[str]:
     of those its path names (``files_named``): the first in which a definition of the
     frame's function holds the line, else the first long enough to hold it, else the
     first. (Trial 12: okio's ``RealBufferedSource.kt:110`` frame, of the JVM, went to
-    the first of its Kotlin Multiplatform namesakes, commonMain's, which has 70 lines.)"""
+    the first of its Kotlin Multiplatform namesakes, commonMain's, which has 70 lines.)
+    A path that is only a file name (``main.cpp:5``) and names several files names none of
+    them, unless a stack frame's function is defined in one: then the first such one (the
+    name a compiler or a trace gives is most often the user's own file, not a namesake)."""
     paths = files_named(index, reference.path)
     if len(paths) < 2:
         return paths
+    if _only_a_file_name(reference.path):
+        # (trial 13: a compiler's ``main.cpp:5:8: note:`` named the repository's 8
+        # ``main.cpp``, each shown whole, none of them the user's)
+        paths = [p for p in paths if reference.function and any(
+            d.name == reference.function for d in index.file_definitions(p) or ())]
+        if not paths:
+            return []
 
     def fit(path: str) -> tuple[bool, bool]:
         holds = bool(reference.function) and any(
@@ -291,6 +314,11 @@ def place_file(index: IndexView, reference: Reference) -> list[str]:
         count = index.line_count(path)
         return not holds, count is None or count < reference.end_line
     return [min(paths, key=fit)]
+
+
+def _only_a_file_name(path: str) -> bool:
+    """Whether a written path is a file name alone, without directories (``main.cpp``)."""
+    return "/" not in path.strip("./")
 
 
 def _keep_best(found: _SeedSet, seed: Seed) -> None:

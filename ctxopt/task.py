@@ -13,7 +13,7 @@ files the task points at: ``path:line[:col]``, ``path:a-b``, ``path#La-Lb``, "li
 after a path, Python traceback frames (``File "/x/y.py", line 619, in get``), JVM stack
 frames (``at com.acme.Codec.get(Codec.java:619)``; these two also name the function),
 JavaScript stack frames (``at f (/srv/app/table.js:619:15)``), and the frames of Rust, Go,
-.NET, PHP and native (AddressSanitizer, gdb) traces (``_FRAME_KINDS``).
+.NET, PHP, native (AddressSanitizer, gdb) and Swift traces (``_FRAME_KINDS``).
 """
 from __future__ import annotations
 
@@ -188,20 +188,32 @@ _RUNTIME_FRAME = re.compile(r"(?<![\w$.])at (?:(?:async|new) )?[\w$.<>]+(?: \[as
                             r"[\w$.<>]*\([^()\n]*\)"
                             # a native frame in a binary, not a source file (``#8 0x55d0c8a19f24
                             # in _start (/home/dev/hiredis/build/fuzzer+0x2af24)``)
-                            r"|^[ \t]*#\d+[ \t]+0x[0-9a-fA-F]+ (?:in \S+ )?\([^()\n]*\+0x[0-9a-fA-F]+\)",
+                            r"|^[ \t]*#\d+[ \t]+0x[0-9a-fA-F]+ (?:in \S+ )?\([^()\n]*\+0x[0-9a-fA-F]+\)"
+                            # a Swift frame in a binary (``4 [ra] 0x7f8e specialized
+                            # Sequence.compactMap<A>(_:) + 320 in libswiftCore.so``), or one
+                            # the backtracer marks as the system's (``6 [ra] [system] 0x7f8e
+                            # __libc_start_call_main + 128 in libc.so.6``)
+                            r"|^[ \t]*\d+(?:[ \t]+\[\w+\])*[ \t]+0x[0-9a-fA-F]+[ \t]+[^\n]*? \+ \d+ in \S+[ \t]*$"
+                            r"|^[ \t]*\d+(?:[ \t]+\[ra\])?[ \t]+\[system\][^\n]*"
+                            # PHP's frame of a built-in that called back (``#1 [internal
+                            # function]: App\Ctl->{closure}(Object(App\Req))``)
+                            r"|^[ \t]*#\d+ \[internal function\]:[^\n]*",
                             re.MULTILINE)
 _RUST_HASH_SUFFIX = re.compile(_RUST_HASH)
 # The parameter list of a .NET frame (``(Object value, Type type)``, ``()``): its types and
 # names are the frame's, no names of the task (trial 12: ``String`` seeded ``Some.String``)
-_DOTNET_PARAMETERS = re.compile(r"(?<![\w$.])at [\w.`<>\[\],]+"
+_DOTNET_PARAMETERS = re.compile(r"(?<![\w$.])at [\w.`<>\[\],|]+"
                                 r"(\((?:[\w.`<>\[\],&*]+ \w+(?:, [\w.`<>\[\],&*]+ \w+)*)?\))")
 # .NET stack frame: "at Serilog.Core.Logger.Write(LogEventLevel level, String t) in
 # /_/src/Serilog/Core/Logger.cs:line 424" (a generic method's ``Log[TState]``, a type's
-# ``Dictionary`2``, a constructor's ``..ctor``, an async or lambda method's ``<Main>d__0``);
-# the place is a Windows, Unix or source-link (``/_/``) path. The
+# ``Dictionary`2``, a constructor's ``..ctor``, a lambda's ``<Main>b__0_0``, a local
+# function's ``<Run>g__Helper|4_0`` and an async method's ``<Main>d__0.MoveNext``, all
+# of the function ``Main`` or ``Run`` that holds them, review 31); the place is a
+# Windows, Unix or source-link (``/_/``) path. The
 # qualified name stays; its parameters, types and names, say nothing of the task.
 _DOTNET_FRAME = re.compile(
-    rf"(?<![\w$.])at (?P<name>(?:[\w`<>]+\.)*\.?<?(?P<function>{IDENTIFIER}))(?:>[\w`]*)?(?:\[[\w, ]*\])?"
+    r"(?<![\w$.])at (?P<name>(?:(?!<\w+>d__)[\w`<>]+\.)*\.?<?"
+    rf"(?P<function>{IDENTIFIER}))(?:>[\w`|]*(?:\.MoveNext)?)?(?:\[[\w, ]*\])?"
     r"\([^()\n]*\) in (?P<path>(?:[A-Za-z]:)?[^\n:()]+\.\w+):line (?P<start>\d+)")
 # PHP stack frame: "#0 /srv/Slim/Routing/RouteParser.php(42): Slim\Routing\RouteCollector
 # ->getNamedRoute('user')". The place is where the frame called the function it names,
@@ -211,17 +223,40 @@ _PHP_FRAME = re.compile(
     r"^[ \t]*#(?P<depth>\d+) (?P<path>[^\s()]+?\.php)\((?P<start>\d+)\): (?:[\w\\]*\\)?"
     rf"(?P<name>(?:\w+(?:->|::))?(?P<function>{IDENTIFIER})(?=\())?[^\n]*", re.MULTILINE)
 # A native frame, as AddressSanitizer or gdb prints it: "#2 0x55d0c8a2b7c2 in
-# processBulkItem /home/dev/hiredis/read.c:503", "#1  0x4005 in main () at test.c:10"
+# processBulkItem /home/dev/hiredis/read.c:503", "#1  0x4005 in main () at test.c:10", and
+# gdb's innermost frame, with no address: "#0  foo (x=0x0) at src/foo.c:5". Without the
+# address it must have gdb's ``(args) at``: a numbered line of prose, "#2 crash at
+# db.py:12", is no frame (review 31). A C++ function with template arguments
+# (``a::reader<std::map<...>, ...>::get(int)``, spaces and all) is its ``signature``,
+# whose function ``_signature_name`` reads: its template arguments, the ``std::`` names
+# among them, and its parameters are no names of the task (trial 13)
 _NATIVE_FRAME = re.compile(
-    rf"^[ \t]*#\d+[ \t]+(?:0x[0-9a-fA-F]+ in )?(?P<name>(?:[\w~]+::)*(?P<function>{IDENTIFIER}))"
-    r"(?:[ \t]*\([^()\n]*\))?(?:[ \t]+at)?[ \t]+(?P<path>[^\s()]+?\.\w+):(?P<start>\d+)(?::\d+)?",
+    r"^[ \t]*#\d+[ \t]+(?P<address>0x[0-9a-fA-F]+ in )?"
+    rf"(?:(?P<name>(?:[\w~]+(?:::|\.))*(?P<function>{IDENTIFIER}))(?:[ \t]*\([^()\n]*\))?"
+    r"(?(address)(?:[ \t]+at)?|(?<=\))[ \t]+at)"
+    r"|(?(address)(?P<signature>[\w~:]*<[^\n]*?\S)(?:[ \t]+at)?|(?!)))"
+    r"[ \t]+(?P<path>[^\s()]+?\.\w+):(?P<start>\d+)(?::\d+)?",
+    re.MULTILINE)
+# A Swift backtrace's frame, as Swift 5.9's backtracer prints it: "0 0x000055d5c3f2a1b4
+# ParsedWrapper.argumentSet(for:) + 180 in mytool at /src/Parsing/Parsed.swift:68:7",
+# "1 [ra] 0x... closure #1 in ArgumentSet.init(_:parent:) + 418 in mytool at /src/Parsable
+# Types/ParsableArguments.swift:326:25" (a path may hold blanks); its ``signature``'s
+# function is ``_signature_name``'s (trial 13: the frames were places of no trace); and as
+# a symbolicated macOS crash report has it: "0  MyTool  0x0000000100003f20 Foo.bar() + 32
+# (File.swift:68)"
+_SWIFT_FRAME = re.compile(
+    r"^[ \t]*\d+(?:[ \t]+\[\w+\])*(?:[ \t]+[^\s\[]\S*)?[ \t]+0x[0-9a-fA-F]+[ \t]+"
+    r"(?P<signature>[^\n]*?\S) \+ \d+(?: in \S+ at | \()"
+    # (a path of at most 4 words: one that might run to the line's end was sought there
+    # from each "in m at ", and a line of them took minutes)
+    r"(?P<path>(?:[A-Za-z]:)?[^\s:]*(?: [^\s:]+){0,3}?\.\w+):(?P<start>\d+)(?::\d+)?",
     re.MULTILINE)
 # A PHP error's place: "PHP Warning:  Undefined variable $x in /srv/a.php on line 42"
 _PHP_ERROR = re.compile(_REF_PATH + r" on line (?P<start>\d+)(?!\w)")
 # Each trace's frame pattern and its ``Reference.frame``
 _FRAME_KINDS = {_PYTHON_FRAME: "python", _JVM_FRAME: "jvm", _V8_FRAME: "v8",
                 _RUST_FRAME: "rust", _GO_FRAME: "go", _DOTNET_FRAME: "dotnet",
-                _PHP_FRAME: "php", _NATIVE_FRAME: "native"}
+                _PHP_FRAME: "php", _NATIVE_FRAME: "native", _SWIFT_FRAME: "swift"}
 _REFERENCES = (
     _PYTHON_FRAME,
     _JVM_FRAME,
@@ -231,6 +266,7 @@ _REFERENCES = (
     _DOTNET_FRAME,
     _PHP_FRAME,
     _NATIVE_FRAME,
+    _SWIFT_FRAME,
     _PHP_ERROR,
     re.compile(_REF_PATH + r"#L(?P<start>\d+)(?:-L?(?P<end>\d+))?(?!\w)"),  # GitHub anchor
     re.compile(_REF_PATH + r":(?P<start>\d+)(?:(?:-|\u2013)(?P<end>\d+)|:\d+)?(?![\w.])"),
@@ -246,8 +282,22 @@ _TRACEBACK_HEAD = re.compile(r"Traceback \(most recent call last\):?"
                              r"|goroutine \d+ \[[^\]\n]{0,100}\]:|\[signal [^\]\n]{0,200}\]"
                              r"|exit status \d+"
                              # .NET's and PHP's
-                             r"|--- End of [\w ]{0,80}---|Stack trace:|#\d+ \{main\}|thrown in"
-                             r"|PHP (?:Fatal error|Warning|Notice|Deprecated|Parse error): {0,2}(?:Uncaught )?")
+                             # (``Stack trace:`` opening a line, ``thrown in`` before a
+                             # PHP place: in prose they are words, review 31)
+                             r"|--- End of [\w ]{0,80}---|(?m:^)[ \t]*Stack trace:|#\d+ \{main\}"
+                             r"|thrown in(?= \S+ on line \d)"
+                             r"|PHP (?:Fatal error|Warning|Notice|Deprecated|Parse error): {0,2}(?:Uncaught )?"
+                             # Swift's (``Parsed.swift:68: Fatal error: ...``, the
+                             # backtracer's ``Program crashed: System trap at 0x55d5`` and
+                             # ``Thread 0 "mytool" crashed:``)
+                             r"|(?m:^)[ \t]*Fatal error:|(?<=\d: )Fatal error:"
+                             r"|Program crashed: [\w ]{0,80}? at 0x[0-9a-fA-F]+"
+                             r"|Thread \d+(?: \"[^\"\n]{0,100}\")? [Cc]rashed:"
+                             # and a frame's number, binary and address in a macOS crash
+                             # report (``4  MyTool  0x0000000100003f20``), and a mangled Swift
+                             # name, no name of the source (``$s6MyTool4mainyyF``)
+                             r"|(?m:^)[ \t]*\d+[ \t]+[^\s\[]\S*[ \t]+0x[0-9a-fA-F]+"
+                             r"|(?<![\w$])_?\$[sS]\d\w*")
 _LINES_WORDS = re.compile(r"\blines? (?P<start>\d+)(?:\s*(?:-|\u2013|to)\s*(?P<end>\d+))?", re.IGNORECASE)
 _CAMEL_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
@@ -272,7 +322,8 @@ class Reference:
     # (``at a.B.get(B.java:3)``), "v8" (``at B.get (/srv/b.ts:3:9)``), "rust" (``3: b::get``
     # over ``at ./src/b.rs:3:9``), "go" (``b.(*B).Get(...)`` over ``/srv/b.go:3 +0x1d``),
     # "dotnet" (``at B.Get() in /_/src/B.cs:line 3``), "php" (``#0 /srv/B.php(3): B->get()``),
-    # "native" (``#2 0x55d0 in get /srv/b.c:3``), else "" (a place written otherwise: ``x.py:3``)
+    # "native" (``#2 0x55d0 in get /srv/b.c:3``), "swift" (``0 0x55d5 B.get() + 18 in app at
+    # /srv/B.swift:3:7``), else "" (a place written otherwise: ``x.py:3``)
     frame: str = ""
 
 
@@ -495,12 +546,15 @@ def _written_references(text: str) -> list[tuple[Reference, str]]:
 
 
 def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple[int, int]],
-                                         list[tuple[int, int, str]]]:
+                                         list[tuple[int, int, str]], list[str]]:
     """``_written_references(text)``, the spans of ``text`` that only frame them (a
-    frame's ``File "``, ``", line 619, in <module>``, ``:619:15``, "lines 616-620") and
+    frame's ``File "``, ``", line 619, in <module>``, ``:619:15``, "lines 616-620"),
     the spans of their paths with the path each gives: [start, end) each, in no
-    particular order."""
+    particular order, and the qualified names read from frames' signatures, which the
+    text does not hold as written (``a.reader.get`` of ``a::reader<std::map<K, V>>::get()``),
+    in order."""
     found: list[tuple[int, Reference, str]] = []
+    names_read: list[tuple[int, str]] = []
     framing: list[tuple[int, int]] = []
     path_spans: list[tuple[int, int, str]] = []
     taken = _Spans()
@@ -517,13 +571,22 @@ def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple
             path = _reference_path(match.group("path"))
             function = (match.group("function") or "") if "function" in pattern.groupindex else ""
             function = "" if function == "<anonymous>" else function
+            signature = match.group("signature") if "signature" in pattern.groupindex else None
+            if signature is not None:
+                # (a name read from a signature, ``a.reader.get`` of ``a::reader<T>::get()``,
+                # is a name of the task; the signature as written frames it)
+                qualified = _signature_name(signature)
+                function = qualified.rpartition(".")[2]
             frame = _FRAME_KINDS.get(pattern, "")
             if path and start > 0:
                 taken.add(match.start(), match.end())
                 path_spans.append((*match.span("path"), path))
+                if signature is not None and qualified:
+                    names_read.append((match.start(), qualified))
                 # what is neither the path nor the (qualified) name of its function frames them
-                kept = "name" if "name" in pattern.groupindex and match.group("name") else (
-                    "function" if function else "")
+                kept = "" if signature is not None else (
+                    "name" if "name" in pattern.groupindex and match.group("name") else (
+                        "function" if function else ""))
                 names = sorted([match.span("path")] + ([match.span(kept)] if kept else []))
                 if pattern is _PHP_FRAME:
                     php.append((len(found), int(match.group("depth")), function))
@@ -568,7 +631,38 @@ def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple
     firsts: dict[Reference, str] = {}
     for _, reference, written in found:
         firsts.setdefault(reference, written)
-    return list(firsts.items()), framing, path_spans
+    return list(firsts.items()), framing, path_spans, [name for _, name in sorted(names_read)]
+
+
+def _signature_name(signature: str) -> str:
+    """The qualified name (``.`` between its parts) of the function a frame's signature
+    names: the last name outside angle brackets before the parameter list, ``""`` when
+    there is none. C++'s ``a::reader<std::map<K, V>>::get(int) const`` is ``a.reader.get``,
+    ``(anonymous namespace)::f(int)`` is ``f``; Swift's ``closure #1 in
+    ArgumentSet.init(_:parent:)`` is ``ArgumentSet.init``.
+
+    >>> _signature_name("a::reader<std::map<K, V>, int>::from<char const*>(char const*&&)")
+    'a.reader.from'
+    """
+    outside: list[str] = []  # the characters outside brackets and parentheses
+    depth, before_parameters = 0, None
+    for at, char in enumerate(signature):
+        if char in "<(":
+            if depth == 0 and char == "(" and before_parameters is None and at and \
+                    not signature[at - 1].isspace():
+                before_parameters = len(outside)
+            depth += 1
+        elif char in ">)" and depth and signature[at - 1:at] != "-":  # (not Swift's ``->``)
+            depth -= 1
+            outside.append(" " if char == ")" and not depth else "")
+        elif not depth:
+            outside.append(char)
+    words = "".join(outside[:before_parameters]).split()
+    name = words[-1].replace("::", ".").strip(".") if words else ""
+    return name if _QUALIFIED_NAME.fullmatch(name) else ""
+
+
+_QUALIFIED_NAME = re.compile(rf"~?{IDENTIFIER}(?:\.~?{IDENTIFIER})*")
 
 
 def _nearest_failure_first(references: list[Reference]) -> list[Reference]:
@@ -617,21 +711,24 @@ def parse_task(text: str) -> ParsedTask:
             symbols.setdefault(symbol)
 
     places: dict[str, None] = {}
-    written_references, framing, path_spans = _scan_references(text)
+    written_references, framing, path_spans, names_read = _scan_references(text)
     references = _nearest_failure_first([reference for reference, _ in written_references])
     in_text: dict[str, bool] = {}
     slashes = "/" in text
     for reference, written in written_references:
         # an absolute path's repository part is a symbol too, when the text holds it as
-        # such. Mostly it is part of the path as written; else its "\\" were made "/",
-        # and a text without "/" (a Windows stack trace) need not be searched for it
+        # such: as part of the path as written, with "/" or "\\" (``src\\app\\db.py:12``,
+        # ``C:\\src\\App\\B.cs``: review 31), or elsewhere (a text without "/" need not
+        # be searched for it)
         path = reference.path
         if path not in in_text:
-            in_text[path] = path in written or (slashes and path in text)
+            in_text[path] = path in written.replace("\\", "/") or (slashes and path in text)
         if in_text[path]:
             add(path)
             if reference.frame:
                 places.setdefault(path)
+    for name in names_read:
+        add(name)
     # An absolute path is one symbol without its root (``srv/app/db.py``), which names
     # the longest repository path it ends with; its words are those of that part only
     # (``seeds`` reads it so), never keywords. So are the paths of references, and the

@@ -163,8 +163,19 @@ def test_the_trace_patterns_end_on_a_long_line_of_their_own_openings() -> None:
         "        (task._RUNTIME_FRAME, 'at a/'), (task._RUNTIME_FRAME, '#0 0x1 in f ('),\n"
         "        (task._PHP_FRAME, '#0 a'), (task._NATIVE_FRAME, '#0 0x1 in f '),\n"
         "        (task._NATIVE_FRAME, '#0 f (a) at '), (task._PHP_ERROR, 'a.php on line '),\n"
-        "        (task._ABSOLUTE_PATH, 'C:\\\\a\\\\'), (task._TRACEBACK_HEAD, '--- End of (')):\n"
-        "    assert pattern.search(opening * (1_000_000 // len(opening))) is None\n")
+        "        (task._ABSOLUTE_PATH, 'C:\\\\a\\\\'), (task._TRACEBACK_HEAD, '--- End of ('),\n"
+        "        (task._NATIVE_FRAME, '#0 0x1 in a<'), (task._NATIVE_FRAME, '#0 0x1 in a<b> at '),\n"
+        "        (task._SWIFT_FRAME, '0 0x1 f + 1 in m at '), (task._SWIFT_FRAME, '0 0x1 f + 1 ('),\n"
+        "        (task._SWIFT_FRAME, '0 [ra] 0x1 '), (task._RUNTIME_FRAME, '0 0x1 f + 1 in '),\n"
+        "        (task._RUNTIME_FRAME, '0 [ra] [ra] '), (task._RUNTIME_FRAME, '#0 [internal function] '),\n"
+        "        (task._TRACEBACK_HEAD, 'thrown in '), (task._TRACEBACK_HEAD, 'Program crashed: '),\n"
+        "        (task._TRACEBACK_HEAD, 'Thread 0 \"'), (task._TRACEBACK_HEAD, '0 a 0xg'),\n"
+        "        (task._DOTNET_FRAME, 'at <a>d__'), (task._DOTNET_FRAME, 'at a.<b>g__c|'),\n"
+        "        (task._DOTNET_PARAMETERS, 'at a|b(T a, ')):\n"
+        "    assert pattern.search(opening * (1_000_000 // len(opening))) is None, opening\n"
+        "from ctxopt.seeds import _without_paths\n"
+        "for opening in ('a/b.c', '/a/b.c', 'x../', 'C:\\\\a'):\n"
+        "    _without_paths(opening * (1_000_000 // len(opening)), {'a/b.c', 'b.c'})\n")
     root = Path(__file__).resolve().parent.parent
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                             timeout=60, env={**os.environ, "PYTHONPATH": str(root)}, check=False)

@@ -149,8 +149,10 @@ def test_a_windows_stack_trace_of_thousands_of_frames_gives_paths_it_holds_as_sy
     assert [(r.path, r.start_line) for r in parsed.references][:2] == [("src/app/mod_1.py", 1),
                                                                       ("src/app/mod_2.py", 2)]
     assert len(parsed.references) == 3000
-    # only the path the text holds with "/" is a symbol; the others are written with "\"
-    assert [s for s in parsed.symbols if s.startswith("src/")] == ["src/app/mod_7.py"]
+    # each path is a symbol, written with "\" or "/" (review 31: a path written with "\"
+    # was none, and ``src\app\db.py:12`` gave no file)
+    assert [s for s in parsed.symbols if s.startswith("src/")][:2] == ["src/app/mod_1.py",
+                                                                      "src/app/mod_2.py"]
 
 
 @given(st.lists(st.tuples(st.integers(0, 60), st.integers(1, 8)), max_size=30),
@@ -459,3 +461,94 @@ def test_a_native_frame_is_a_place_with_its_function_and_a_binary_frame_is_the_r
         ("test.c", 10, "main", "native")]
     assert {"home", "dev", "hiredis", "build", "fuzzer", "start"}.isdisjoint(parsed.keywords)
     assert parsed.places == ("src/libsanitizer/common.inc", "home/dev/hiredis/read.c", "test.c")
+
+
+def test_a_cpp_frames_template_arguments_give_no_names_and_its_function_is_outside_them() -> None:
+    # trial 13: `std::char_traits`, `adl_serializer`, ... of a frame's template arguments
+    # were names of the task, and the frames, no frames at all, all scored 150
+    trace = ("    #0 0x55d0 in ns::reader<ns::basic_json<std::map, std::allocator<char> >, "
+             "ns::adapter<unsigned char const*> >::get_number() /src/json/json.hpp:11835:38\n"
+             "    #1 0x55d1 in ns::basic_json<>::from_ubjson<unsigned char const*>(unsigned "
+             "char const*&&, bool) /src/json/json.hpp:23783:73\n")
+    parsed = parse_task(trace)
+    assert [(r.start_line, r.function, r.frame) for r in parsed.references] == [
+        (11835, "get_number", "native"), (23783, "from_ubjson", "native")]
+    assert parsed.symbols == ("src/json/json.hpp", "ns.reader.get_number", "ns.basic_json.from_ubjson")
+    assert {"std", "map", "allocator", "char", "adapter", "unsigned", "bool"}.isdisjoint(parsed.keywords)
+
+
+@pytest.mark.parametrize("line", ["#2 crash at db.py:12", "#3 see config.py:55 for the Loader",
+                                  "#12 handle /srv/app/x.py:3 better"])
+def test_a_numbered_line_of_prose_is_a_place_not_a_native_frame(line: str) -> None:
+    # review 31: `crash`, `see` and `handle` were the functions of native frames
+    (reference,) = parse_task(line).references
+    assert (reference.function, reference.frame) == ("", "")
+    assert parse_task(line).places == ()
+
+
+def test_gdbs_innermost_frame_without_an_address_is_still_a_native_frame() -> None:
+    (reference,) = parse_task("#0  foo (x=0x0) at src/foo.c:5").references
+    assert (reference.path, reference.function, reference.frame) == ("src/foo.c", "foo", "native")
+
+
+def test_a_swift_backtraces_frames_are_places_nearest_the_failure_first() -> None:
+    # trial 13: the frames of Swift's backtracer were places of no trace, all of the top
+    # quality; "Fatal error", "Program crashed" and the runtime's frames gave names
+    trace = ("Swift/Parsed.swift:68: Fatal error: Trying to get the set\n\n"
+             "💣 Program crashed: System trap at 0x000055d5c3f2a1b4\n\n"
+             'Thread 0 "mytool" crashed:\n\n'
+             "0 0x000055d5c3f2a1b4 ParsedWrapper.argumentSet(for:) + 180 in mytool at "
+             "/home/ci/Sources/Parsing/Parsed.swift:68:7\n"
+             "1 [ra] 0x000055d5c3f3b0a2 closure #1 in ArgumentSet.init(_:visibility:) + 418 in "
+             "mytool at /home/ci/Sources/Parsable Types/ParsableArguments.swift:326:25\n"
+             "2 [ra] 0x00007f8e1a2b3c40 specialized Sequence.compactMap<A>(_:) + 320 in libswiftCore.so\n"
+             "3 [ra] [system] 0x00007f8e19e29d90 __libc_start_call_main + 128 in libc.so.6\n"
+             "4  MyTool  0x0000000100003f20 $s6MyTool4mainyyF + 32\n"
+             "5  MyTool  0x0000000100003f20 Tool.run() + 32 (Tool.swift:9)\n")
+    parsed = parse_task(trace)
+    assert [(r.path, r.start_line, r.function, r.frame) for r in parsed.references] == [
+        ("Swift/Parsed.swift", 68, "", ""),
+        ("home/ci/Sources/Parsing/Parsed.swift", 68, "argumentSet", "swift"),
+        ("home/ci/Sources/Parsable Types/ParsableArguments.swift", 326, "init", "swift"),
+        ("Tool.swift", 9, "run", "swift")]
+    assert {"ParsedWrapper.argumentSet", "ArgumentSet.init", "Tool.run"} <= set(parsed.symbols)
+    assert {"Fatal", "Program", "System", "Thread", "Sequence.compactMap", "libswiftCore.so",
+            "libc.so", "__libc_start_call_main"}.isdisjoint(parsed.symbols)
+    assert {"fatal", "program", "crashed", "trap", "thread", "mytool", "specialized",
+            "compact", "libswiftcore", "closure", "mainyy"}.isdisjoint(parsed.keywords)
+
+
+@pytest.mark.parametrize("method", ["<Run>g__Helper|4_0(Int32 x)", "<Run>d__4.MoveNext()",
+                                    "<>c.<Run>b__0_0(Int32 x)"])
+def test_a_dotnet_local_function_lambda_or_async_frame_is_of_the_method_holding_it(method: str) -> None:
+    # review 31: a local function's `|` made the frame no frame (and `Int32` a name); an
+    # async method's frame named `MoveNext`
+    parsed = parse_task(f"   at MyApp.Svc.{method} in /src/MyApp/Svc.cs:line 33")
+    assert [(r.path, r.function, r.frame) for r in parsed.references] == [
+        ("src/MyApp/Svc.cs", "Run", "dotnet")]
+    assert {"Int32", "g__Helper", "d__4.MoveNext", "MoveNext"}.isdisjoint(parsed.symbols)
+
+
+def test_a_php_internal_function_frame_gives_no_names_nor_words() -> None:
+    # review 31: `App`, `Ctl`, `Object` and `closure` of a callback's frame were the task's
+    parsed = parse_task("#0 /srv/a/Ctl.php(9): App\\Svc->run()\n"
+                        "#1 [internal function]: App\\Ctl->{closure}(Object(App\\Req))\n"
+                        "#2 /srv/a/Kernel.php(3): call_user_func(Object(Closure))\n")
+    assert not {"App", "Ctl", "Object", "Req"} & set(parsed.symbols)
+    assert {"internal", "function", "closure", "object", "req"}.isdisjoint(parsed.keywords)
+
+
+def test_a_relative_windows_path_gives_its_file_and_a_windows_frame_its_place() -> None:
+    # review 31: "src\app\db.py:12" gave no symbol, and a Windows .NET frame no place
+    assert parse_task("src\\app\\db.py:12 fails").symbols == ("src/app/db.py",)
+    frame = parse_task("   at MyApp.Program.Main(String[] args) in C:\\src\\MyApp\\Program.cs:line 22")
+    assert frame.places == ("src/MyApp/Program.cs",)
+
+
+def test_php_framing_words_are_words_in_prose() -> None:
+    # review 31: "thrown in" and "Stack trace:" were framing anywhere in a task
+    parsed = parse_task("The exception is thrown in the parser; the Stack trace: field is empty")
+    assert {"thrown", "stack", "trace"} <= set(parsed.keywords)
+    php = parse_task("PHP Fatal error:  Uncaught Exception: boom in /srv/a/B.php:4\n"
+                     "Stack trace:\n#0 {main}\n  thrown in /srv/a/B.php on line 4\n")
+    assert {"thrown", "stack", "trace"}.isdisjoint(php.keywords)

@@ -940,3 +940,32 @@ def test_a_frames_file_is_a_place_and_gives_no_words(make_repo, build_index) -> 
                       "    #2 0x55d0c8a2b7c2 in processBulkItem /home/dev/hiredis/read.c:2\n")
     assert "read" not in query_terms(in_repository(index, task))
     assert [index.definition(s.node).name for s in find_seeds(index, task)] == ["processBulkItem"]
+
+
+def test_a_frames_file_is_taken_from_the_text_only_where_written_whole(make_repo, build_index) -> None:
+    # review 31: the place `test.c` made the prose's `parse_latest.c` "parse_la" and
+    # `mytest.cpp` "my pp"; a Windows frame's place stayed in the text
+    index = build_index(make_repo({"test.c": "int main(void) {\n    return 0;\n}\n"}))
+    task = parse_task("the loader in mytest.cpp fails after parse_latest.c\n"
+                      "#1  0x4005 in main () at test.c:2\n"
+                      "   at App.Main() in C:\\src\\App\\Program.cs:line 2\n")
+    raw = in_repository(index, task).raw
+    assert "mytest.cpp" in raw and "parse_latest.c" in raw
+    assert "test.c:" not in raw and "Program.cs" not in raw
+
+
+def test_a_place_of_a_file_name_alone_names_none_of_its_namesakes_but_a_frames(
+        make_repo, build_index) -> None:
+    # trial 13: a compiler's `main.cpp:5:8: note:` named the repository's 8 `main.cpp`
+    # (examples, tests), each shown whole
+    index = build_index(make_repo({"tests/a/main.cpp": "int main() {\n    return 1;\n}\n",
+                                   "tests/b/main.cpp": "int run() {\n    return 2;\n}\n",
+                                   "src/point.hpp": "struct Point {\n    int x;\n};\n"}))
+    note = "main.cpp:2:8: note: 'Point::Point()' is implicitly deleted\n"
+    assert not [s for s in find_seeds(index, parse_task(note))
+                if index.path_of(s.node).endswith("main.cpp")]
+    frame = parse_task("#0  0x4005 in run () at main.cpp:2\n")
+    assert [index.path_of(s.node) for s in find_seeds(index, frame)] == ["tests/b/main.cpp"]
+    alone = build_index(make_repo({"tests/a/main.cpp": "int main() {\n    return 1;\n}\n"}, "alone"))
+    assert [alone.path_of(s.node) for s in find_seeds(alone, parse_task(note))][:1] == [
+        "tests/a/main.cpp"]
