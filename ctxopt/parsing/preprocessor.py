@@ -11,10 +11,27 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["first_branches"]
+__all__ = ["conditional_lines", "first_branches"]
 
 # A directive line: `#` first on the line, then the directive's name.
 _DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*([a-z]+)")
+# A conditional directive's line, anywhere in a source.
+_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(?:if|elif|else|endif)\b", re.MULTILINE)
+
+
+def conditional_lines(source: bytes) -> list[int]:
+    """The 0-based lines of ``source``'s ``#if``, ``#elif``, ``#else`` and ``#endif``, in order.
+
+    >>> conditional_lines(b"int a;\\n#if X\\nint b;\\n  #endif\\n")
+    [1, 3]
+    """
+    lines: list[int] = []
+    line = position = 0
+    for match in _CONDITIONAL.finditer(source):
+        line += source.count(b"\n", position, match.start())
+        position = match.start()
+        lines.append(line)
+    return lines
 
 
 def first_branches(source: bytes) -> bytes:
