@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from ctxopt.parsing.languages import LANGUAGES, language_for_path
+from ctxopt.parsing.preprocessor import first_branches
 from ctxopt.parsing.treesitter import extract_tags
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "languages"
@@ -663,6 +664,31 @@ def test_csharp_an_error_the_first_branches_do_not_mend_keeps_the_else_members()
     tags = extract_tags("C.cs", "csharp", source)
     assert [d.qualified_name for d in tags.definitions] == [
         "C", "C.Broken", "C.FastPath", "C.SlowPath"]
+
+
+def test_csharp_if_false_takes_the_else_branch() -> None:
+    """Review 31 #3: `#if false` (code commented out) kept the dead branch, here `Old` and
+    a block body, and blanked the live one."""
+    source = (b"class C\n{\n    int F()\n#if false\n    { return 1; }\n    void Old() { }\n"
+              b"#else\n    => 2;\n    void New() { }\n#endif\n}\n")
+    tags = extract_tags("C.cs", "csharp", source)
+    assert [(d.qualified_name, d.signature) for d in tags.definitions] == [
+        ("C", "class C { ... }"), ("C.F", "    int F() ..."), ("C.New", "    void New() { ... }")]
+
+
+@pytest.mark.parametrize(("source", "kept"), [
+    (b"#if false\nold\n#else\nnew\n#endif\n", [b"new"]),
+    (b"#if 0 // off\nold\n#elif X\nnew\n#else\nother\n#endif\n", [b"new"]),
+    (b"#if false\nold\n#elif false\nolder\n#else\nnew\n#endif\n", [b"new"]),
+    (b"#if true\nnew\n#else\nold\n#endif\n", [b"new"]),
+    (b"#if 1\nnew\n#elif X\nold\n#endif\n", [b"new"]),
+    (b"#if falsey\nnew\n#else\nold\n#endif\n", [b"new"]),
+    (b"#if false\n#if A\nold\n#endif\n#else\nnew\n#endif\n", [b"new"]),
+])
+def test_first_branches_takes_the_first_live_branch(source: bytes, kept: list[bytes]) -> None:
+    # a condition that is literally false or 0 is dead; any other is taken as true
+    assert first_branches(source).split() == kept
+    assert len(first_branches(source)) == len(source)
 
 
 @pytest.mark.parametrize(("source", "expected"), [
