@@ -709,6 +709,20 @@ def test_a_typedef_struct_is_one_declaration_as_written(source: bytes, expected:
     assert [(d.kind, d.qualified_name, d.signature, d.parent) for d in tags.definitions] == expected
 
 
+@pytest.mark.parametrize(("source", "expected"), [
+    (b"class M {\n  companion object : Factory<M> {\n    fun parse() = 1\n  }\n}\n",
+     [("class", "M"), ("class", "M.Companion"), ("method", "M.Companion.parse")]),
+    (b"class M {\n  private companion object Named : F { fun parse() = 1 }\n}\n",
+     [("class", "M"), ("class", "M.Named"), ("method", "M.Named.parse")]),
+    (b"class M {\n  companion object\n}\n", [("class", "M"), ("class", "M.Companion")]),
+])
+def test_kotlin_unnamed_companion_object_with_a_supertype(source: bytes, expected: list) -> None:
+    """Review 31 #6: the unnamed companion was captured only when `{` followed `object`, so
+    `companion object : Factory<M> {` (kotlinx.serialization, KLogging) gave `M.parse`."""
+    tags = extract_tags("M.kt", "kotlin", source)
+    assert [(d.kind, d.qualified_name) for d in tags.definitions] == expected
+
+
 def test_kotlin_data_class_companion_and_extension_property() -> None:
     """Trial 12: `data class Money(...)` had the signature `data class Money( ... )` (the
     grammar names no `body` field), the unnamed companion object was no definition, and
