@@ -134,8 +134,10 @@ def _skeleton(definitions: tuple, i: int, end: int | None = None,
     # (members the header declares, a Kotlin or Scala primary constructor's `val`s, show
     # there: trial 12's data class listed them twice)
     header = signature.rpartition("{ ... }")[0]
-    in_body = [(n, d) for n, d in enumerate(definitions) if d.parent == i
-               and (not header or d.signature.strip() not in header)]
+    # (one line per declaration: Swift's `case read, write` is two members; review 31)
+    in_body = [(n, definitions[n]) for n in _one_per_node(definitions, [
+        n for n, d in enumerate(definitions) if d.parent == i
+        and (not header or d.signature.strip() not in header)])]
     members = [d for _, d in in_body]
     children = [d for n, d in in_body if (only is None or n in only)
                 and (end is None or file_lines is None or header_lines(d, file_lines)[0] <= end)]

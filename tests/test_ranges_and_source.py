@@ -5,9 +5,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ctxopt.model import Definition, Fidelity, Item
+from ctxopt.parsing.languages import language_for_path
+from ctxopt.parsing.treesitter import extract_tags
 from ctxopt.ranges import clamp_range, merge_ranges
 from ctxopt.render import render_block, shown_kind
-from ctxopt.source import read_blocks, read_lines
+from ctxopt.source import outline, read_blocks, read_lines
 from ctxopt.store import IndexOptions, open_index
 from ctxopt.tokens import Cl100kCounter
 
@@ -390,6 +392,20 @@ def test_a_typedef_struct_signature_is_one_declaration_with_its_fields_inside(
                            whole_files=False)
     assert block.signature == ("typedef struct funcs {\n    int (*read)(int);\n⋮ 1 more members\n"
                                "} funcs;\ntypedef struct task {\n    int type;\n} task;")
+
+
+@pytest.mark.parametrize(("path", "source", "expected"), [
+    ("m.swift", b"enum Mode {\n    case read, write\n    case append\n}\n",
+     "enum Mode {\n    case read, write\n    case append\n}"),
+    ("s.c", b"struct S {\n    int a;\n    int b, c;\n};\n", "struct S {\n    int a;\n    int b, c;\n};"),
+])
+def test_a_member_declaring_two_names_is_listed_once(path: str, source: bytes,
+                                                     expected: str) -> None:
+    # review 31: `_one_per_node` deduped only top-level definitions, and its own example,
+    # Swift's `case read, write` (two members, one line), showed twice in its enum
+    language = language_for_path(path)
+    assert language is not None
+    assert outline(extract_tags(path, language.name, source).definitions) == expected
 
 
 def test_a_data_class_skeleton_lists_its_constructor_properties_once(make_repo,
