@@ -408,6 +408,31 @@ def test_a_member_declaring_two_names_is_listed_once(path: str, source: bytes,
     assert outline(extract_tags(path, language.name, source).definitions) == expected
 
 
+def test_a_signature_block_shows_no_member_header_past_its_end(make_repo, build_index) -> None:
+    # trial 13: the block of lines 2-6 listed `Mul.c`, whose header starts on line 6 and
+    # ends on 7, so it printed line 7 (shown again by the next block); and the `}` of
+    # `Add` (line 4, in the block) was missing, so `Mul` read as nested in `Add`
+    source = ("struct Add {\n  func run() {\n  }\n}\nstruct Mul {\n  static let c = f(\n"
+              "    a: 1)\n  func run() {}\n}\n")
+    root = make_repo({"m.swift": source})
+    items = [Item("m.swift", 2, 6, 80.0, 1, "used by f", "Add.run", Fidelity.SIGNATURE)]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0,
+                           whole_files=False)
+    assert (block.start_line, block.end_line) == (2, 6)
+    assert block.signature == "  func run() { ... }\n}\nstruct Mul { ... }"
+
+
+def test_a_signature_block_closes_only_a_line_that_closes_the_container(
+        make_repo, build_index) -> None:
+    # a Python class's last line that ends a dict is no closing line of the class
+    source = "class A:\n    def f(self):\n        return {\n}\n"
+    root = make_repo({"a.py": source})
+    items = [Item("a.py", 2, 4, 80.0, 1, "used by f", "A.f", Fidelity.SIGNATURE)]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0,
+                           whole_files=False)
+    assert block.signature == "    def f(self):\n        ..."
+
+
 def test_a_data_class_skeleton_lists_its_constructor_properties_once(make_repo,
                                                                     build_index) -> None:
     # trial 12: a Kotlin data class's properties were hidden (`data class Money( ... )`);
