@@ -121,9 +121,10 @@ def compact_signature(signature: str) -> str:
 def _skeleton(definitions: tuple, i: int, end: int | None = None,
               file_lines: list[str] | None = None, only: set[int] | None = None) -> str:
     """A class-like definition's signature with its members' signatures as its body:
-    those whose header starts at line ``end`` or above, when given (a block that holds
+    those whose header ends at line ``end`` or above, when given (a block that holds
     part of the class: a member below it is in another block, or none, and was listed
-    twice, its label's range wrong; trial 6). ``file_lines`` (given with ``end``) finds a
+    twice, its label's range wrong; trial 6; a member whose header only starts there
+    showed lines past the block, printed again by the next; trial 13). ``file_lines`` (given with ``end``) finds a
     member's header below the doc comment it starts with (``header_lines``; trial 8: a
     Rust field's doc comment ended a block, the field was listed in it and shown again by
     the next block). ``only``: the indexes of the members to list, when not all those.
@@ -134,11 +135,13 @@ def _skeleton(definitions: tuple, i: int, end: int | None = None,
     # (members the header declares, a Kotlin or Scala primary constructor's `val`s, show
     # there: trial 12's data class listed them twice)
     header = signature.rpartition("{ ... }")[0]
-    in_body = [(n, d) for n, d in enumerate(definitions) if d.parent == i
-               and (not header or d.signature.strip() not in header)]
+    # (one line per declaration: Swift's `case read, write` is two members; review 31)
+    in_body = [(n, definitions[n]) for n in _one_per_node(definitions, [
+        n for n, d in enumerate(definitions) if d.parent == i
+        and (not header or d.signature.strip() not in header)])]
     members = [d for _, d in in_body]
     children = [d for n, d in in_body if (only is None or n in only)
-                and (end is None or file_lines is None or header_lines(d, file_lines)[0] <= end)]
+                and (end is None or file_lines is None or header_lines(d, file_lines)[1] <= end)]
     if definition.kind not in CONTAINER_KINDS or not children:
         return signature
     lines = signature.split("\n")
@@ -219,8 +222,13 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
     # (each run of one owner's members: trial 12's hiredis block began with the last
     # fields of one struct, then the typedefs below it)
     parts = []
+    # (containers above the block whose closing line is in it, innermost last: a member's
+    # signature, then the next type's, read as nested in it; trial 13)
+    closing: list[int] = []
     for owner, run in groupby(outermost, key=lambda i: definitions[i].parent):
         members = list(run)
+        while closing and definitions[closing[-1]].end_line < definitions[members[0]].start_line:
+            parts.append(lines[definitions[closing.pop()].end_line - 1])
         if owner is not None and definitions[owner].kind in CONTAINER_KINDS \
                 and _braced(compact_signature(definitions[owner].signature)) \
                 and (definitions[owner].kind in _DECLARING_KINDS
@@ -230,7 +238,25 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
                 parts.append(wrapped)
                 continue
         parts += [_skeleton(definitions, i, end, lines) for i in members]
-    return "\n".join(parts)
+        closing += reversed([a for a in _closed_here(definitions, owner, lines, end)
+                             if a not in closing])
+    return "\n".join(parts + [lines[definitions[a].end_line - 1] for a in reversed(closing)])
+
+
+def _closed_here(definitions: tuple, owner: int | None, lines: list[str], end: int) -> list[int]:
+    """``owner`` and its containers, innermost first, while each one's last line is at or
+    above line ``end`` and only closes it: ``}`` under a braced signature, ``end`` under
+    Ruby's ``class A ... end`` (not a Python class's last line that ends a dict)."""
+    closed = []
+    while owner is not None and definitions[owner].end_line <= min(end, len(lines)):
+        last = lines[definitions[owner].end_line - 1].strip()
+        signature = compact_signature(definitions[owner].signature)
+        if not (last in _CLOSING_LINE and last != "end" and _braced(signature)
+                or last == "end" and signature.endswith(" end")):
+            break
+        closed.append(owner)
+        owner = definitions[owner].parent
+    return closed
 
 
 def header_lines(definition: Definition, lines: list[str]) -> tuple[int, int]:

@@ -2,7 +2,8 @@
 ; An extension function `fun Storage.size()` is a method of its receiver type, and an
 ; extension property `val Storage.empty` a field of it: @scope names it, giving
 ; `Storage.size`. A companion object is a class in its class; unnamed, it is `Companion`
-; (Kotlin's name for it: `Money.Companion.parse`), captured on its `companion` keyword.
+; (Kotlin's name for it: `Money.Companion.parse`), captured on its `companion` keyword
+; when no name follows `object` (a supertype or no body may: `companion object : F<M> {`).
 
 (function_declaration receiver: (receiver_type [
     (user_type . (type_identifier) @scope)
@@ -15,7 +16,7 @@
 (object_declaration (type_identifier) @name.definition.class) @definition.class
 (companion_object (type_identifier) @name.definition.class) @definition.class
 (companion_object "companion" @name.definition.class
-  (#match? @definition.class "^[^{]*companion\\s+object\\s*\\{")) @definition.class
+  (#not-match? @definition.class "^[^{]*companion\\s+object\\s+[A-Za-z_`]")) @definition.class
 (type_alias (type_identifier) @name.definition.type) @definition.type
 (property_declaration receiver: (receiver_type [
     (user_type . (type_identifier) @scope)

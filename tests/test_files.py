@@ -109,9 +109,27 @@ def test_private_key_is_redacted_whole_and_lines_are_kept() -> None:
     ("jwt = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0."
      "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U'", "jwt = '[REDACTED JSON Web Token]'"),
     ("url = 'https://user:hunter2@example.com/x'",
-     "url = 'https[REDACTED Basic Auth Credentials]example.com/x'"),
+     "url = 'https://user:[REDACTED Basic Auth Credentials]@example.com/x'"),
+    ('x = "glcbt-ab_abcdefghijklmnopqrstuvwxyz"', 'x = "[REDACTED GitLab Token]"'),
 ])
 def test_tokens_are_redacted(line, redacted) -> None:
+    assert redact_secrets(line)[0] == redacted
+
+
+_AWS_SECRET = "9hT2abcdefghijklmnopqrstuvwxyzABCDEFGHV3"
+
+
+@pytest.mark.parametrize(("line", "redacted"), [
+    (f'export const aws_secret_access_key = "{_AWS_SECRET}"',
+     'export const aws_secret_access_key = "[REDACTED AWS Access Key]"'),
+    (f"aws_secret_access_key: '{_AWS_SECRET}'", "aws_secret_access_key: '[REDACTED AWS Access Key]'"),
+    (f'{{"aws_secret_key": "{_AWS_SECRET}"}}', '{"aws_secret_key": "[REDACTED AWS Access Key]"}'),
+    ("//registry.npmjs.org/:_authToken=npm_abcdefghijklmnopqrstuvwxyz0123456789",
+     "//registry.npmjs.org/:_authToken=[REDACTED NPM tokens]"),
+])
+def test_only_the_value_of_a_named_secret_is_redacted(line, redacted) -> None:
+    # trial 13: a detector whose pattern matches the name with the value (AWS's secret
+    # key) had the name redacted too: `export const [REDACTED AWS Access Key]`
     assert redact_secrets(line)[0] == redacted
 
 

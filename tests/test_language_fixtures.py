@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from ctxopt.parsing.languages import LANGUAGES, language_for_path
+from ctxopt.parsing.preprocessor import first_branches
 from ctxopt.parsing.treesitter import extract_tags
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "languages"
@@ -645,6 +646,51 @@ def test_csharp_else_branches_between_members_are_kept() -> None:
     assert [d.qualified_name for d in tags.definitions] == ["T", "T.OnA", "T.OnB"]
 
 
+def test_csharp_an_unrelated_error_keeps_the_else_members() -> None:
+    """Review 31 #2: any parse error in a file with a `#` re-parsed it with the `#else`
+    branches blanked, and kept that tree: `SlowPath` was lost to `var x = ;`. The first
+    branches are parsed only for an error near a directive, and kept only with fewer errors."""
+    source = (b"class C\n{\n    void Broken() { var x = ; }\n\n\n\n"
+              b"#if NET8\n    void FastPath() { }\n#else\n    void SlowPath() { }\n#endif\n}\n")
+    tags = extract_tags("C.cs", "csharp", source)
+    assert [d.qualified_name for d in tags.definitions] == [
+        "C", "C.Broken", "C.FastPath", "C.SlowPath"]
+
+
+def test_csharp_an_error_the_first_branches_do_not_mend_keeps_the_else_members() -> None:
+    # the error is next to the directive, but blanking the `#else` branch does not remove it
+    source = (b"class C\n{\n    void Broken() { var x = ; }\n"
+              b"#if NET8\n    void FastPath() { }\n#else\n    void SlowPath() { }\n#endif\n}\n")
+    tags = extract_tags("C.cs", "csharp", source)
+    assert [d.qualified_name for d in tags.definitions] == [
+        "C", "C.Broken", "C.FastPath", "C.SlowPath"]
+
+
+def test_csharp_if_false_takes_the_else_branch() -> None:
+    """Review 31 #3: `#if false` (code commented out) kept the dead branch, here `Old` and
+    a block body, and blanked the live one."""
+    source = (b"class C\n{\n    int F()\n#if false\n    { return 1; }\n    void Old() { }\n"
+              b"#else\n    => 2;\n    void New() { }\n#endif\n}\n")
+    tags = extract_tags("C.cs", "csharp", source)
+    assert [(d.qualified_name, d.signature) for d in tags.definitions] == [
+        ("C", "class C { ... }"), ("C.F", "    int F() ..."), ("C.New", "    void New() { ... }")]
+
+
+@pytest.mark.parametrize(("source", "kept"), [
+    (b"#if false\nold\n#else\nnew\n#endif\n", [b"new"]),
+    (b"#if 0 // off\nold\n#elif X\nnew\n#else\nother\n#endif\n", [b"new"]),
+    (b"#if false\nold\n#elif false\nolder\n#else\nnew\n#endif\n", [b"new"]),
+    (b"#if true\nnew\n#else\nold\n#endif\n", [b"new"]),
+    (b"#if 1\nnew\n#elif X\nold\n#endif\n", [b"new"]),
+    (b"#if falsey\nnew\n#else\nold\n#endif\n", [b"new"]),
+    (b"#if false\n#if A\nold\n#endif\n#else\nnew\n#endif\n", [b"new"]),
+])
+def test_first_branches_takes_the_first_live_branch(source: bytes, kept: list[bytes]) -> None:
+    # a condition that is literally false or 0 is dead; any other is taken as true
+    assert first_branches(source).split() == kept
+    assert len(first_branches(source)) == len(source)
+
+
 @pytest.mark.parametrize(("source", "expected"), [
     (b"typedef struct redisReadTask {\n    int type;\n} redisReadTask;\n",
      [("struct", "redisReadTask", "typedef struct redisReadTask { ... } redisReadTask;", None),
@@ -661,6 +707,20 @@ def test_a_typedef_struct_is_one_declaration_as_written(source: bytes, expected:
     (no `;`), two declarations in a signature block."""
     tags = extract_tags("read.h", "c", source)
     assert [(d.kind, d.qualified_name, d.signature, d.parent) for d in tags.definitions] == expected
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    (b"class M {\n  companion object : Factory<M> {\n    fun parse() = 1\n  }\n}\n",
+     [("class", "M"), ("class", "M.Companion"), ("method", "M.Companion.parse")]),
+    (b"class M {\n  private companion object Named : F { fun parse() = 1 }\n}\n",
+     [("class", "M"), ("class", "M.Named"), ("method", "M.Named.parse")]),
+    (b"class M {\n  companion object\n}\n", [("class", "M"), ("class", "M.Companion")]),
+])
+def test_kotlin_unnamed_companion_object_with_a_supertype(source: bytes, expected: list) -> None:
+    """Review 31 #6: the unnamed companion was captured only when `{` followed `object`, so
+    `companion object : Factory<M> {` (kotlinx.serialization, KLogging) gave `M.parse`."""
+    tags = extract_tags("M.kt", "kotlin", source)
+    assert [(d.kind, d.qualified_name) for d in tags.definitions] == expected
 
 
 def test_kotlin_data_class_companion_and_extension_property() -> None:

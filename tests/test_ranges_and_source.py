@@ -5,9 +5,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ctxopt.model import Definition, Fidelity, Item
+from ctxopt.parsing.languages import language_for_path
+from ctxopt.parsing.treesitter import extract_tags
 from ctxopt.ranges import clamp_range, merge_ranges
 from ctxopt.render import render_block, shown_kind
-from ctxopt.source import read_blocks, read_lines
+from ctxopt.source import outline, read_blocks, read_lines
 from ctxopt.store import IndexOptions, open_index
 from ctxopt.tokens import Cl100kCounter
 
@@ -390,6 +392,45 @@ def test_a_typedef_struct_signature_is_one_declaration_with_its_fields_inside(
                            whole_files=False)
     assert block.signature == ("typedef struct funcs {\n    int (*read)(int);\n⋮ 1 more members\n"
                                "} funcs;\ntypedef struct task {\n    int type;\n} task;")
+
+
+@pytest.mark.parametrize(("path", "source", "expected"), [
+    ("m.swift", b"enum Mode {\n    case read, write\n    case append\n}\n",
+     "enum Mode {\n    case read, write\n    case append\n}"),
+    ("s.c", b"struct S {\n    int a;\n    int b, c;\n};\n", "struct S {\n    int a;\n    int b, c;\n};"),
+])
+def test_a_member_declaring_two_names_is_listed_once(path: str, source: bytes,
+                                                     expected: str) -> None:
+    # review 31: `_one_per_node` deduped only top-level definitions, and its own example,
+    # Swift's `case read, write` (two members, one line), showed twice in its enum
+    language = language_for_path(path)
+    assert language is not None
+    assert outline(extract_tags(path, language.name, source).definitions) == expected
+
+
+def test_a_signature_block_shows_no_member_header_past_its_end(make_repo, build_index) -> None:
+    # trial 13: the block of lines 2-6 listed `Mul.c`, whose header starts on line 6 and
+    # ends on 7, so it printed line 7 (shown again by the next block); and the `}` of
+    # `Add` (line 4, in the block) was missing, so `Mul` read as nested in `Add`
+    source = ("struct Add {\n  func run() {\n  }\n}\nstruct Mul {\n  static let c = f(\n"
+              "    a: 1)\n  func run() {}\n}\n")
+    root = make_repo({"m.swift": source})
+    items = [Item("m.swift", 2, 6, 80.0, 1, "used by f", "Add.run", Fidelity.SIGNATURE)]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0,
+                           whole_files=False)
+    assert (block.start_line, block.end_line) == (2, 6)
+    assert block.signature == "  func run() { ... }\n}\nstruct Mul { ... }"
+
+
+def test_a_signature_block_closes_only_a_line_that_closes_the_container(
+        make_repo, build_index) -> None:
+    # a Python class's last line that ends a dict is no closing line of the class
+    source = "class A:\n    def f(self):\n        return {\n}\n"
+    root = make_repo({"a.py": source})
+    items = [Item("a.py", 2, 4, 80.0, 1, "used by f", "A.f", Fidelity.SIGNATURE)]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0,
+                           whole_files=False)
+    assert block.signature == "    def f(self):\n        ..."
 
 
 def test_a_data_class_skeleton_lists_its_constructor_properties_once(make_repo,

@@ -162,9 +162,13 @@ def _line_findings(detector: Any, text: str, offset: int, line: str) -> list[Fin
     """The spans of one detector's hits on one line (``offset``: where the line starts).
 
     The detector's own ``analyze_string`` decides whether the line holds a secret (some
-    detectors validate, e.g. a JWT must decode); the span is the whole match of the
-    detector's pattern, so a token is redacted whole even when the detector reports only
-    a group of it.
+    detectors validate, e.g. a JWT must decode). The span is the value: from the start of
+    the pattern's first group that matched (unless it starts inside a word), or of its
+    whole match, to the token's end (past the match or the group while token characters
+    go on: a token is redacted whole when the group is its prefix, GitHub's ``ghp``). So a
+    name or URL the pattern matches around the value stays (AWS's
+    ``aws_secret_access_key = "..."``, ``://user:...@``; trial 13: the name went with the
+    value and broke the line).
     """
     values = [value for value in detector.analyze_string(line) if value]
     if not values:
@@ -178,11 +182,14 @@ def _line_findings(detector: Any, text: str, offset: int, line: str) -> list[Fin
     for pattern in detector.denylist:
         for match in pattern.finditer(line):
             if match.end() > match.start() and any(v in match.group(0) for v in values):
-                end = match.end()
+                group = next((g for g in range(1, (match.lastindex or 0) + 1) if match.group(g)), 0)
+                start, end = match.span(group)
+                if line[start - 1:start].isalnum() or line[start - 1:start] in ("_", "-"):
+                    start, end = match.span()  # the group is inside the token (GitLab's)
                 # a pattern may stop short of the token's end (a JWT's signature)
                 while end < len(line) and line[end - 1] in _TOKEN_CHARS and line[end] in _TOKEN_CHARS:
                     end += 1
-                found.append(Finding(detector.secret_type, offset + match.start(), offset + end))
+                found.append(Finding(detector.secret_type, offset + start, offset + end))
     return found
 
 

@@ -23,7 +23,7 @@ from tree_sitter_language_pack import get_language, get_parser
 from ..errors import GrammarError, ParseCancelled
 from .kinds import IMPORT_KINDS, QUALIFIER_KINDS, REFERENCE_KINDS, TYPE_KINDS
 from .languages import load_query
-from .preprocessor import first_branches
+from .preprocessor import conditional_lines, first_branches
 from ..model import Definition, FileTags, Reference
 
 __all__ = ["extract_tags", "load_language", "signature_of", "ParseCancelled"]
@@ -294,6 +294,42 @@ def _parse(parser: Any, source: bytes, should_stop: Callable[[], bool] | None) -
         raise ParseCancelled(str(exc)) from exc
 
 
+def _error_rows(root: ts.Node) -> list[tuple[int, int]]:
+    """The first and last 0-based rows of each ERROR or MISSING node under ``root`` (an
+    ERROR node counts once, with what it holds)."""
+    rows: list[tuple[int, int]] = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.is_error or node.is_missing:
+            rows.append((node.start_point[0], node.end_point[0]))
+        else:
+            stack.extend(child for child in node.children if child.has_error)
+    return rows
+
+
+# An error this many lines from a conditional directive may be the directive's doing.
+_DIRECTIVE_REACH = 3
+
+
+def _parse_first_branches(parser: Any, tree: ts.Tree, source: bytes,
+                          should_stop: Callable[[], bool] | None) -> tuple[ts.Tree, bytes] | None:
+    """The tree of C# ``source`` with each conditional's first live branch only, and that
+    source, when ``tree`` has an error near a conditional directive and the new tree has
+    fewer errors; else None (an unrelated error keeps every ``#else`` member)."""
+    directives = conditional_lines(source)
+    errors = _error_rows(tree.root_node)
+    if not any(bisect.bisect_left(directives, first - _DIRECTIVE_REACH)
+               < bisect.bisect_right(directives, last + _DIRECTIVE_REACH)
+               for first, last in errors):
+        return None
+    blanked = first_branches(source)
+    second = _parse(parser, blanked, should_stop)
+    if len(_error_rows(second.root_node)) >= len(errors):
+        return None
+    return second, blanked
+
+
 # Nodes that belong to the definition after them but lie outside its node: TypeScript and
 # JavaScript decorators, Rust attributes, a C++ template's parameter list. (Python, Java, C#,
 # Kotlin, Swift, PHP and Scala put decorators, annotations and attributes inside the node.)
@@ -445,10 +481,10 @@ def extract_tags(path: str, language: str, source: bytes, *,
     """
     query, parser = _query(language)
     tree = _parse(parser, source, should_stop)
-    blanked = language == "csharp" and tree.root_node.has_error and b"#" in source
-    if blanked:  # a directive inside a declaration: parse the first branches only
-        source = first_branches(source)
-        tree = _parse(parser, source, should_stop)
+    blanked = (_parse_first_branches(parser, tree, source, should_stop)
+               if language == "csharp" and tree.root_node.has_error else None)
+    if blanked:  # a directive inside a declaration: the first branches parse better
+        tree, source = blanked
     definitions, references = _collect(path, source, ts.QueryCursor(query).matches(tree.root_node))
     result, spans, name_lines = _without_qualifiers(
         *_nest(definitions, tree.root_node, source, language))
