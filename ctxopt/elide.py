@@ -205,10 +205,9 @@ def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
     salient index (best first) with its statement, the scope headers above it and the
     header of the other definition it is in, then every other statement from the header
     down, then those comments, then the lines above ``focus``: the headers of the other
-    definitions that start there, nearest first, then each one's statements from its
-    header down, nearest first (a definition's tail alone says nothing of what it is),
-    then the rest, nearest first. ``members``: the first lines of the block's other
-    definitions (a header is the code below the comments a definition starts with).
+    definitions that start there, nearest first (a definition's tail alone says nothing
+    of what it is), then the rest, nearest first. ``members``: the first lines of the
+    block's other definitions (a header is the code below the comments it starts with).
     Each index appears in exactly one chunk; every chunk is non-empty; the chunks cover
     every line. ``comment`` opens a line comment, as for ``statement_spans``."""
     spans, prose = _scan(lines, comment)
@@ -251,15 +250,9 @@ def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
         add(list(range(max(i, spans[i][0]), last + 1)))
         i = last + 1
     add(list(range(focus, start)))  # the comments above the header, whole
-    starts = sorted({m for m in members if 0 <= m < focus}, reverse=True)
-    heads = [below_comments(first, focus) for first in starts]
-    for head in heads:
+    for first in sorted({m for m in members if 0 <= m < focus}, reverse=True):
+        head = below_comments(first, focus)
         add([i for i in _header(lines, spans, head) if i < focus] or [head])
-    for head, end in zip(heads, [focus, *starts]):
-        i = head
-        while i < end:
-            add(list(range(max(i, spans[i][0]), min(spans[i][1], end - 1) + 1)))
-            i = spans[i][1] + 1
     for i in range(focus - 1, -1, -1):
         add([i])
     return chunks

@@ -338,7 +338,7 @@ def test_a_cut_reaching_above_its_focus_shows_the_definition_there_from_its_head
     shown = cut.content.split("\n")
     assert shown[0] == "static int line_item(void) {"
     assert "static int bulk_item(void) {" in shown and shown[-1] == "}"
-    assert "    a29 = step(29);" not in shown  # its tail is what goes
+    assert "    a0 = step(0);" not in shown  # its middle is what goes: its tail is nearest
 
 
 def test_a_cut_above_its_focus_shows_each_definitions_header_below_its_comment() -> None:
