@@ -8,9 +8,11 @@ process (the MCP server) is checked with ``validate_contract``.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import shutil
+import signal
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -150,3 +152,19 @@ def _config_dir_in_tmp(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Pat
         patch.setenv("CTXOPT_CONFIG_DIR", str(directory))
         patch.setenv("CTXOPT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
         yield directory
+
+
+@contextlib.contextmanager
+def sigint_caught() -> Iterator[None]:
+    """SIGINT caught by Python in this process inside the block, so that the processes
+    it starts begin with SIGINT at its default and raise ``KeyboardInterrupt`` on it.
+
+    A process started with SIGINT ignored keeps it ignored (Python and the shells agree:
+    that is how a background job ``cmd &`` of a shell without job control is shielded
+    from Ctrl-C). The test run itself may have been started that way, and then a
+    process it starts could not be interrupted at all."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

@@ -8,6 +8,8 @@ import pytest
 from mcp import ClientSession, StdioServerParameters, stdio_client
 from mcp.server.mcpserver.exceptions import ToolError
 
+from conftest import sigint_caught
+
 from ctxopt.mcp_server import ServerSettings, build_server
 
 
@@ -280,10 +282,12 @@ def test_ctrl_c_ends_the_server_at_once_with_130(fixture_repo, tmp_path) -> None
     initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "test", "version": "1"}}}
-    with subprocess.Popen(
+    with sigint_caught():  # (a test run started as a background job ignores SIGINT)
+        server = subprocess.Popen(
             [sys.executable, "-m", "ctxopt", "mcp", "--root", str(root)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            cwd=tmp_path) as process:
+            cwd=tmp_path)
+    with server as process:
         try:
             process.stdin.write(json.dumps(initialize) + "\n")
             process.stdin.flush()

@@ -8,11 +8,12 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+
+from conftest import sigint_caught
 
 from ctxopt.cli import main
 from ctxopt.store import IndexOptions, open_index
@@ -57,25 +58,9 @@ def _ignores_sigint(pid: int) -> bool:
     return bool(int(mask, 16) & (1 << (signal.SIGINT - 1)))
 
 
-@contextlib.contextmanager
-def _sigint_caught() -> Iterator[None]:
-    """SIGINT caught by Python in this process inside the block, so that the processes
-    it starts begin with SIGINT at its default and raise ``KeyboardInterrupt`` on it.
-
-    A process started with SIGINT ignored keeps it ignored (Python and the shells agree:
-    that is how a background job ``cmd &`` of a shell without job control is shielded
-    from Ctrl-C). The test run itself may have been started that way, and then an index
-    it starts could not be interrupted at all."""
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def _start_index(root: Path, stderr: int = subprocess.PIPE,
                  stdout: int = subprocess.DEVNULL) -> tuple[subprocess.Popen, set[int]]:
-    with _sigint_caught():
+    with sigint_caught():
         process = subprocess.Popen([sys.executable, "-m", "ctxopt", "index", "--root",
                                     str(root), "--jobs", "2"], stdout=stdout, stderr=stderr,
                                    text=True)
@@ -235,7 +220,7 @@ def test_ctrl_c_while_a_worker_starts_leaves_no_worker_behind(tmp_path, monkeypa
 
     monkeypatch.setattr(os, "fork", fork_then_interrupt)
     try:
-        with _sigint_caught(), pytest.raises(KeyboardInterrupt):
+        with sigint_caught(), pytest.raises(KeyboardInterrupt):
             for _ in scan_files(root, work, 2, None, HygieneConfig()):
                 pass
         assert forked
