@@ -27,12 +27,10 @@ def _holder(item: Item, blocks: tuple[Block, ...]) -> Block | None:
     return max(same or holding, key=lambda b: b.score, default=None)
 
 
-def explain(items: tuple[Item, ...], blocks: tuple[Block, ...], result: Result,
-            copies: tuple[tuple[Block, Block], ...] = ()) -> tuple[Explained, ...]:
+def explain(items: tuple[Item, ...], blocks: tuple[Block, ...],
+            result: Result) -> tuple[Explained, ...]:
     """What ``result`` (a fit of ``blocks``, read from the walker's ``items``) did with
-    each item, best-scored first (then path and line). An item read into one of
-    ``copies`` ((block left out, the block it repeats), ``source.without_copies``) is
-    ``excluded`` as the same lines as that block.
+    each item, best-scored first (then path and line).
 
     The items' paths, reasons and symbols get ``display_text``'s escape, as the blocks'
     have (``files.redaction.clean_blocks``): a name that is not UTF-8 or holds a line
@@ -46,16 +44,9 @@ def explain(items: tuple[Item, ...], blocks: tuple[Block, ...], result: Result,
     # what a block the fitter left as it was is shown as: whole, or the signature the
     # walker asked for (a test, a distant definition), which no record of the fitter's says
     shown_as = {(b.path, b.start_line, b.end_line): b.kind for b in selection.blocks}
-    copied = {copy: original for copy, original in copies}
     found = []
     for item in sorted(items, key=lambda i: (-i.score, i.path, i.start_line)):
-        block = _holder(item, blocks + tuple(copied))
-        if block in copied:
-            original = copied[block]
-            found.append(Explained(item, "excluded", "the same lines as "
-                                   f"{original.path}:{original.start_line}-{original.end_line}",
-                                   (block.path, block.start_line, block.end_line)))
-            continue
+        block = _holder(item, blocks)
         if block is None:
             found.append(Explained(item, "not read", "no block holds it: its lines are "
                                    "blank, or its file is unreadable or redacted", None))

@@ -20,7 +20,7 @@ from .lexical import query_terms
 from .model import Block, Diagnostic, Item, Result, Selection
 from .render import Layout, render_header
 from .seeds import in_repository, place_file
-from .source import read_blocks, without_copies
+from .source import read_blocks
 from .store import IndexOptions, StoredIndex, open_index
 from .task import ParsedTask, limit_task, parse_task
 from .tokens import Cl100kCounter, TokenCounter
@@ -130,9 +130,7 @@ class Prepared:
     ``indexed_files`` when no block was found); ``layout``: the text's token costs;
     ``blocks``: the candidate blocks; ``items``: the walker's items they were read from,
     best first (``explain``); ``steps``: the fitter's plan (``fit.plan_steps``), which
-    does not depend on the budget; ``counter``: the token counter; ``copies``: the
-    (block, the better block it repeats word for word) pairs left out of ``blocks``
-    (``source.without_copies``).
+    does not depend on the budget; ``counter``: the token counter.
     """
 
     empty: Result
@@ -141,7 +139,6 @@ class Prepared:
     items: tuple[Item, ...]
     steps: tuple[PlanStep, ...]
     counter: TokenCounter
-    copies: tuple[tuple[Block, Block], ...] = ()
 
 
 def prepare(root: Path | str, task: str, config: GatherConfig | None = None, *,
@@ -216,8 +213,7 @@ def fit_prepared(prepared: Prepared, budget: int, *, explain: bool = False) -> R
     if explain:
         from .explain import explain as explained
 
-        result = replace(result, explained=explained(prepared.items, prepared.blocks, result,
-                                                     prepared.copies))
+        result = replace(result, explained=explained(prepared.items, prepared.blocks, result))
     return result
 
 
@@ -276,7 +272,6 @@ def _prepare_with(root: Path, parsed: ParsedTask, layout: Layout, config: Gather
     blocks = read_blocks(root, items, index, counter, terms=query_terms(in_repository(index, parsed)),
                          hidden=hidden, fill=config.max_ring >= 3)
     blocks, redacted = clean_blocks(blocks, counter, config.hygiene)
-    blocks, copies = without_copies(blocks)
     diagnostics = tuple(sorted(
         {replace(d, path=display_text(d.path)) for d in (*index.diagnostics, *redacted)},
         key=lambda d: (d.path, d.reason, d.detail)))
@@ -284,7 +279,7 @@ def _prepare_with(root: Path, parsed: ParsedTask, layout: Layout, config: Gather
                     indexed_files=None if blocks else len(index.files))
     steps = plan_steps(blocks, layout) if blocks else ()
     return Prepared(empty=empty, layout=layout, blocks=tuple(blocks), items=tuple(items),
-                    steps=steps, counter=counter, copies=tuple(copies))
+                    steps=steps, counter=counter)
 
 
 # How a skip reason reads after a file's name; others read "was skipped (reason)".

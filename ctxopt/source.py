@@ -39,7 +39,7 @@ from .ranges import clamp_range, merge_ranges, subtract_ranges
 from .tokens import TokenCounter
 
 __all__ = ["CONTEXT_LINES", "DECORATOR_LINES", "MERGE_GAP", "compact_signature", "outline",
-           "read_blocks", "read_lines", "without_copies"]
+           "read_blocks", "read_lines"]
 
 CONTEXT_LINES = 2
 MERGE_GAP = 3
@@ -688,26 +688,3 @@ def _part_of(index: IndexView, path: str, members: list[Item], span: tuple[int, 
             d = min(around, key=lambda d: (d.start_line, d.end_line))
             return symbol, d.start_line, d.end_line
     return None
-
-
-# A block of fewer lines is never a copy (``without_copies``): a lone `}` or a one-line
-# getter said again elsewhere is another definition, not a copy of a file.
-_COPY_MIN_LINES = 3
-
-
-def without_copies(blocks: list[Block]) -> tuple[list[Block], list[tuple[Block, Block]]]:
-    """``blocks`` (best first) without the whole blocks whose lines a better one shows
-    word for word (of ``_COPY_MIN_LINES`` lines or more), and the (copy, block it copies)
-    pairs left out. (Trial 13: nlohmann/json's ``include/`` and its amalgamated
-    ``single_include/`` copy showed the same definitions twice in one answer.)"""
-    kept: list[Block] = []
-    copies: list[tuple[Block, Block]] = []
-    first: dict[tuple[str, str], Block] = {}
-    for block in blocks:
-        if block.kind is Fidelity.FULL and block.content.count("\n") + 1 >= _COPY_MIN_LINES:
-            original = first.setdefault((block.language, block.content), block)
-            if original is not block:
-                copies.append((block, original))
-                continue
-        kept.append(block)
-    return kept, copies

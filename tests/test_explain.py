@@ -105,21 +105,3 @@ def test_names_not_utf8_or_with_a_newline_are_escaped_and_found_shown(runner, ma
     assert {e["file"] for e in document["explain"]} == {b["file"] for b in document["blocks"]} \
         == {"caf\\xe9.py", "new\\x0aline.py"}
     assert {e["action"] for e in document["explain"]} == {"full"}
-
-
-def test_a_block_a_better_one_repeats_word_for_word_is_left_out_and_says_so(
-        make_repo, tmp_path, monkeypatch) -> None:
-    # trial 13: nlohmann/json's include/ and its amalgamated single_include/ copy showed
-    # the same definitions twice in one answer
-    monkeypatch.setenv("CTXOPT_INDEX", str(tmp_path / "index.db"))
-    code = ("int parse_number(const char* s) {\n    int n = 0;\n"
-            "    while (*s) n = n * 10 + (*s++ - '0');\n    return n;\n}\n")
-    root = make_repo({"include/json.hpp": code, "single_include/json.hpp": code,
-                      "src/main.cpp": "int run() {\n    return 1;\n}\n"})
-    result = fit_prepared(prepare(root, "parse_number overflows", GatherConfig(budget=4000)),
-                          4000, explain=True)
-    shown = [b.path for b in result.selection.blocks if "parse_number" in b.content]
-    assert len(shown) == 1
-    (left,) = [e for e in result.explained if e.item.path != shown[0]
-               and e.item.path.endswith("json.hpp")]
-    assert (left.action, left.detail) == ("excluded", f"the same lines as {shown[0]}:1-5")
