@@ -103,8 +103,9 @@ def read_task(task: str | None, task_file: Path | None,
     ------
     UsageError
         Both or neither of ``task`` and ``task_file`` given, the file cannot be read (or
-        is a FIFO, socket or device: ``read_regular``), or the bytes read are binary
-        (``looks_binary``), not text.
+        is a socket or device: ``read_regular``; a FIFO is read as a pipe, so that
+        ``--task-file <(...)`` works), or the bytes read are binary (``looks_binary``), not
+        text.
     """
     if task is not None and task_file is not None:
         raise UsageError("give the task once: as TASK or with --task-file, not both")
@@ -113,7 +114,7 @@ def read_task(task: str | None, task_file: Path | None,
                          "or --task-file PATH")
     if task_file is not None and str(task_file) != STDIN:
         try:
-            data = read_regular(task_file, TASK_BYTES_READ)
+            data = read_regular(task_file, TASK_BYTES_READ, pipes=True)
         except OSError as exc:
             raise UsageError(f"cannot read the task file {str(task_file)!r}: "
                              f"{exc.strerror or exc}") from exc

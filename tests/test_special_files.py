@@ -52,7 +52,6 @@ def test_tokens_counts_the_files_beside_a_fifo(piped) -> None:
 
 
 @pytest.mark.parametrize("args, what", [
-    (["gather", "--task-file", "pipe", "--root", "."], "the task file 'pipe'"),
     (["compact", "pipe", "--window", "1000"], "'pipe'"),
     (["tokens", "--messages", "pipe"], "'pipe'"),
     (["diff", "pipe", "ok.py"], "'pipe'"),
@@ -61,6 +60,29 @@ def test_tokens_counts_the_files_beside_a_fifo(piped) -> None:
 def test_a_named_fifo_is_a_usage_error(piped, args, what) -> None:
     result = _run(args, piped)
     assert (result.returncode, result.stderr) == (2, f"Error: cannot read {what}: {NOT_REGULAR}\n")
+
+
+def test_a_task_file_that_is_a_pipe_is_read_as_one(piped) -> None:
+    # trial 13: `--task-file <(echo ...)` (a shell's process substitution, /dev/fd/N) was
+    # refused as "not a regular file"; a named FIFO no one writes to reads as empty
+    # rather than waiting for a writer
+    read, write = os.pipe()
+    os.write(write, b"fix ok\n")
+    os.close(write)
+    try:
+        package_parent = str(Path(ctxopt.__file__).parents[1])
+        result = subprocess.run(
+            [sys.executable, "-m", "ctxopt", "gather", "--task-file", f"/dev/fd/{read}",
+             "--root", "."], check=False, cwd=piped, pass_fds=(read,),
+            env={**os.environ, "PYTHONPATH": package_parent}, capture_output=True, text=True,
+            timeout=60)
+    finally:
+        os.close(read)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("# ctxopt context for: fix ok\n")
+    unwritten = _run(["gather", "--task-file", "pipe", "--root", "."], piped)
+    assert (unwritten.returncode, unwritten.stderr.count("\n")) == (2, 1)
+    assert unwritten.stderr.startswith("Error: the task is empty")
 
 
 def test_snapshot_leaves_a_fifo_named_like_a_manifest_alone(piped) -> None:

@@ -82,14 +82,17 @@ def special_file(path: Path, rel: str) -> Diagnostic | None:
     return Diagnostic(rel, REASON_NOT_REGULAR) if is_special(mode) else None
 
 
-def read_regular(path: Path, limit: int = -1) -> bytes:
+def read_regular(path: Path, limit: int = -1, *, pipes: bool = False) -> bytes:
     """The bytes of a file the user names (at most ``limit``; -1: all), as any command
-    reads one: never a FIFO, socket or device (``special_file``).
+    reads one: never a FIFO, socket or device (``special_file``); with ``pipes``, a FIFO
+    is read as the pipe it is (a shell's ``--task-file <(...)``): what its writers write,
+    or nothing when none has it open (the read never waits for one to come).
 
     Raises ``OSError``; its ``strerror`` says why (``not a regular file``, ``Is a
     directory``...).
     """
-    if special_file(path, str(path)) is not None:
+    special = special_file(path, str(path))
+    if special is not None and not (pipes and stat.S_ISFIFO(path.stat().st_mode)):
         raise OSError(errno.EINVAL, REASON_NOT_REGULAR, str(path))
     # The file may have been swapped for a FIFO since the stat: opened without waiting
     # for a writer (O_NONBLOCK), it is checked again before the read.
@@ -98,7 +101,9 @@ def read_regular(path: Path, limit: int = -1) -> bytes:
         mode = os.fstat(descriptor).st_mode
         if stat.S_ISDIR(mode):
             raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-        if is_special(mode):
+        if pipes and stat.S_ISFIFO(mode):
+            os.set_blocking(descriptor, True)  # a read then ends when no writer is left
+        elif is_special(mode):
             raise OSError(errno.EINVAL, REASON_NOT_REGULAR, str(path))
         return handle.read(limit)
 
