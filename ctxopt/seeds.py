@@ -299,18 +299,18 @@ def place_file(index: IndexView, reference: Reference) -> list[str]:
     paths = files_named(index, reference.path)
     if len(paths) < 2:
         return paths
+    function = reference.function
+    defining = {path: [d for d in index.file_definitions(path) or () if d.name == function]
+                if function else [] for path in paths}
     if _only_a_file_name(reference.path):
         # (trial 13: a compiler's ``main.cpp:5:8: note:`` named the repository's 8
         # ``main.cpp``, each shown whole, none of them the user's)
-        paths = [p for p in paths if reference.function and any(
-            d.name == reference.function for d in index.file_definitions(p) or ())]
+        paths = [path for path in paths if defining[path]]
         if not paths:
             return []
 
     def fit(path: str) -> tuple[bool, bool]:
-        holds = bool(reference.function) and any(
-            d.name == reference.function and d.start_line <= reference.start_line <= d.end_line
-            for d in index.file_definitions(path) or ())
+        holds = any(d.start_line <= reference.start_line <= d.end_line for d in defining[path])
         count = index.line_count(path)
         return not holds, count is None or count < reference.end_line
     return [min(paths, key=fit)]

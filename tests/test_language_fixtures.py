@@ -646,21 +646,15 @@ def test_csharp_else_branches_between_members_are_kept() -> None:
     assert [d.qualified_name for d in tags.definitions] == ["T", "T.OnA", "T.OnB"]
 
 
-def test_csharp_an_unrelated_error_keeps_the_else_members() -> None:
+@pytest.mark.parametrize("gap", [b"\n\n\n", b""])
+def test_csharp_an_unrelated_error_keeps_the_else_members(gap: bytes) -> None:
     """Review 31 #2: any parse error in a file with a `#` re-parsed it with the `#else`
     branches blanked, and kept that tree: `SlowPath` was lost to `var x = ;`. The first
-    branches are parsed only for an error near a directive, and kept only with fewer errors."""
-    source = (b"class C\n{\n    void Broken() { var x = ; }\n\n\n\n"
-              b"#if NET8\n    void FastPath() { }\n#else\n    void SlowPath() { }\n#endif\n}\n")
-    tags = extract_tags("C.cs", "csharp", source)
-    assert [d.qualified_name for d in tags.definitions] == [
-        "C", "C.Broken", "C.FastPath", "C.SlowPath"]
-
-
-def test_csharp_an_error_the_first_branches_do_not_mend_keeps_the_else_members() -> None:
-    # the error is next to the directive, but blanking the `#else` branch does not remove it
-    source = (b"class C\n{\n    void Broken() { var x = ; }\n"
-              b"#if NET8\n    void FastPath() { }\n#else\n    void SlowPath() { }\n#endif\n}\n")
+    branches are parsed only for an error near a directive (``gap``: lines between them),
+    and kept only with fewer errors (next to the directive, blanking `#else` mends
+    nothing)."""
+    source = (b"class C\n{\n    void Broken() { var x = ; }\n" + gap
+              + b"#if NET8\n    void FastPath() { }\n#else\n    void SlowPath() { }\n#endif\n}\n")
     tags = extract_tags("C.cs", "csharp", source)
     assert [d.qualified_name for d in tags.definitions] == [
         "C", "C.Broken", "C.FastPath", "C.SlowPath"]

@@ -367,15 +367,23 @@ def test_a_class_signature_below_a_file_scoped_namespace_is_the_class(make_repo,
     assert "namespace" not in block.signature
 
 
+def _read(make_repo, build_index, files: dict[str, str], items: list[Item],
+          **options: int) -> list:
+    """The blocks ``read_blocks`` makes of ``items`` in a repository of ``files``, no file
+    whole."""
+    root = make_repo(files)
+    return read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False,
+                       **options)
+
+
 def test_a_block_does_not_start_with_the_brace_of_a_declaration_it_lacks(make_repo,
                                                                          build_index) -> None:
     # trial 12: a C# field's block took the `{` below `public class LogEvent` as context,
     # and began with that bare brace, the class not shown
     source = "public class LogEvent\n{\n    int _traceId;\n    int _spanId;\n}\n"
-    root = make_repo({"LogEvent.cs": source})
     items = [Item("LogEvent.cs", 3, 3, 130.0, 0, "definition of LogEvent._traceId",
                   "LogEvent._traceId")]
-    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False)
+    (block,) = _read(make_repo, build_index, {"LogEvent.cs": source}, items)
     assert block.start_line == 3 and block.content.startswith("    int _traceId;")
 
 
@@ -386,10 +394,8 @@ def test_a_typedef_struct_signature_is_one_declaration_with_its_fields_inside(
     # it without their `typedef struct ... {` and `} Name;`
     source = ("typedef struct funcs {\n    void (*close)(int);\n    int (*read)(int);\n"
               "} funcs;\n\ntypedef struct task {\n    int type;\n} task;\n")
-    root = make_repo({"read.h": source})
     items = [Item("read.h", 3, 8, 80.0, 1, "used by f", "funcs.read", Fidelity.SIGNATURE)]
-    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0,
-                           whole_files=False)
+    (block,) = _read(make_repo, build_index, {"read.h": source}, items, context_lines=0)
     assert block.signature == ("typedef struct funcs {\n    int (*read)(int);\n⋮ 1 more members\n"
                                "} funcs;\ntypedef struct task {\n    int type;\n} task;")
 
@@ -414,10 +420,8 @@ def test_a_signature_block_shows_no_member_header_past_its_end(make_repo, build_
     # `Add` (line 4, in the block) was missing, so `Mul` read as nested in `Add`
     source = ("struct Add {\n  func run() {\n  }\n}\nstruct Mul {\n  static let c = f(\n"
               "    a: 1)\n  func run() {}\n}\n")
-    root = make_repo({"m.swift": source})
     items = [Item("m.swift", 2, 6, 80.0, 1, "used by f", "Add.run", Fidelity.SIGNATURE)]
-    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0,
-                           whole_files=False)
+    (block,) = _read(make_repo, build_index, {"m.swift": source}, items, context_lines=0)
     assert (block.start_line, block.end_line) == (2, 6)
     assert block.signature == "  func run() { ... }\n}\nstruct Mul { ... }"
 
@@ -426,10 +430,8 @@ def test_a_signature_block_closes_only_a_line_that_closes_the_container(
         make_repo, build_index) -> None:
     # a Python class's last line that ends a dict is no closing line of the class
     source = "class A:\n    def f(self):\n        return {\n}\n"
-    root = make_repo({"a.py": source})
     items = [Item("a.py", 2, 4, 80.0, 1, "used by f", "A.f", Fidelity.SIGNATURE)]
-    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), context_lines=0,
-                           whole_files=False)
+    (block,) = _read(make_repo, build_index, {"a.py": source}, items, context_lines=0)
     assert block.signature == "    def f(self):\n        ..."
 
 
@@ -439,9 +441,8 @@ def test_a_data_class_skeleton_lists_its_constructor_properties_once(make_repo,
     # shown in the header, they are not listed again as members
     source = ("data class Money(\n  val amount: Long,\n  val currency: String,\n) {\n"
               "  fun plus(o: Money): Money = Money(amount + o.amount, currency)\n}\n")
-    root = make_repo({"Money.kt": source})
     items = [Item("Money.kt", 1, 6, 80.0, 1, "used by main", "Money", Fidelity.SIGNATURE)]
-    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False)
+    (block,) = _read(make_repo, build_index, {"Money.kt": source}, items)
     assert block.signature == ("data class Money(\n  val amount: Long,\n  val currency: String,\n"
                                ") {\n  fun plus(o: Money): Money ...\n}")
 
@@ -510,10 +511,8 @@ def test_a_block_holding_half_a_header_has_no_signature(make_repo, build_index) 
     # trial 7: an interface whose header's last line began a signature block printed its
     # header again, beside the block that showed its first line
     source = "/** Options. */\nexport interface Options<T>\n  extends Base<T> {\n  a: number;\n}\n"
-    root = make_repo({"f.ts": source})
     items = [Item("f.ts", 1, 2, 70.0, 2, "part", "Options", Fidelity.SIGNATURE)]
-    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False,
-                           context_lines=0)
+    (block,) = _read(make_repo, build_index, {"f.ts": source}, items, context_lines=0)
     assert block.signature == "" and "extends" not in block.content
 
 
@@ -565,15 +564,6 @@ def test_a_header_range_of_a_definition_with_a_long_doc_comment_shows_its_declar
                            context_lines=0)
     assert block.content.rstrip().endswith(declaration)
     assert block.end_line - block.start_line == 14  # as many lines as the walker asked for
-
-
-def _read(make_repo, build_index, files: dict[str, str], items: list[Item],
-          **options: int) -> list:
-    """The blocks ``read_blocks`` makes of ``items`` in a repository of ``files``, no file
-    whole."""
-    root = make_repo(files)
-    return read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False,
-                       **options)
 
 
 def test_a_signature_block_of_fields_names_their_struct_and_keeps_their_commas(
