@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from ctxopt.parsing.languages import LANGUAGES, language_for_path
+from ctxopt.parsing.macros import blank_macros
 from ctxopt.parsing.preprocessor import first_branches
 from ctxopt.parsing.treesitter import extract_tags
 
@@ -668,6 +669,38 @@ def test_csharp_if_false_takes_the_else_branch() -> None:
     tags = extract_tags("C.cs", "csharp", source)
     assert [(d.qualified_name, d.signature) for d in tags.definitions] == [
         ("C", "class C { ... }"), ("C.F", "    int F() ..."), ("C.New", "    void New() { ... }")]
+
+
+def test_cpp_macros_before_declarations_are_not_types() -> None:
+    """Trial 13: nlohmann/json's `NLOHMANN_BASIC_JSON_TPL_DECLARATION class basic_json`
+    was no class, a `JSON_HEDLEY_*` attribute glued onto a member's name (`basic_json
+    parse`), `sax_parse` after `JSON_HEDLEY_NON_NULL(3)` was lost and `JSON_INLINE_VARIABLE`
+    made `npos` a field named `std`. Such macros are read as blank for a second parse;
+    signatures keep them."""
+    source = (b"JSON_TPL_DECLARATION\nclass basic_json\n{\n  JSON_PRIVATE_UNLESS_TESTED:\n"
+              b"    JSON_HEDLEY_WARN_UNUSED_RESULT\n    static basic_json parse(int i)\n"
+              b"    {\n        JSON_TRY\n        {\n            return basic_json();\n        }\n"
+              b"        JSON_CATCH(...) {}\n    }\n"
+              b"    static JSON_INLINE_VARIABLE constexpr std::size_t npos = 0;\n"
+              b"    JSON_HEDLEY_NON_NULL(3)\n    bool sax_parse(int* sax)\n    {\n"
+              b"        return true;\n    }\n};\n")
+    tags = extract_tags("json.hpp", "cpp", source)
+    assert [(d.kind, d.qualified_name, d.start_line, d.end_line, d.signature)
+            for d in tags.definitions] == [
+        ("class", "basic_json", 2, 20, "class basic_json { ... };"),
+        ("method", "basic_json.parse", 6, 13, "    static basic_json parse(int i) { ... }"),
+        ("field", "basic_json.npos", 14, 14,
+         "    static JSON_INLINE_VARIABLE constexpr std::size_t npos = 0;"),
+        ("method", "basic_json.sax_parse", 16, 19, "    bool sax_parse(int* sax) { ... }")]
+
+
+@pytest.mark.parametrize("source", [
+    b"DWORD count = 0;\nHANDLE Open(int mode);\n",
+    b"TEST(Suite, Name)\n{\n    int x = 1;\n}\n",
+    b"LOG_LEVEL\n    + 1;\n",
+])
+def test_blank_macros_keeps_a_macro_that_is_the_type_or_opens_a_body(source: bytes) -> None:
+    assert blank_macros(source) == source
 
 
 @pytest.mark.parametrize(("source", "kept"), [

@@ -1,40 +1,23 @@
-"""C# preprocessor directives blanked for a second parse (pure: bytes -> bytes).
+"""C# (and C, C++) preprocessor directives blanked for a second parse (pure: bytes -> bytes).
 
 tree-sitter-c-sharp parses an ``#if`` group between members, but not one inside a
 declaration (``ILogger ForContext(...)`` then ``#if X => ... #else ; #endif``): the
 declaration, and often the type around it, become ERROR nodes. ``first_branches`` gives
 the text a compiler would read with each conditional's first live branch taken: the first
 whose condition is not literally ``false`` or ``0`` (``#if false`` is how C# comments code
-out). Each directive line and each other branch become spaces, so byte offsets and line
-numbers are unchanged.
+out; C's `#ifdef` and `#ifndef` open a conditional as `#if` does). Each directive line and
+each other branch become spaces, so byte offsets and line numbers are unchanged.
 """
 from __future__ import annotations
 
 import re
 
-__all__ = ["conditional_lines", "first_branches"]
+__all__ = ["first_branches"]
 
 # A directive line: `#` first on the line, then the directive's name and the rest.
 _DIRECTIVE = re.compile(rb"[ \t]*#[ \t]*([a-z]+)(.*)")
-# A conditional directive's line, anywhere in a source.
-_CONDITIONAL = re.compile(rb"^[ \t]*#[ \t]*(?:if|elif|else|endif)\b", re.MULTILINE)
 # A condition that is never true: `false` or `0`, alone (a comment may follow).
 _DEAD = re.compile(rb"[ \t]*(?:false|0)[ \t]*(?://.*)?\r?\n?")
-
-
-def conditional_lines(source: bytes) -> list[int]:
-    """The 0-based lines of ``source``'s ``#if``, ``#elif``, ``#else`` and ``#endif``, in order.
-
-    >>> conditional_lines(b"int a;\\n#if X\\nint b;\\n  #endif\\n")
-    [1, 3]
-    """
-    lines: list[int] = []
-    line = position = 0
-    for match in _CONDITIONAL.finditer(source):
-        line += source.count(b"\n", position, match.start())
-        position = match.start()
-        lines.append(line)
-    return lines
 
 
 def first_branches(source: bytes) -> bytes:
@@ -56,7 +39,7 @@ def first_branches(source: bytes) -> bytes:
         directive = _DIRECTIVE.match(line)
         name = directive.group(1) if directive else None
         live = directive is not None and _DEAD.fullmatch(directive.group(2)) is None
-        if name == b"if":
+        if name in (b"if", b"ifdef", b"ifndef"):
             branches.append([not live, live])
         elif name in (b"elif", b"else") and branches:
             taken = branches[-1][1]

@@ -21,9 +21,10 @@ import tree_sitter as ts
 from tree_sitter_language_pack import get_language, get_parser
 
 from ..errors import GrammarError, ParseCancelled
-from .kinds import IMPORT_KINDS, QUALIFIER_KINDS, REFERENCE_KINDS, TYPE_KINDS
+from .kinds import CALLABLE_KINDS, IMPORT_KINDS, QUALIFIER_KINDS, REFERENCE_KINDS, TYPE_KINDS
 from .languages import load_query
-from .preprocessor import conditional_lines, first_branches
+from .macros import blank_macros
+from .preprocessor import first_branches
 from ..model import Definition, FileTags, Reference
 
 __all__ = ["extract_tags", "load_language", "signature_of", "ParseCancelled"]
@@ -308,24 +309,45 @@ def _error_rows(root: ts.Node) -> list[tuple[int, int]]:
     return rows
 
 
-# An error this many lines from a conditional directive may be the directive's doing.
-_DIRECTIVE_REACH = 3
+def _c_blanked(source: bytes) -> bytes:
+    return blank_macros(first_branches(source))
 
 
-def _parse_first_branches(parser: Any, tree: ts.Tree, source: bytes,
-                          should_stop: Callable[[], bool] | None) -> tuple[ts.Tree, bytes] | None:
-    """The tree of C# ``source`` with each conditional's first live branch only, and that
-    source, when ``tree`` has an error near a conditional directive and the new tree has
-    fewer errors; else None (an unrelated error keeps every ``#else`` member)."""
-    directives = conditional_lines(source)
+# An error this many lines from a blanked line may be the blanked text's doing.
+_BLANKED_REACH = 3
+# Languages whose parse errors often come from text the grammar cannot read, the function
+# that blanks that text for a second parse (same offsets), and whether the definitions'
+# text is then read from the blanked source: C#'s dropped ``#else`` branches are no code,
+# while a C or C++ macro is, so its signatures keep it.
+_SECOND_PARSES: dict[str, tuple[Callable[[bytes], bytes], bool]] = {
+    "csharp": (first_branches, True), "c": (_c_blanked, False), "cpp": (_c_blanked, False)}
+
+
+def _changed_rows(source: bytes, blanked: bytes) -> list[int]:
+    """The 0-based rows where ``blanked`` differs from ``source`` (same length)."""
+    return [row for row, (a, b) in enumerate(zip(source.split(b"\n"), blanked.split(b"\n")))
+            if a != b]
+
+
+def _row_count(spans: list[tuple[int, int]]) -> int:
+    return sum(last - first + 1 for first, last in spans)
+
+
+def _second_parse(parser: Any, tree: ts.Tree, source: bytes, blank: Callable[[bytes], bytes],
+                  should_stop: Callable[[], bool] | None) -> tuple[ts.Tree, bytes] | None:
+    """The tree of ``blank(source)`` and that source, when ``tree`` has an error near a
+    blanked line and the new tree has fewer lines in errors; else None (an unrelated error
+    keeps what the blanking drops, such as C#'s ``#else`` members). Lines, not errors, are
+    counted: one ERROR node can swallow a whole class, several small ones cannot."""
+    blanked = blank(source)
+    changed = _changed_rows(source, blanked)
     errors = _error_rows(tree.root_node)
-    if not any(bisect.bisect_left(directives, first - _DIRECTIVE_REACH)
-               < bisect.bisect_right(directives, last + _DIRECTIVE_REACH)
+    if not any(bisect.bisect_left(changed, first - _BLANKED_REACH)
+               < bisect.bisect_right(changed, last + _BLANKED_REACH)
                for first, last in errors):
         return None
-    blanked = first_branches(source)
     second = _parse(parser, blanked, should_stop)
-    if len(_error_rows(second.root_node)) >= len(errors):
+    if _row_count(_error_rows(second.root_node)) >= _row_count(errors):
         return None
     return second, blanked
 
@@ -481,10 +503,14 @@ def extract_tags(path: str, language: str, source: bytes, *,
     """
     query, parser = _query(language)
     tree = _parse(parser, source, should_stop)
-    blanked = (_parse_first_branches(parser, tree, source, should_stop)
-               if language == "csharp" and tree.root_node.has_error else None)
-    if blanked:  # a directive inside a declaration: the first branches parse better
-        tree, source = blanked
+    blanked = False
+    if language in _SECOND_PARSES and tree.root_node.has_error:
+        blank, read_blanked = _SECOND_PARSES[language]
+        second = _second_parse(parser, tree, source, blank, should_stop)
+        if second:  # a directive or macro the grammar misread: the blanked text parses better
+            tree = second[0]
+            if read_blanked:
+                source, blanked = second[1], True
     definitions, references = _collect(path, source, ts.QueryCursor(query).matches(tree.root_node))
     result, spans, name_lines = _without_qualifiers(
         *_nest(definitions, tree.root_node, source, language))
@@ -626,6 +652,11 @@ def _nest(definitions: dict[tuple[int, int], _Captured], root: ts.Node, source: 
             parent = None  # overlapping but not nested: treat as top level
         if parent is not None and spans[parent] == (start_byte, end_byte):
             parent = result[parent].parent  # `case read, write`: one node, two names
+        elif (parent is not None and spans[parent][0] == start_byte
+              and result[parent].kind in CALLABLE_KINDS):
+            # in a function's return type, not its body: `struct S {...} f() {...}`, or a
+            # C++ class tree-sitter could not close, read as the type of the next function
+            parent = result[parent].parent
         if kind == "function" and (scope is not None or (
                 parent is not None and result[parent].kind in TYPE_KINDS)):
             kind = "method"
