@@ -27,7 +27,8 @@ from .files.reasons import REASON_BINARY, REASON_GENERATED
 from .files.safety import HygieneConfig, special_file
 from .files.text import decode_text, display_text, looks_binary
 from .commands import (COMMANDS, MAX_RING_OPTION, ROOT_OPTION, SCOPE_OPTION, SECONDS,
-                       TASK_FILE_OPTION, TESTS_OPTION, Whole, apply_config, file_rule_options,
+                       TASK_FILE_OPTION, TESTS_OPTION, Whole, apply_config,
+                       check_cache_dir_environment, file_rule_options,
                        index_options, note, parse_cache_problem, quiet, version_text)
 from .cli_output import (ExitStatus, emit, exit_nothing_found, indexing_progress,
                          output_target)
@@ -159,6 +160,7 @@ def main(ctx: click.Context, quiet: bool) -> None:
     except FileNotFoundError:
         raise UsageError("the current directory no longer exists (it was removed): "
                          "cd to one that does") from None
+    check_cache_dir_environment()
     apply_config(ctx)  # a malformed file raises ConfigError: exit 2
 
 

@@ -23,7 +23,8 @@ from .files.text import display_text
 
 __all__ = ["apply_config", "config_from_root", "root_or_repository", "quiet", "version_text",
            "use_colour", "announce_root", "exclude_option", "file_rule_options", "index_options", "SECONDS", "Whole", "COMMANDS", "ROOT_OPTION", "MAX_RING_OPTION",
-           "TESTS_OPTION", "SCOPE_OPTION", "parse_cache_problem", "check_parse_cache_environment"]
+           "TESTS_OPTION", "SCOPE_OPTION", "parse_cache_problem", "check_parse_cache_environment",
+           "check_cache_dir_environment", "directory_problem"]
 
 _CONFIG_KEY = "ctxopt.config"
 
@@ -181,6 +182,18 @@ def file_rule_options(function: Callable[..., Any]) -> Callable[..., Any]:
     return exclude_option(function)
 
 
+def _index_in_a_directory(_ctx: click.Context, _param: click.Parameter,
+                          value: Path | None) -> Path | None:
+    """``--index`` (or ``$CTXOPT_INDEX``, or the configuration file) in a directory that
+    exists; else ``click.BadParameter`` (exit 2). A path the user names is used, never
+    made: a typo in it made a whole directory tree without a word (trial 13), where ``-o``
+    refuses a missing directory. (A file where a directory goes is the index's to report.)"""
+    if value is not None and not any(p.exists() and not p.is_dir() for p in value.parents) \
+            and not value.parent.is_dir():
+        raise click.BadParameter(f"directory {str(value.parent)!r} does not exist")
+    return value
+
+
 def index_options(function: Callable[..., Any]) -> Callable[..., Any]:
     """The options that say where and how the persistent index is kept, and which files
     it holds (``file_rule_options``)."""
@@ -188,7 +201,7 @@ def index_options(function: Callable[..., Any]) -> Callable[..., Any]:
 
     function = click.option(
         "--index", "index_path", type=click.Path(dir_okay=False, path_type=Path),
-        envvar=INDEX_ENV, default=None,
+        envvar=INDEX_ENV, default=None, callback=_index_in_a_directory,
         help=f"Index database [default: ROOT/.ctxopt/index.db; env: {INDEX_ENV}].")(function)
     function = click.option(
         "--jobs", type=Whole(min=1), default=None, envvar="CTXOPT_JOBS",
@@ -442,11 +455,29 @@ def parse_cache_problem(value: str | None) -> str | None:
 
     if value is None or value.strip().lower() == OFF:
         return None
+    problem = directory_problem(value)
+    return None if problem is None else f"{problem} (a directory or {OFF!r} expected)"
+
+
+def directory_problem(value: str) -> str | None:
+    """Why ``value`` can never be a directory (itself, else its closest existing parent,
+    is something else), or None."""
     path = Path(os.path.expanduser(value))
     existing = next(p for p in (path, *path.parents) if os.path.lexists(p))
-    if existing.is_dir():
-        return None
-    return f"{str(existing)!r} is not a directory (a directory or {OFF!r} expected)"
+    return None if existing.is_dir() else f"{str(existing)!r} is not a directory"
+
+
+def check_cache_dir_environment() -> None:
+    """Raise ``UsageError`` (exit 2) when ``$CTXOPT_CACHE_DIR`` can never be a directory:
+    the parse cache, the memo and the record of written outputs would all go without a
+    word (trial 12, 13: a regular file there)."""
+    from .calibration import CACHE_DIR_ENV
+    from .errors import UsageError
+
+    value = os.environ.get(CACHE_DIR_ENV)
+    problem = directory_problem(value) if value else None
+    if problem is not None:
+        raise UsageError(f"{CACHE_DIR_ENV}: {problem} (a directory expected)")
 
 
 def check_parse_cache_environment() -> None:

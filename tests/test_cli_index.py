@@ -61,6 +61,7 @@ def test_index_command_json(runner, fixture_repo) -> None:
 
 def test_gather_uses_the_index_option_and_environment(runner, root, tmp_path, monkeypatch) -> None:
     database = tmp_path / "a" / "index.db"
+    database.parent.mkdir()
     result = _gather(runner, root, "--index", str(database), catch_exceptions=False)
     assert result.exit_code == 0 and database.is_file()
     monkeypatch.setenv("CTXOPT_INDEX", str(tmp_path / "b.db"))
@@ -119,6 +120,31 @@ def test_an_index_path_that_is_not_an_index_is_an_error(runner, root, tmp_path) 
     assert result.exit_code == 2  # bad input: the user's file is refused, never overwritten
     assert result.stderr.startswith("Error: ") and len(result.stderr.splitlines()) == 1
     assert precious.read_text() == "years of work\n"
+
+
+def test_an_index_path_in_a_missing_directory_is_an_error(runner, root, tmp_path,
+                                                          monkeypatch) -> None:
+    # trial 13: `CTXOPT_INDEX=/nonexistent/dir/x.db` made the whole tree without a word
+    monkeypatch.setenv("CTXOPT_INDEX", str(tmp_path / "typo" / "dir" / "x.db"))
+    result = _gather(runner, root)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"Error: Invalid value for '--index': directory "
+                                    f"'{tmp_path}/typo/dir' does not exist (from CTXOPT_INDEX)")
+    assert len(result.stderr.splitlines()) == 1
+    assert not (tmp_path / "typo").exists()
+
+
+@pytest.mark.parametrize("below", ["", "/sub"])
+def test_a_cache_dir_that_is_a_file_is_an_error(runner, root, tmp_path, monkeypatch,
+                                                below: str) -> None:
+    # trial 12, 13: the parse cache, the memo and the outputs record did nothing, silently
+    (tmp_path / "cache").write_text("mine\n")
+    monkeypatch.setenv("CTXOPT_CACHE_DIR", str(tmp_path / "cache") + below)
+    result = _gather(runner, root)
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"Error: CTXOPT_CACHE_DIR: '{tmp_path}/cache' is not a "
+                                    "directory (a directory expected)")
+    assert (tmp_path / "cache").read_text() == "mine\n"
 
 
 @pytest.mark.parametrize("args", [["--jobs", "0"], ["--max-file-size", "0"], ["--jobs", "x"]])

@@ -55,6 +55,7 @@ def test_precedence_for_every_setting(setting, name: str, tmp_path: Path, monkey
     file_literal, from_file, env_value, from_env, cli_args, from_cli = CASES[setting.key]
     if from_file == "CONFIG_DIR/idx/a.db":
         from_file = tmp_path / "idx" / "a.db"
+        from_file.parent.mkdir()  # (an index is never put in a missing directory)
     if from_file == "CONFIG_DIR/pc":
         from_file = str(tmp_path / "pc")
     monkeypatch.chdir(tmp_path)
