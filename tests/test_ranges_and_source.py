@@ -682,3 +682,16 @@ def test_a_window_a_few_lines_below_its_header_is_one_block_with_it(
     items = [Item("read.c", 5, 40, 150.0, 0, "bulk_item holds line 20", "bulk_item")]
     (block,) = _read(make_repo, build_index, files, items, context_lines=0)
     assert (block.start_line, block.end_line) == (1, 40)
+
+
+def test_a_merge_whose_first_lines_are_other_definitions_is_no_part_of_a_later_one(
+        make_repo, build_index) -> None:
+    # trial 13: `type Thenable` and `toThenable`, merged with the first lines of hydrate,
+    # were labelled "part of persistImpl.hydrate", a definition starting 100 lines below
+    body = "".join(f"    x{n} = {n}\n" for n in range(20))
+    root = make_repo({"m.py": f"def small():\n    return 1\n\ndef caller():\n{body}    return 0\n"})
+    items = [Item("m.py", 1, 2, 90.0, 0, "named", "small"),
+             Item("m.py", 4, 8, 80.0, 0, "named", "caller")]
+    (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False,
+                           context_lines=0)
+    assert (block.start_line, block.end_line, block.part_of) == (1, 8, None)
