@@ -145,10 +145,11 @@ def in_repository(index: IndexView, task: ParsedTask) -> ParsedTask:
     symbols = tuple(dict.fromkeys(part for part in parts.values() if part))
     if symbols != task.symbols:
         task = replace(task, symbols=symbols)
-    written = {part: s for s, part in parts.items() if part}
-    addresses = tuple(s for s in symbols if "/" in s and is_path_symbol(s)
-                      and s not in task.addresses and files_named(index, s))
-    return _addressed(task, {written[s]: s for s in addresses}) if addresses else task
+    addresses = {s for s in symbols if "/" in s and is_path_symbol(s)
+                 and s not in task.addresses and files_named(index, s)}
+    # each way the task writes an address (`/srv/app/lib/db.py` and `lib/db.py`)
+    written = {s: part for s, part in parts.items() if part in addresses}
+    return _addressed(task, written) if written else task
 
 
 def _without_paths(text: str, paths: set[str]) -> str:
@@ -159,8 +160,14 @@ def _without_paths(text: str, paths: set[str]) -> str:
     the prose ``parse_la``)."""
     spelled = "|".join(r"[/\\]".join(map(re.escape, path.split("/")))
                        for path in sorted(paths, key=len, reverse=True))
-    return re.sub(rf"(?<![\w.~@+/\\-])(?:[a-z][\w+.-]*:/+|[A-Za-z]:[/\\]|~/|/_/|(?:\.{{0,2}}[/\\])+)?"
-                  rf"(?:{spelled})(?![\w/\\-]|\.\w)", " ", text)
+    return re.sub(rf"{_PATH_BEFORE}(?:{spelled}){_PATH_AFTER}", " ", text)
+
+
+# A path written whole: neither name nor path characters on either side of it, but for
+# the root it was read without (``/``, ``C:\\``, ``file:///``, ``/_/``, ``../``).
+_PATH_BEFORE = (r"(?<![\w.~@+/\\-])"
+                r"(?:[a-z][\w+.-]*:/+|[A-Za-z]:[/\\]|~/|/_/|(?:\.{0,2}[/\\])+)?")
+_PATH_AFTER = r"(?![\w/\\-]|\.\w)"
 
 
 def _addressed(task: ParsedTask, addresses: dict[str, str]) -> ParsedTask:
@@ -174,7 +181,10 @@ def _addressed(task: ParsedTask, addresses: dict[str, str]) -> ParsedTask:
     directories: set[str] = set()
     for path, located in addresses.items():
         name = located.rpartition("/")[2]
-        text = text.replace(path, name)
+        # only where written whole: `lib/db.py` is no part of `vendor/lib/db.py`
+        # (its root, as read: `/lib/db.py` of `./lib/db.py`)
+        text = re.sub(rf"{_PATH_BEFORE}{re.escape(path.lstrip('./'))}{_PATH_AFTER}",
+                      lambda _, name=name: name, text)
         for word in _IDENTIFIER.findall(path.removesuffix(name)):
             directories.update(_keywords_of(word))
     left = {k for w in _IDENTIFIER.findall(text) for k in _keywords_of(w)}

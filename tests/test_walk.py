@@ -722,6 +722,19 @@ def test_the_directories_of_a_named_file_are_no_words_of_the_task(make_repo, bui
     assert in_repository(index, parse_task("add src/main/kotlin/New.kt")).addresses == ()
 
 
+def test_a_named_files_path_becomes_its_name_only_where_written_whole(make_repo, build_index) -> None:
+    # `lib/db.py` also ends `extra/lib/db.py`: replaced inside it, the longer path lost
+    # its `lib` and was never read as the other file
+    index = build_index(make_repo({"lib/db.py": "def load():\n    pass\n",
+                                   "extra/lib/db.py": "def load():\n    pass\n"}))
+    for text, raw in (("lib/db.py and extra/lib/db.py differ", "db.py and db.py differ"),
+                      ("see ./lib/db.py", "see db.py"),
+                      # two ways to write one file: each is its name
+                      ("/srv/app/extra/lib/db.py and extra/lib/db.py", "db.py and db.py")):
+        located = in_repository(index, parse_task(text))
+        assert located.raw == raw
+
+
 _RULES = {
     "rules/quote.py": "class QuoteRule:\n    id = 'E3640'\n    shortdesc = 'quotes'\n\n"
                       "    def __init__(self):\n        self.seen = []\n\n"
