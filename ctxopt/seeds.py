@@ -184,7 +184,7 @@ def _addressed(task: ParsedTask, addresses: dict[str, str]) -> ParsedTask:
         # only where written whole: `lib/db.py` is no part of `vendor/lib/db.py`
         # (its root, as read: `/lib/db.py` of `./lib/db.py`)
         text = re.sub(rf"{_PATH_BEFORE}{re.escape(path.lstrip('./'))}{_PATH_AFTER}",
-                      lambda _, name=name: name, text)
+                      name.replace("\\", r"\\"), text)
         for word in _IDENTIFIER.findall(path.removesuffix(name)):
             directories.update(_keywords_of(word))
     left = {k for w in _IDENTIFIER.findall(text) for k in _keywords_of(w)}

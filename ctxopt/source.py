@@ -684,7 +684,7 @@ def _part_of(index: IndexView, path: str, members: list[Item], span: tuple[int, 
     first = min(i.start_line for i in named)
     shown = merge_ranges([*taken, span])
     definitions = index.file_definitions(path) or ()
-    for symbol in dict.fromkeys(i.symbol for i in named):
+    for symbol in dict.fromkeys(i.symbol for i in named if i.symbol):
         around = [d for d in definitions if d.qualified_name == symbol
                   and d.start_line <= max(first, start) and d.end_line >= start]
         if around and not any(subtract_ranges([(d.start_line, d.end_line)], shown) == []
