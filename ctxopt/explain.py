@@ -11,17 +11,30 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .files.text import display_text
-from .model import Block, Dropped, Explained, Fidelity, Item, Result, Tier
+from .model import Block, Dropped, Explained, Fidelity, Item, Member, Result, Tier
 
 __all__ = ["explain", "explain_json", "render_explain_text"]
 
 
 def _holder(item: Item, blocks: tuple[Block, ...]) -> Block | None:
-    """The candidate block ``item`` was read into: same file, lines overlapping (the
-    source reader widens and merges item ranges), of the item's tier if one is (a block
-    of a better tier holds lines it shares with weaker items); the best-scored."""
-    holding = [b for b in blocks if b.path == item.path
-               and b.start_line <= item.end_line and item.start_line <= b.end_line]
+    """The candidate block ``item`` was read into: one that lists it among its members
+    (``Block.members``; the source reader may have moved its lines, a class header below
+    its doc comment), its lines overlapping the item's if any does, else nearest; else
+    one of the same file with lines overlapping (the source reader widens and merges item
+    ranges), of the item's tier if one is (a block of a better tier holds lines it shares
+    with weaker items); the best-scored. (By lines alone, a header moved below a long
+    doc comment was the rest of its file, never shown, and read ``full``.)"""
+    same_file = [b for b in blocks if b.path == item.path]
+    listing = [(b, m) for b in same_file for m in b.members
+               if m.symbol == item.symbol and m.reason == item.reason]
+    if listing:
+        def distance(pair: tuple[Block, Member]) -> tuple[int, float]:
+            block, member = pair
+            if member.start_line <= item.end_line and item.start_line <= member.end_line:
+                return 0, -block.score
+            return abs(member.start_line - item.start_line), -block.score
+        return min(listing, key=distance)[0]
+    holding = [b for b in same_file if b.start_line <= item.end_line and item.start_line <= b.end_line]
     tier = Tier.of(item.score)
     same = [b for b in holding if Tier.of(b.score) is tier]
     return max(same or holding, key=lambda b: b.score, default=None)

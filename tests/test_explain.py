@@ -105,3 +105,21 @@ def test_names_not_utf8_or_with_a_newline_are_escaped_and_found_shown(runner, ma
     assert {e["file"] for e in document["explain"]} == {b["file"] for b in document["blocks"]} \
         == {"caf\\xe9.py", "new\\x0aline.py"}
     assert {e["action"] for e in document["explain"]} == {"full"}
+
+
+def test_a_header_moved_below_its_doc_comment_is_explained_by_the_block_that_shows_it(
+        make_repo) -> None:
+    # trial 13: gson's class header item (the walker's range: the Javadoc's first lines)
+    # was explained by the rest of its file, lines 1-139, never shown, and read "full"
+    doc = "".join(f" * Line {i} of the prose about the writer.\n" for i in range(30))
+    body = "".join(f"  int field{i} = {i};\n" for i in range(200))
+    source = (f"package w;\n\n/**\n{doc} */\npublic class Writer {{\n{body}"
+              "  public void flushAll() {\n    field0 = 1;\n  }\n}\n")
+    root = make_repo({"src/Writer.java": source})
+    prepared = prepare(root, "fix flushAll", GatherConfig(budget=600))
+    for budget, action in ((200, "signature"), (600, "full")):  # the rest not shown, shown
+        result = fit_prepared(prepared, budget, explain=True)
+        shown = {(b.path, b.start_line, b.end_line): b for b in result.selection.blocks}
+        header = next(e for e in result.explained if e.item.reason.startswith("contains"))
+        assert header.block in shown and header.action == shown[header.block].kind.value == action
+        assert "public class Writer {" in shown[header.block].content
