@@ -240,7 +240,10 @@ def _seed_references(found: _SeedSet, task: ParsedTask) -> bool:
     that is at most half the window above it); a line outside every definition seeds
     that window of its file. A stack frame that names a function the line is not in (a
     trace from another version of the file) seeds the nearest definition of that name in
-    the file instead, when there is one. The frames of a trace (Python, JVM, V8, Rust:
+    the file instead, when there is one; not a V8 frame, whose name is that of the property
+    or variable a function was assigned to (``inst._zod.parse`` of an arrow function inside
+    a constructor, ``safeParse`` of ``_safeParse``), most often no definition's name: it
+    sent zod's trace, of that very tree, to an interface's ``parse`` member (trial 14). The frames of a trace (Python, JVM, V8, Rust:
     ``Reference.frame``; ``task.references`` puts the one nearest the failure first): the
     first has the top quality, the k-th after it ``1 / (1 + k * frame_decay)``
     (``WalkConfig``): every frame of a Java trace scored 150, and its outermost frames took
@@ -262,7 +265,8 @@ def _seed_references(found: _SeedSet, task: ParsedTask) -> bool:
                       if d.start_line <= first <= d.end_line]
             # (the block's header names the file: the reason names the line only)
             where = f"line {first}" if last == first else f"lines {first}-{last}"
-            if reference.function and not any(d.name == reference.function for _, _, d in around):
+            if (reference.function and reference.frame != "v8"
+                    and not any(d.name == reference.function for _, _, d in around)):
                 named = [(abs(d.start_line - first), i, d) for i, d in definitions
                          if d.name == reference.function]
                 if named:

@@ -138,10 +138,18 @@ _JVM_FRAME = re.compile(rf"(?<![\w$.])(?:[\w$]+\.)+(?P<function>{IDENTIFIER})\((
                         r"(?:java|kt|kts|scala|groovy)):(?P<start>\d+)\)")
 # V8 (Node, Chrome) stack frame: at Request._onResponse (/srv/got/core/index.ts:1383:15);
 # its receiver (``Request``, ``ClientRequest`` of an ``<anonymous>`` function) is often
-# the runtime's class, no name of the repository's (trial 10: got's ``ClientRequest``)
+# the runtime's class, no name of the repository's (trial 10: got's ``ClientRequest``). A
+# getter's or setter's frame says so (``at Object.get value [as value] (...)``: ``get`` was
+# a name of the task, trial 14), and a frame of no function, at a line's start, is its
+# place alone (``at /srv/app/user.ts:18:25``, ``at async file:///srv/app/main.ts:3:1``)
 _V8_FRAME = re.compile(
-    rf"(?<![\w$.])at (?:(?:async|new) )?(?:[\w$.]+\.)?(?P<function>{IDENTIFIER}|<anonymous>)"
+    rf"(?<![\w$.])at (?:(?:async|new) )?(?:[\w$.]+\.)?(?:[gs]et )?(?P<function>{IDENTIFIER}|<anonymous>)"
     rf"(?: \[as [\w$]+\])? \((?P<path>[^()\s]+?\.(?:{_EXT_RE})):(?P<start>\d+):\d+\)")
+# (of a JavaScript or TypeScript file: a Rust frame's place line, ``at ./src/lib.rs:951:9``,
+# is written the same way)
+_V8_PLACE_FRAME = re.compile(r"^[ \t]*at (?:async )?(?<![\w.~@+/\\-])(?P<path>(?:[a-z][\w+.-]*:/+)?"
+                             r"[\w.~@+/\\-]*\.(?:[cm]?[jt]sx?)):(?P<start>\d+):\d+(?![\w.:])",
+                             re.MULTILINE)
 # The hash a Rust symbol ends with in a full backtrace (``pop::h0123456789abcdef``)
 _RUST_HASH = r"::h[0-9a-f]{16}(?!\w)"
 # Rust backtrace frame: "   3: walkdir::IntoIter::pop" over "             at ./src/lib.rs:951:9"
@@ -254,13 +262,14 @@ _SWIFT_FRAME = re.compile(
 # A PHP error's place: "PHP Warning:  Undefined variable $x in /srv/a.php on line 42"
 _PHP_ERROR = re.compile(_REF_PATH + r" on line (?P<start>\d+)(?!\w)")
 # Each trace's frame pattern and its ``Reference.frame``
-_FRAME_KINDS = {_PYTHON_FRAME: "python", _JVM_FRAME: "jvm", _V8_FRAME: "v8",
+_FRAME_KINDS = {_PYTHON_FRAME: "python", _JVM_FRAME: "jvm", _V8_FRAME: "v8", _V8_PLACE_FRAME: "v8",
                 _RUST_FRAME: "rust", _GO_FRAME: "go", _DOTNET_FRAME: "dotnet",
                 _PHP_FRAME: "php", _NATIVE_FRAME: "native", _SWIFT_FRAME: "swift"}
 _REFERENCES = (
     _PYTHON_FRAME,
     _JVM_FRAME,
     _V8_FRAME,
+    _V8_PLACE_FRAME,
     _RUST_FRAME,
     _GO_FRAME,
     _DOTNET_FRAME,

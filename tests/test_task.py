@@ -304,6 +304,23 @@ def test_a_v8_stack_trace_is_frames_whose_runtime_names_seed_nothing() -> None:
         (1024, "", "v8"), (1383, "_onResponse", "v8")]
 
 
+def test_a_v8_getter_frame_and_a_frame_of_no_function_are_frames() -> None:
+    # trial 14: `at Object.get value [as value]` made `Object.get` a name of the task (it
+    # showed three unrelated `get` accessors), and `at file:///.../user.ts:18:25` was a place
+    # of no trace
+    trace = ("Error: expected a schema\n"
+             "    at Object.get value [as value] (/home/dev/zod/src/util.ts:269:23)\n"
+             "    at set size (/home/dev/zod/src/util.ts:30:1)\n"
+             "    at /home/dev/zod/src/parse.ts:74:27\n"
+             "    at async file:///home/dev/app/src/user.ts:18:25\n")
+    parsed = parse_task(trace)
+    assert "get" not in parsed.keywords and not [s for s in parsed.symbols if "get" in s]
+    assert [(r.start_line, r.function, r.frame) for r in parsed.references] == [
+        (269, "value", "v8"), (30, "size", "v8"), (74, "", "v8"), (18, "", "v8")]
+    # (an "at" in prose is no frame)
+    assert [r.frame for r in parse_task("it fails at src/parse.ts:74:27").references] == [""]
+
+
 def test_a_rust_backtrace_is_frames_and_its_runtime_frames_seed_nothing() -> None:
     # trial 10: walkdir's panic seeded WalkDir by main, rust, core and option, words of
     # "thread 'main' panicked at" and of core::option::expect_failed

@@ -892,6 +892,21 @@ def test_a_rust_callers_frame_in_a_long_function_seeds_a_window_around_its_line(
         ("IntoIter.pop holds line 5", None), ("IntoIter.handle_entry holds line 79", (49, 80))]
 
 
+def test_a_v8_frame_seeds_the_definition_holding_its_line_whatever_name_it_gives(
+        make_repo, build_index) -> None:
+    # trial 14: zod's `at inst._zod.parse (core/schemas.ts:2080:24)`, a frame of an arrow
+    # function assigned inside a constructor, seeded an interface's `parse` member
+    # elsewhere in the file under "another version?"; the line's own definition was not shown
+    code = ("interface Internals {\n  parse(x: unknown): unknown;\n}\n\n"
+            "function build(inst: any) {\n  inst.parse = (x: unknown) => {\n    return x;\n  };\n}\n")
+    index = build_index(make_repo({"src/schemas.ts": code}))
+    for frame in ("    at inst.parse (/home/dev/app/src/schemas.ts:7:5)\n",
+                  "    at async inst.parse (/home/dev/app/src/schemas.ts:7:5)\n",
+                  "    at /home/dev/app/src/schemas.ts:7:5\n"):
+        (seed, *_) = find_seeds(index, parse_task("Error: boom\n" + frame))
+        assert seed.reason == "build holds line 7", frame
+
+
 def test_a_frames_file_among_namesakes_is_the_one_whose_definition_holds_its_line(
         make_repo, build_index) -> None:
     # trial 12: okio's JVM frame `RealBufferedSource.kt:110` went to the first of its
