@@ -304,6 +304,18 @@ def test_a_v8_stack_trace_is_frames_whose_runtime_names_seed_nothing() -> None:
         (1024, "", "v8"), (1383, "_onResponse", "v8")]
 
 
+@pytest.mark.parametrize(("text", "place"), [
+    ("src/v4/schemas.ts(1681,40): error TS2345: Argument of type", ("src/v4/schemas.ts", 1681, 1681)),
+    ("src/App/Program.cs(12,5,14,9): error CS0103: The name 'x'", ("src/App/Program.cs", 12, 14)),
+    ("> /srv/app/db.py(12)save()", ("srv/app/db.py", 12, 12)),
+])
+def test_a_compilers_file_line_col_in_parentheses_is_a_place(text: str, place: tuple) -> None:
+    # trial 14: tsc's `file(line,col): error TSnnnn` gave no place; `file:line:col` did
+    parsed = parse_task(text)
+    assert [(r.path, r.start_line, r.end_line) for r in parsed.references] == [place]
+    assert not {"1681", "40", "12", "5"} & set(parsed.keywords)
+
+
 def test_a_v8_getter_frame_and_a_frame_of_no_function_are_frames() -> None:
     # trial 14: `at Object.get value [as value]` made `Object.get` a name of the task (it
     # showed three unrelated `get` accessors), and `at file:///.../user.ts:18:25` was a place
