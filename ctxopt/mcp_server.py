@@ -25,10 +25,21 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import unquote, urlparse
 
+import anyio
 import anyio.to_thread
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
-from mcp.types import CallToolResult, InputRequiredResult, TextContent
+from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from mcp.types import (
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    CallToolResult,
+    ErrorData,
+    InputRequiredResult,
+    JSONRPCError,
+    TextContent,
+)
 from pydantic import Field, ValidationError
 
 from . import __version__
@@ -164,9 +175,92 @@ def _arguments_message(exc: ValidationError) -> str:
     return "bad arguments: " + "; ".join(parts)
 
 
+def _rejection(exc: Exception) -> JSONRPCError | None:
+    """The JSON-RPC error answering a line the SDK's stdio transport could not read as a
+    message (``exc``, its pydantic error, which holds the line or the value read from it):
+    -32700 with id null for a line that is no JSON, -32600 with the request's id (null
+    when it has none) for JSON that is no request: params that are no object, no
+    ``"jsonrpc"``, a batch (which MCP does not have). None for a malformed response of the
+    client's, which no answer is due for."""
+    if not isinstance(exc, ValidationError):
+        return None
+    errors = exc.errors(include_url=False)
+    if any(error["type"] == "json_invalid" for error in errors):
+        return JSONRPCError(jsonrpc="2.0", id=None,
+                            error=ErrorData(code=PARSE_ERROR, message="Parse error: the line is no JSON"))
+    # (the object read: a missing field's error holds it, one of a batch the list)
+    message = next((error["input"] for error in errors if error["type"] == "missing"
+                    and len(error["loc"]) == 2), None)
+    if message is None:
+        message = next((error["input"] for error in errors if isinstance(error.get("input"), list)
+                        and len(error["loc"]) == 1), None)
+    if isinstance(message, dict) and "method" not in message and (
+            "result" in message or "error" in message):
+        return None
+    if isinstance(message, list):
+        why = "a batch (MCP has none): send one message per line"
+    else:
+        why = "; ".join(sorted({f"{'.'.join(map(str, error['loc'][1:])) or 'message'}: {error['msg']}"
+                                for error in errors if error["loc"][:1] == ("JSONRPCRequest",)}))
+    request_id = message.get("id") if isinstance(message, dict) else None
+    if isinstance(request_id, bool) or not isinstance(request_id, (int, str)):
+        request_id = None
+    return JSONRPCError(jsonrpc="2.0", id=request_id,
+                        error=ErrorData(code=INVALID_REQUEST, message=f"Invalid Request: {why or 'no request'}"))
+
+
+class _AnsweringStream:
+    """The SDK's stdio read stream, with each line it could not read answered by
+    ``_rejection`` on ``write`` and left out: the SDK only logs such a line at debug level,
+    and a client waits for ever for the answer to a request with an id (trial 14)."""
+
+    def __init__(self, read: Any, write: Any) -> None:
+        self._read, self._write = read, write
+
+    def __getattr__(self, name: str) -> Any:  # ``last_context``, which the SDK reads
+        return getattr(self._read, name)
+
+    async def receive(self) -> Any:
+        while True:
+            item = await self._read.receive()
+            if not isinstance(item, Exception):
+                return item
+            answer = _rejection(item)
+            log.warning("unreadable message: %s", answer.error.message if answer
+                        else "a malformed response, not answered")
+            if answer is not None:
+                await self._write.send(SessionMessage(answer))
+
+    async def aclose(self) -> None:
+        await self._read.aclose()
+
+    def __aiter__(self) -> "_AnsweringStream":
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> "_AnsweringStream":
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+
 class _Server(MCPServer):
     """``MCPServer`` whose argument errors are one line (the SDK passes on pydantic's
-    multi-line text, with a URL per error)."""
+    multi-line text, with a URL per error), and which answers each line of stdin that is
+    no message (``_AnsweringStream``)."""
+
+    async def run_stdio_async(self) -> None:
+        # (the SDK's own, but for the wrapped read stream: it has no hook for such lines)
+        async with stdio_server() as (read_stream, write_stream):
+            await self._lowlevel_server.run(
+                _AnsweringStream(read_stream, write_stream), write_stream,
+                self._lowlevel_server.create_initialization_options())
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
                         context: Context[Any, Any] | None = None,

@@ -162,6 +162,47 @@ def test_standard_output_carries_only_protocol_messages(fixture_repo, tmp_path) 
     assert process.returncode == 0 and "Traceback" not in stderr
 
 
+def test_every_line_that_is_no_message_gets_an_error_answer(fixture_repo, tmp_path) -> None:
+    """Trial 14: the SDK dropped a line that is no JSON, a request whose params is no
+    object or that lacks "jsonrpc", and a batch, without a word; a client waited for ever."""
+    import json
+    import subprocess
+
+    root = fixture_repo("py_storage")
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    bad = ["{not json", b"\xff\xfe".decode("latin-1"),
+           json.dumps({"jsonrpc": "2.0", "id": 11, "method": "tools/call", "params": "notanobject"}),
+           json.dumps({"id": "x17", "method": "tools/list"}), "[1, 2, 3]",
+           json.dumps({"jsonrpc": "2.0", "id": 5, "result": "a client's bad answer: no reply"})]
+    after = {"jsonrpc": "2.0", "id": 99, "method": "tools/call", "params": {
+        "name": "tokens", "arguments": {"text": "ok"}}}
+    with subprocess.Popen(
+            [sys.executable, "-m", "ctxopt", "mcp", "--root", str(root), "--index",
+             str(tmp_path / "index.db")],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            cwd=tmp_path) as process:
+        try:
+            def send(line: str) -> None:
+                process.stdin.write(line.encode("latin-1" if "\xff" in line else "utf-8") + b"\n")
+                process.stdin.flush()
+            send(json.dumps(initialize))
+            assert json.loads(process.stdout.readline())["id"] == 1
+            for line in [*bad, json.dumps(after)]:
+                send(line)
+            answers = []
+            while not answers or answers[-1].get("id") != 99:  # the server kept running
+                answers.append(json.loads(process.stdout.readline()))
+            process.stdin.close()
+            process.wait(timeout=60)
+        finally:
+            process.kill()
+    assert [(a["id"], a["error"]["code"]) for a in answers[:-1]] == [
+        (None, -32700), (None, -32700), (11, -32600), ("x17", -32600), (None, -32600)]
+    assert "params" in answers[2]["error"]["message"] and "jsonrpc" in answers[3]["error"]["message"]
+    assert process.returncode == 0
+
+
 def test_gather_explains_and_says_which_budget_adds_what(fixture_repo, tmp_path, contract) -> None:
     # issue 17: `explain` adds a second text content (and the structured `explain`); the
     # structured `next` names budgets, and asking for one shows its block
