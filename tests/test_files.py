@@ -64,6 +64,9 @@ def test_looks_binary(sample, binary) -> None:
     ("bad\udcffname.py", "bad\\xffname.py"),
     ("new\nline\t.py", "new\\x0aline\\x09.py"),
     ("lone \ud800", "lone \\ud800"),
+    # (trial 14: a right-to-left override in a task was echoed raw in the header; a C1
+    # CSI is a terminal's escape as ESC [ is)
+    ("fix \u202eFind\u2066 \x9b2J", "fix \\u202eFind\\u2066 \\x9b2J"),
 ])
 def test_display_text_escapes_what_utf8_cannot_carry(text, shown) -> None:
     assert display_text(text) == shown

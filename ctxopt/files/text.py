@@ -21,7 +21,11 @@ _CONTROL_BYTES = bytes(set(range(32)) - {8, 9, 10, 11, 12, 13, 27}) + b"\x7f"
 _MAX_CONTROL_SHARE = 0.1
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f\ud800-\udfff]")
+# (with C1 controls, ``\x9b`` is a terminal's CSI as ``\x1b[`` is, and the bidirectional
+# formatting characters, which reorder what a terminal or a reviewer sees: trial 14's
+# U+202E in a task was echoed raw in the header)
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+                          "\ud800-\udfff]")
 # Whitespace other than a line break: a tab of a pasted Java stack trace is a space in a task
 _INLINE_SPACE = re.compile("[\t\v\f]")
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
@@ -114,15 +118,16 @@ def display_text(text: str) -> str:
     """``text`` made safe to print and to encode as UTF-8.
 
     Bytes that were not valid UTF-8 (Python's surrogate escapes, as in file names read
-    from the file system) and control characters become ``\\xHH`` (two lowercase hex
-    digits, the byte's value); other lone surrogates become ``\\uXXXX``. Valid text,
+    from the file system) and control characters (C0, DEL and C1) become ``\\xHH`` (two
+    lowercase hex digits, the byte's value); other lone surrogates and the bidirectional
+    formatting characters (U+202E, U+2066...) become ``\\uXXXX``. Other valid text,
     including non-ASCII letters, is unchanged.
     """
     def escape(match: re.Match[str]) -> str:
         code = ord(match.group(0))
         if 0xDC80 <= code <= 0xDCFF:
             return f"\\x{code - 0xDC00:02x}"
-        if code >= 0xD800:
+        if code >= 0x100:
             return f"\\u{code:04x}"
         return f"\\x{code:02x}"
 
