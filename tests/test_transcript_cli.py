@@ -87,6 +87,22 @@ def test_bad_transcripts_exit_2_with_one_line(runner, tmp_path, content, message
     assert message in result.stderr and len(result.stderr.strip().splitlines()) == 1
 
 
+def test_bad_settings_are_reported_before_the_transcript_is_read(runner, tmp_path):
+    # trial 14: `compact empty.json --window 0` said "has no messages", not the window
+    path = tmp_path / "empty.json"
+    path.write_text('{"messages": []}')
+    result = runner.invoke(main, ["compact", str(path), "--window", "0"])
+    assert result.exit_code == 2 and "window" in result.stderr
+    assert "no messages" not in result.stderr
+
+
+def test_the_report_counts_one_message_in_the_singular():
+    # trial 14: "kept 1 messages"
+    from ctxopt.transcript.command import _counted
+    assert (_counted(1, "message"), _counted(2, "message"), _counted(0, "tool result")) == (
+        "1 message", "2 messages", "0 tool results")
+
+
 def test_a_missing_file_and_writing_over_the_input_are_refused(runner, session, tmp_path):
     missing = runner.invoke(main, ["compact", str(tmp_path / "none.json"), *WINDOW])
     assert missing.exit_code == 2 and "cannot read" in missing.stderr

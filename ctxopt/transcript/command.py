@@ -61,15 +61,18 @@ def compact_file(path: str, *, window: int, reserve: int, trigger_percent: float
     """
     if target_percent is not None and target_tokens is not None:
         raise UsageError("--target-percent and --target-tokens are alternatives: give one")
-    transcript = read_transcript(path)
     settings = Compaction(trigger_percent=trigger_percent,
                           target_percent=10 if target_percent is None else target_percent,
                           target_tokens=target_tokens, recent_tail=recent_tail,
                           preserve=preserve)
+    # (the options first, as every command checks them: a bad --window on an empty
+    # transcript was reported as the transcript's fault; trial 14)
+    limits = Window(window, reserve, settings)
+    transcript = read_transcript(path)
     summarizer = (SummarizerCommand(summarizer_cmd, summarizer_timeout)
                   if summarizer_cmd else None)
     estimator = Estimator(counter, family_for_model(model, transcript.shape))
-    return compact(transcript, Window(window, reserve, settings), estimator=estimator,
+    return compact(transcript, limits, estimator=estimator,
                    summarizer=summarizer)
 
 
@@ -108,6 +111,11 @@ def render_transcript(transcript: Transcript) -> str:
     return "\n\n".join(sections) + "\n"
 
 
+def _counted(count: int, noun: str) -> str:
+    """``1 message``, ``2 messages`` (trial 14: "kept 1 messages")."""
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def report_line(result: CompactResult) -> str:
     """The one-line report on standard error."""
     if not result.compacted:
@@ -116,8 +124,9 @@ def report_line(result: CompactResult) -> str:
         return (f"ctxopt: {result.tokens_before} tokens, {why} of {result.trigger}: "
                 "unchanged")
     line = (f"ctxopt: compacted {result.tokens_before} -> {result.tokens_after} tokens "
-            f"(trigger {result.trigger}, target {result.target}): kept {len(result.kept)} "
-            f"messages, dropped {len(result.dropped)}, cut {len(result.cuts)} tool results")
+            f"(trigger {result.trigger}, target {result.target}): kept "
+            f"{_counted(len(result.kept), 'message')}, dropped {len(result.dropped)}, cut "
+            f"{_counted(len(result.cuts), 'tool result')}")
     if result.summary_source:
         line += f"; summary: {result.summary_source}"
     for warning in result.warnings:
