@@ -149,9 +149,11 @@ class StoredIndex:
         definitions = self._conn.execute("SELECT COUNT(*) FROM defs").fetchone()[0]
         references = self._conn.execute("SELECT COALESCE(SUM(count), 0) FROM uses").fetchone()[0]
         imports = self._conn.execute("SELECT COUNT(*) FROM imports").fetchone()[0]
-        self._load_all_names()
-        receivers = sum(len(self._edge_reader.owners(f"{self._path[file_id]}#{idx}")) for file_id, idx
-                        in self._conn.execute("SELECT file_id, idx FROM defs WHERE owner IS NOT NULL"))
+        owned = self._conn.execute("SELECT file_id, idx FROM defs WHERE owner IS NOT NULL").fetchall()
+        if owned:  # (every name at once: most repositories have no such row, and skip it)
+            self._load_all_names()
+        receivers = sum(len(self._edge_reader.owners(f"{self._path[file_id]}#{idx}"))
+                        for file_id, idx in owned)
         return {"files": len(self.files), "languages": dict(sorted(languages.items())),
                 "definitions": definitions, "references": references,
                 "edges": {"contains": definitions + receivers, "imports": imports}}
