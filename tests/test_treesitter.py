@@ -174,3 +174,21 @@ def test_one_reference_per_name_and_line_keeps_the_most_telling_kind() -> None:
     assert [r for r in refs if r[0] == "run"] == [("run", "call", 4, 0)]
     assert ("Base", "inherit", 5, 1) in refs and len([r for r in refs if r[0] == "Base"]) == 2
     assert refs == sorted(refs, key=lambda r: (r[2], r[0], r[1]))
+
+
+def test_only_patterns_of_one_plain_use_are_read_as_single_references() -> None:
+    import tree_sitter as ts
+    from tree_sitter_language_pack import get_language
+
+    from ctxopt.parsing.treesitter import _single_references
+
+    text = ("(call function: (identifier) @name.reference.call)\n"
+            "(import_statement name: (dotted_name) @name.reference.import)\n"
+            "(function_definition name: (identifier) @name.definition.function) @definition.function\n"
+            "; a comment naming @name.reference.type sends the pattern above the general way\n"
+            "(type (identifier) @name.reference.type)\n")
+    query = ts.Query(get_language("python"), text)
+    singles = _single_references(query, text.encode())
+    assert singles[0] == ("name.reference.call", "call", singles[0][2])
+    assert singles[1:3] == [None, None]
+    assert singles[3] == ("name.reference.type", "type", singles[3][2])
