@@ -279,10 +279,12 @@ _REFERENCES = (
     _PHP_ERROR,
     re.compile(_REF_PATH + r"#L(?P<start>\d+)(?:-L?(?P<end>\d+))?(?!\w)"),  # GitHub anchor
     re.compile(_REF_PATH + r":(?P<start>\d+)(?:(?:-|\u2013)(?P<end>\d+)|:\d+)?(?![\w.])"),
-    # tsc's, MSBuild's (C#, VB) and pdb's ``file(line,col)``: ``src/a.ts(1681,40): error
-    # TS2345``, ``Program.cs(12,5,14,9): error CS0103`` (a range's end line third), ``> /srv/
-    # app/db.py(12)save()`` (trial 14: tsc's errors were no places)
-    re.compile(_REF_PATH + r"\((?P<start>\d+)(?:,\d+(?:,(?P<end>\d+),\d+)?)?\)"),
+    # tsc's and MSBuild's (C#, VB) ``file(line,col):``: ``src/a.ts(1681,40): error TS2345``,
+    # ``Program.cs(12,5,14,9): error CS0103`` (a range's end line third); pdb's ``> /srv/
+    # app/db.py(12)save()`` (trial 14: tsc's errors were no places). The column and colon,
+    # or pdb's function: prose's ``README.md(1)`` or ``fmt.go(2)`` is no place (review 32)
+    re.compile(_REF_PATH + r"\((?P<start>\d+),\d+(?:,(?P<end>\d+),\d+)?\):"),
+    re.compile(_REF_PATH + r"\((?P<start>\d+)\)<?[A-Za-z_]\w*>?\(\)"),
 )
 # A path written from the file system's root (``/srv/app/db.py``, ``~/app/db.py``,
 # ``C:\src\app\db.py``), whose leading directories are most often not the repository's

@@ -316,6 +316,15 @@ def test_a_compilers_file_line_col_in_parentheses_is_a_place(text: str, place: t
     assert not {"1681", "40", "12", "5"} & set(parsed.keywords)
 
 
+@pytest.mark.parametrize("text", [
+    "Footnote markers like README.md(1) break the docs build",
+    "Why does index.ts(2) export default twice?", "Handle foo.cpp(3) style overload names",
+    "The output of ls.sh(1) is truncated", "Calling fmt.go(2) panics"])
+def test_a_file_name_with_a_number_in_parentheses_in_prose_is_no_place(text: str) -> None:
+    # review 32: `file(N)` read as tsc's or pdb's place pinned line 1-3 of a file
+    assert parse_task(text).references == ()
+
+
 def test_a_v8_getter_frame_and_a_frame_of_no_function_are_frames() -> None:
     # trial 14: `at Object.get value [as value]` made `Object.get` a name of the task (it
     # showed three unrelated `get` accessors), and `at file:///.../user.ts:18:25` was a place
