@@ -8,6 +8,7 @@ error boundary (``_Main.main``) turns every error into one line on stderr.
 from __future__ import annotations
 
 import errno
+import itertools
 import json
 import os
 import sys
@@ -44,8 +45,23 @@ from .store.parsecache import CACHE_ENV
 from .tokens import Cl100kCounter, TokenCounter
 
 
+# Commands that never read nor write the user cache directory: a bad
+# ``$CTXOPT_CACHE_DIR`` is no error of theirs (``config`` is where one looks at it).
+_WITHOUT_CACHE = frozenset({"config", "schema"})
+_ARGS = "ctxopt.args"  # the command line's arguments, in ``click.Context.meta``
+
+
+def _asks_for_help(args: list[str]) -> bool:
+    """Whether ``args`` ask for a command's help (``-h``, ``--help`` before a ``--``)."""
+    return any(arg in ("--help", "-h") for arg in itertools.takewhile(lambda a: a != "--", args))
+
+
 class _Main(click.Group):
     """The command group and the one error boundary of the command line."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        ctx.meta[_ARGS] = list(args)  # (what the group's callback reads: click keeps none)
+        return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context):
         try:
@@ -160,7 +176,8 @@ def main(ctx: click.Context, quiet: bool) -> None:
     except FileNotFoundError:
         raise UsageError("the current directory no longer exists (it was removed): "
                          "cd to one that does") from None
-    check_cache_dir_environment()
+    if ctx.invoked_subcommand not in _WITHOUT_CACHE and not _asks_for_help(ctx.meta[_ARGS]):
+        check_cache_dir_environment()
     apply_config(ctx)  # a malformed file raises ConfigError: exit 2
 
 

@@ -147,6 +147,17 @@ def test_a_cache_dir_that_is_a_file_is_an_error(runner, root, tmp_path, monkeypa
     assert (tmp_path / "cache").read_text() == "mine\n"
 
 
+def test_a_bad_cache_dir_leaves_help_config_and_schema_alone(runner, tmp_path, monkeypatch) -> None:
+    # review 32: the check ran before any command, so `gather --help` and `config` (where
+    # a user looks at the setting) failed on it too
+    (tmp_path / "cache").write_text("mine\n")
+    monkeypatch.setenv("CTXOPT_CACHE_DIR", str(tmp_path / "cache"))
+    for args in (["gather", "--help"], ["-q", "index", "-h"], ["schema", "gather"], ["config"]):
+        result = runner.invoke(main, args)
+        assert result.exit_code == 0, (args, result.stderr)
+    assert runner.invoke(main, ["gather", "--", "--help"]).exit_code == 2  # a task, not help
+
+
 @pytest.mark.parametrize("args", [["--jobs", "0"], ["--max-file-size", "0"], ["--jobs", "x"]])
 def test_bad_index_options_exit_2(runner, root, args) -> None:
     result = runner.invoke(main, ["index", "--root", str(root), *args])
