@@ -182,8 +182,8 @@ def _addressed(task: ParsedTask, addresses: dict[str, str]) -> ParsedTask:
     for path, located in addresses.items():
         name = located.rpartition("/")[2]
         # only where written whole: `lib/db.py` is no part of `vendor/lib/db.py`
-        # (its root, as read: `/lib/db.py` of `./lib/db.py`)
-        text = re.sub(rf"{_PATH_BEFORE}{re.escape(path.lstrip('./'))}{_PATH_AFTER}",
+        # (its root, as read: `/lib/db.py` of `./lib/db.py`; a `.storybook/` keeps its dot)
+        text = re.sub(rf"{_PATH_BEFORE}{re.escape(_relative(path))}{_PATH_AFTER}",
                       name.replace("\\", r"\\"), text)
         for word in _IDENTIFIER.findall(path.removesuffix(name)):
             directories.update(_keywords_of(word))
@@ -193,11 +193,17 @@ def _addressed(task: ParsedTask, addresses: dict[str, str]) -> ParsedTask:
                    addresses=task.addresses + tuple(addresses.values()))
 
 
+def _relative(path: str) -> str:
+    """``path`` without the root it was written from (``/``, ``./``, ``../``): a directory
+    named with a dot (``.config/``) keeps it (review 32)."""
+    return re.sub(r"^(?:\.{0,2}/)+", "", path)
+
+
 def _repository_part(index: IndexView, written: str, referenced: bool) -> str:
     """The repository path a written path ends with, ``""`` for a ``referenced`` path
     with directories that names no file (a library's frame), else ``written`` itself."""
     named = files_named(index, written)
-    if len(named) == 1 and written.strip("./").endswith("/" + named[0]):
+    if len(named) == 1 and _relative(written).endswith("/" + named[0]):
         return named[0]  # the written path is longer: what is left of it is outside
     return "" if referenced and not named and "/" in written else written
 
@@ -206,7 +212,7 @@ def files_named(index: IndexView, written: str) -> list[str]:
     """The repository files a path written in a task names: those it is a suffix of
     (``db.py``, ``storage/db.py``), else the longest one that is a suffix of it (an
     absolute path from a traceback, ``/srv/app/storage/db.py``)."""
-    wanted = written.strip("./")
+    wanted = _relative(written)
     # (both kinds end with the written file name: only files of that name are looked at)
     same_name = index.files_called(wanted.rpartition("/")[2])
     named = [p for p in same_name if p == wanted or p.endswith("/" + wanted)]

@@ -726,9 +726,11 @@ def test_a_named_files_path_becomes_its_name_only_where_written_whole(make_repo,
     # `lib/db.py` also ends `extra/lib/db.py`: replaced inside it, the longer path lost
     # its `lib` and was never read as the other file
     index = build_index(make_repo({"lib/db.py": "def load():\n    pass\n",
-                                   "extra/lib/db.py": "def load():\n    pass\n"}))
+                                   "extra/lib/db.py": "def load():\n    pass\n",
+                                   ".config/app/db.py": "def load():\n    pass\n"}))
     for text, raw in (("lib/db.py and extra/lib/db.py differ", "db.py and db.py differ"),
                       ("see ./lib/db.py", "see db.py"),
+                      ("see ./.config/app/db.py", "see db.py"),  # (review 32: its dot)
                       # two ways to write one file: each is its name
                       ("/srv/app/extra/lib/db.py and extra/lib/db.py", "db.py and db.py")):
         located = in_repository(index, parse_task(text))
