@@ -672,19 +672,20 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
 def _part_of(index: IndexView, path: str, members: list[Item], span: tuple[int, int],
              taken: list[tuple[int, int]]) -> tuple[str, int, int] | None:
     """(name, first line, last line) of the first definition, best member first, that a
-    member names, that holds the first named member's first line, and that lines ``span`` hold
+    member names, that starts no lower than the first named member's first line (or than
+    ``span``'s first line, when that is lower) and reaches ``span``, and that ``span`` holds
     only part of (lines of it that neither they nor the blocks of higher tiers, ``taken``,
     hold); None when each is whole. A block whose first lines are other definitions is no
     part of one further down (trial 13: `type Thenable` and `toThenable` were labelled
     "part of persistImpl.hydrate", 100 lines above it)."""
-    named = [i for i in members if i.symbol]
+    named = [(i.symbol, i.start_line) for i in members if i.symbol]
     if not named:
         return None
     start = span[0]
-    first = min(i.start_line for i in named)
+    first = min(line for _, line in named)
     shown = merge_ranges([*taken, span])
     definitions = index.file_definitions(path) or ()
-    for symbol in dict.fromkeys(i.symbol for i in named if i.symbol):
+    for symbol in dict.fromkeys(symbol for symbol, _ in named):
         around = [d for d in definitions if d.qualified_name == symbol
                   and d.start_line <= max(first, start) and d.end_line >= start]
         if around and not any(subtract_ranges([(d.start_line, d.end_line)], shown) == []
