@@ -13,7 +13,7 @@ from .contract import origin_of
 from .errors import BudgetTooSmall, BudgetTooSmallForContent, IndexMovedAside, UsageError
 from .files.redaction import clean_blocks
 from .files.safety import HygieneConfig
-from .files.text import display_lines, display_text
+from .files.text import display_lines, display_text, without_invisible
 from .fit import PlanStep, TextPlan, plan_steps
 from .graph.view import IndexView
 from .lexical import query_terms
@@ -159,9 +159,10 @@ def prepare(root: Path | str, task: str, config: GatherConfig | None = None, *,
     if not root.is_dir():
         raise UsageError(f"root {str(root)!r} is not a directory")
     scope = resolve_scope(root, config.scope) if config.scope else None
-    # bytes that are not UTF-8 (from argv) as \xHH; a task read from a file keeps its lines
+    # bytes that are not UTF-8 (from argv) as \xHH; a task read from a file keeps its lines;
+    # searched for without the characters that only change how it looks (review 32)
+    parsed, task_note = limit_task(parse_task(display_lines(without_invisible(task))))
     task = display_lines(task)
-    parsed, task_note = limit_task(parse_task(task))
     empty = Result(task=task, intent=parsed.intent, budget=config.budget,
                    selection=Selection(blocks=()), task_note=task_note,
                    task_symbols=parsed.symbols,

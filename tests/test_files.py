@@ -67,6 +67,8 @@ def test_looks_binary(sample, binary) -> None:
     # (trial 14: a right-to-left override in a task was echoed raw in the header; a C1
     # CSI is a terminal's escape as ESC [ is)
     ("fix \u202eFind\u2066 \x9b2J", "fix \\u202eFind\\u2066 \\x9b2J"),
+    # (review 32: zero-width characters hide text, U+2028 breaks a line)
+    ("a\u200bb\ufeff c\u2028d", "a\\u200bb\\ufeff c\\u2028d"),
 ])
 def test_display_text_escapes_what_utf8_cannot_carry(text, shown) -> None:
     assert display_text(text) == shown

@@ -153,3 +153,16 @@ def test_the_past_the_end_note_escapes_the_path_as_the_block_headers_do(make_rep
     root = make_repo({"a\nb/calc.py": "def compute(x):\n    return x\n"})
     result = pipeline.gather(root, "ValueError at calc.py:500", pipeline.GatherConfig(budget=2000))
     assert result.task_note == "the task points at line 500 of a\\x0ab/calc.py, which has 2 lines"
+
+
+def test_a_task_is_searched_for_without_its_invisible_characters(make_repo) -> None:
+    # review 32: shown as \u200b (trial 14's U+202E as \u202e), a zero-width space pasted
+    # with a name made the word `u200b` and the symbol `u200b.get`
+    root = make_repo({"store.py": "class Store:\n    def get(self, key):\n        return key\n",
+                      "other.py": "def get_other():\n    return 1\n"})
+    config = pipeline.GatherConfig(budget=2000)
+    plain = pipeline.gather(root, "fix Store.get bug", config)
+    pasted = pipeline.gather(root, "fix Store\u200b.get\u202e bug", config)
+    assert pasted.task_symbols == plain.task_symbols == ("Store.get",)
+    assert pasted.selection.blocks == plain.selection.blocks
+    assert pasted.task == "fix Store\\u200b.get\\u202e bug"  # shown, never hidden

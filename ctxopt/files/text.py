@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 __all__ = ["Decoded", "decode_text", "decode_written", "split_lines", "normalize_newlines",
-           "looks_binary", "display_text", "display_lines", "SNIFF_BYTES"]
+           "looks_binary", "display_text", "display_lines", "without_invisible", "SNIFF_BYTES"]
 
 # Bytes read to decide whether a file is binary (git reads 8000 too).
 SNIFF_BYTES = 8000
@@ -23,9 +23,10 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # (with C1 controls, ``\x9b`` is a terminal's CSI as ``\x1b[`` is, and the bidirectional
 # formatting characters, which reorder what a terminal or a reviewer sees: trial 14's
-# U+202E in a task was echoed raw in the header)
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-                          "\ud800-\udfff]")
+# U+202E in a task was echoed raw in the header; the zero-width characters hide text as
+# they do, and U+2028 and U+2029 break a line for str.splitlines and some editors: review 32)
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069"
+                          "\u2028\u2029\ufeff\ud800-\udfff]")
 # Whitespace other than a line break: a tab of a pasted Java stack trace is a space in a task
 _INLINE_SPACE = re.compile("[\t\v\f]")
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
@@ -119,8 +120,9 @@ def display_text(text: str) -> str:
 
     Bytes that were not valid UTF-8 (Python's surrogate escapes, as in file names read
     from the file system) and control characters (C0, DEL and C1) become ``\\xHH`` (two
-    lowercase hex digits, the byte's value); other lone surrogates and the bidirectional
-    formatting characters (U+202E, U+2066...) become ``\\uXXXX``. Other valid text,
+    lowercase hex digits, the byte's value); other lone surrogates, the bidirectional
+    formatting characters (U+202E, U+2066...), the zero-width ones (U+200B-U+200D, U+FEFF)
+    and the line and paragraph separators (U+2028, U+2029) become ``\\uXXXX``. Other valid text,
     including non-ASCII letters, is unchanged.
     """
     def escape(match: re.Match[str]) -> str:
@@ -132,6 +134,23 @@ def display_text(text: str) -> str:
         return f"\\x{code:02x}"
 
     return _UNPRINTABLE.sub(escape, text)
+
+
+# Characters that change how text looks but not what it says: the bidirectional and
+# zero-width formatting characters, the byte order mark
+_INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+
+
+def without_invisible(text: str) -> str:
+    """``text`` as it reads: without its invisible formatting characters (``_INVISIBLE``:
+    a zero-width space pasted from a web page, a right-to-left override), its line and
+    paragraph separators (U+2028, U+2029) line breaks. What a task is searched by:
+    ``display_text`` shows those characters as ``\\uXXXX``, which would be words.
+
+    >>> without_invisible("fix Store\\u200b.get\\u2028now")
+    'fix Store.get\\nnow'
+    """
+    return _INVISIBLE.sub("", text).replace("\u2028", "\n").replace("\u2029", "\n")
 
 
 def display_lines(text: str) -> str:
