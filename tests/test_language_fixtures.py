@@ -751,6 +751,16 @@ def test_c_return_types_and_enumerators_survive_the_macro_parse() -> None:
         ("Color.GREEN", 12, "    GREEN")]
 
 
+def test_c_else_branches_are_kept_when_macros_mend_the_parse() -> None:
+    """Review 32 #3: the C second parse blanked macros and `#else` branches together, so a
+    file with one macro error lost `posix_only`. Macros alone are blanked first."""
+    source = (b"JSON_API\nstruct Config {\n    int a;\n};\n#ifdef _WIN32\nint win_only(void);\n"
+              b"#else\nint posix_only(void);\n#endif\n")
+    tags = extract_tags("p.c", "c", source)
+    assert [d.qualified_name for d in tags.definitions] == [
+        "Config", "Config.a", "win_only", "posix_only"]
+
+
 @pytest.mark.parametrize(("source", "kept"), [
     (b"#if false\nold\n#else\nnew\n#endif\n", [b"new"]),
     (b"#if 0 // off\nold\n#elif X\nnew\n#else\nother\n#endif\n", [b"new"]),

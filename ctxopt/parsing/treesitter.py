@@ -346,12 +346,15 @@ def _c_blanked(source: bytes) -> bytes:
 
 # An error this many lines from a blanked line may be the blanked text's doing.
 _BLANKED_REACH = 3
-# Languages whose parse errors often come from text the grammar cannot read, the function
-# that blanks that text for a second parse (same offsets), and whether the definitions'
+# Languages whose parse errors often come from text the grammar cannot read, the functions
+# that blank that text for a second parse (same offsets), each blanking more than the one
+# before it and tried only for an error near what it adds, and whether the definitions'
 # text is then read from the blanked source: C#'s dropped ``#else`` branches are no code,
-# while a C or C++ macro is, so its signatures keep it.
-_SECOND_PARSES: dict[str, tuple[Callable[[bytes], bytes], bool]] = {
-    "csharp": (first_branches, True), "c": (_c_blanked, False), "cpp": (_c_blanked, False)}
+# while a C or C++ macro is, so its signatures keep it. C and C++ blank macros alone first:
+# tree-sitter-c reads most ``#ifdef`` branches, whose ``#else`` definitions would be lost.
+_SECOND_PARSES: dict[str, tuple[tuple[Callable[[bytes], bytes], ...], bool]] = {
+    "csharp": ((first_branches,), True), "c": ((blank_macros, _c_blanked), False),
+    "cpp": ((blank_macros, _c_blanked), False)}
 
 
 def _changed_rows(source: bytes, blanked: bytes) -> list[int]:
@@ -364,14 +367,13 @@ def _row_count(spans: list[tuple[int, int]]) -> int:
     return sum(last - first + 1 for first, last in spans)
 
 
-def _second_parse(parser: Any, tree: ts.Tree, source: bytes, blank: Callable[[bytes], bytes],
-                  should_stop: Callable[[], bool] | None) -> tuple[ts.Tree, bytes] | None:
-    """The tree of ``blank(source)`` and that source, when ``tree`` has an error near a
-    blanked line and the new tree has fewer lines in errors; else None (an unrelated error
+def _second_parse(parser: Any, tree: ts.Tree, before: bytes, blanked: bytes,
+                  should_stop: Callable[[], bool] | None) -> ts.Tree | None:
+    """The tree of ``blanked`` when ``tree`` has an error near a line where it differs from
+    ``before`` and the new tree has fewer lines in errors; else None (an unrelated error
     keeps what the blanking drops, such as C#'s ``#else`` members). Lines, not errors, are
     counted: one ERROR node can swallow a whole class, several small ones cannot."""
-    blanked = blank(source)
-    changed = _changed_rows(source, blanked)
+    changed = _changed_rows(before, blanked)
     errors = _error_rows(tree.root_node)
     if not any(bisect.bisect_left(changed, first - _BLANKED_REACH)
                < bisect.bisect_right(changed, last + _BLANKED_REACH)
@@ -380,7 +382,7 @@ def _second_parse(parser: Any, tree: ts.Tree, source: bytes, blank: Callable[[by
     second = _parse(parser, blanked, should_stop)
     if _row_count(_error_rows(second.root_node)) >= _row_count(errors):
         return None
-    return second, blanked
+    return second
 
 
 # Nodes that belong to the definition after them but lie outside its node: TypeScript and
@@ -535,13 +537,19 @@ def extract_tags(path: str, language: str, source: bytes, *,
     query, parser, singles = _query(language)
     tree = _parse(parser, source, should_stop)
     blanked = False
-    if language in _SECOND_PARSES and tree.root_node.has_error:
-        blank, read_blanked = _SECOND_PARSES[language]
-        second = _second_parse(parser, tree, source, blank, should_stop)
-        if second:  # a directive or macro the grammar misread: the blanked text parses better
-            tree = second[0]
-            if read_blanked:
-                source, blanked = second[1], True
+    if language in _SECOND_PARSES:
+        blanks, read_blanked = _SECOND_PARSES[language]
+        text = before = source
+        for blank in blanks:
+            if not tree.root_node.has_error:
+                break
+            blanked_text = blank(source)
+            second = _second_parse(parser, tree, before, blanked_text, should_stop)
+            before = blanked_text
+            if second:  # a directive or macro the grammar misread: the blanked text parses better
+                tree, text = second, blanked_text
+        if read_blanked and text is not source:
+            source, blanked = text, True
     definitions, references = _collect(path, source, ts.QueryCursor(query).matches(tree.root_node),
                                        singles)
     result, spans, name_lines = _without_qualifiers(
