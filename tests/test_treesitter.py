@@ -192,3 +192,20 @@ def test_only_patterns_of_one_plain_use_are_read_as_single_references() -> None:
     assert singles[0] == ("name.reference.call", "call", singles[0][2])
     assert singles[1:3] == [None, None]
     assert singles[3] == ("name.reference.type", "type", singles[3][2])
+
+
+def test_a_single_capture_pattern_may_match_without_its_capture() -> None:
+    """Review 32 #7: a one-capture pattern whose capture is in one branch of an alternation
+    matches with no captures; reading it raised KeyError, so the file was unparsable."""
+    import tree_sitter as ts
+    from tree_sitter_language_pack import get_language, get_parser
+
+    from ctxopt.parsing.treesitter import _collect, _single_references
+
+    text = "[(call function: (identifier) @name.reference.call) (pass_statement)]\n"
+    query = ts.Query(get_language("python"), text)
+    source = b"def f():\n    pass\n    g()\n"
+    tree = get_parser("python").parse(source)
+    _, references = _collect("x.py", source, ts.QueryCursor(query).matches(tree.root_node),
+                             _single_references(query, text.encode()))
+    assert [key for key in references] == [("g", 3)]

@@ -606,7 +606,7 @@ def _collect(path: str, source: bytes, matches: Any, singles: list[_Single | Non
         single = singles[pattern]
         if single is not None:  # most matches: one use (``record``, inlined; a sixth faster
             capture, kind, rank = single  # than finding the one capture in each match)
-            for node in captures[capture]:
+            for node in captures.get(capture, ()):  # (an optional capture may be absent)
                 start = node.start_byte
                 name = source[start:node.end_byte].decode("utf-8", "replace")
                 if "::" in name or "<" in name:
