@@ -761,6 +761,22 @@ def test_c_else_branches_are_kept_when_macros_mend_the_parse() -> None:
         "Config", "Config.a", "win_only", "posix_only"]
 
 
+def test_cpp_second_parse_is_kept_for_fewer_lines_in_errors() -> None:
+    """Review 32 #10: one ERROR node swallows the class and the lines after it; blanked,
+    two small errors are left: more errors, fewer lines (counting errors lost `A`)."""
+    source = (b"TPL_DECL\ntemplate <class T>\nclass A\n{\n  int a;\n};\n"
+              b"int f() { x = ; }\nint g() { y = ; }\n")
+    tags = extract_tags("a.hpp", "cpp", source)
+    assert [d.qualified_name for d in tags.definitions] == ["A", "A.a", "f", "g"]
+
+
+def test_a_struct_in_a_return_type_is_no_member_of_the_function() -> None:
+    # review 32 #10: the node of `f` starts where `S` does, but `S` is not in its body
+    tags = extract_tags("s.c", "c", b"struct S { int a; } f(void) { return s; }\n")
+    assert [(d.qualified_name, d.parent) for d in tags.definitions] == [
+        ("f", None), ("S", None), ("S.a", 1)]
+
+
 @pytest.mark.parametrize(("source", "kept"), [
     (b"#if false\nold\n#else\nnew\n#endif\n", [b"new"]),
     (b"#if 0 // off\nold\n#elif X\nnew\n#else\nother\n#endif\n", [b"new"]),
@@ -769,6 +785,8 @@ def test_c_else_branches_are_kept_when_macros_mend_the_parse() -> None:
     (b"#if 1\nnew\n#elif X\nold\n#endif\n", [b"new"]),
     (b"#if falsey\nnew\n#else\nold\n#endif\n", [b"new"]),
     (b"#if false\n#if A\nold\n#endif\n#else\nnew\n#endif\n", [b"new"]),
+    (b"#ifndef X\nnew\n#else\nold\n#endif\n", [b"new"]),
+    (b"#ifdef X\nnew\n#elif Y\nold\n#endif\n", [b"new"]),
 ])
 def test_first_branches_takes_the_first_live_branch(source: bytes, kept: list[bytes]) -> None:
     # a condition that is literally false or 0 is dead; any other is taken as true
