@@ -5,7 +5,6 @@ order, and the set of references as (name, kind, line). The fixtures hold each
 language's hard cases (decorators, receivers, impl blocks, out-of-line methods,
 extensions, namespaces); see fixtures/languages/README.md.
 """
-import time
 from pathlib import Path
 
 import pytest
@@ -728,14 +727,14 @@ def test_blank_macros_blanks_a_macro_before_a_declaration(source: bytes, expecte
     assert blank_macros(source) == expected
 
 
-def test_blank_macros_is_linear() -> None:
+def test_blank_macros_reads_the_shapes_that_were_quadratic() -> None:
     """Review 32 #4: each macro alone on its line copied the rest of the file (7 s on 1 MB),
-    and the declaration pattern backtracked on `a::a::...` (7 s on one 64 KB line)."""
-    for source in (b"FOO\n" * 250_000, b"FOO " + b"a::" * 22_000 + b";\n",
-                   (b"FOO\n/*\n") * 100_000 + b"*/\n"):
-        started = time.process_time()
-        blank_macros(source)
-        assert time.process_time() - started < 1.5
+    the declaration pattern backtracked on `a::a::...` (7 s on one 64 KB line), a search
+    for `*/` ran per macro in comments. What they give; their time on 1 MB is measured by
+    benchmarks/bench_macros.py."""
+    assert blank_macros(b"FOO\n" * 3) == b"   \n   \nFOO\n"  # the last continues nothing
+    assert blank_macros(b"FOO " + b"a::" * 3 + b";\n") == b"FOO a::a::a::;\n"
+    assert blank_macros(b"FOO\n/*\n" * 2 + b"*/\n") == b"FOO\n/*\nFOO\n/*\n*/\n"
 
 
 def test_c_return_types_and_enumerators_survive_the_macro_parse() -> None:
