@@ -29,6 +29,12 @@ def test_everything_fits_whole() -> None:
     assert selection.truncated == () and selection.excluded == ()
 
 
+def test_a_marker_for_one_line_says_line() -> None:
+    # trial 14: "⋮ 1 lines above omitted"
+    kept = truncate_block(block("a.py", 120, 10), 9, count_tokens)
+    assert kept.content.split("\n")[-1] == "⋮ 1 line below omitted"
+
+
 def test_ring0_block_is_truncated_with_a_marker() -> None:
     big = block("a.py", 120, 200)
     selection = fit_budget([big], 300, cost=cost, count=count_tokens)
