@@ -147,8 +147,9 @@ _V8_FRAME = re.compile(
     rf"(?: \[as [\w$]+\])? \((?P<path>[^()\s]+?\.(?:{_EXT_RE})):(?P<start>\d+):\d+\)")
 # (of a JavaScript or TypeScript file: a Rust frame's place line, ``at ./src/lib.rs:951:9``,
 # is written the same way)
-_V8_PLACE_FRAME = re.compile(r"^[ \t]*at (?:async )?(?<![\w.~@+/\\-])(?P<path>(?:[a-z][\w+.-]*:/+)?"
-                             r"[\w.~@+/\\-]*\.(?:[cm]?[jt]sx?)):(?P<start>\d+):\d+(?![\w.:])",
+# (alone on its line: prose that starts with "at src/parse.ts:74:27 ..." is no frame)
+_V8_PLACE_FRAME = re.compile(r"^[ \t]*at (?:async )?(?P<path>(?:[a-z][\w+.-]*:/+)?"
+                             r"[\w.~@+/\\-]*\.(?:[cm]?[jt]sx?)):(?P<start>\d+):\d+[ \t]*$",
                              re.MULTILINE)
 # The hash a Rust symbol ends with in a full backtrace (``pop::h0123456789abcdef``)
 _RUST_HASH = r"::h[0-9a-f]{16}(?!\w)"

@@ -340,6 +340,8 @@ def test_a_v8_getter_frame_and_a_frame_of_no_function_are_frames() -> None:
         (269, "value", "v8"), (30, "size", "v8"), (74, "", "v8"), (18, "", "v8")]
     # (an "at" in prose is no frame)
     assert [r.frame for r in parse_task("it fails at src/parse.ts:74:27").references] == [""]
+    # (review 32: nor is a line of prose that starts with one)
+    assert [r.frame for r in parse_task("at src/parse.ts:74:27 it fails").references] == [""]
 
 
 def test_a_rust_backtrace_is_frames_and_its_runtime_frames_seed_nothing() -> None:
