@@ -25,8 +25,10 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 # formatting characters, which reorder what a terminal or a reviewer sees: trial 14's
 # U+202E in a task was echoed raw in the header; the zero-width characters hide text as
 # they do, and U+2028 and U+2029 break a line for str.splitlines and some editors: review 32)
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069"
-                          "\u2028\u2029\ufeff\ud800-\udfff]")
+# The bidirectional and zero-width formatting characters and the byte order mark: they
+# change how text looks, not what it says
+_FORMATTING = "\u061c\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff"
+_UNPRINTABLE = re.compile(f"[\x00-\x1f\x7f-\x9f{_FORMATTING}\u2028\u2029\ud800-\udfff]")
 # Whitespace other than a line break: a tab of a pasted Java stack trace is a space in a task
 _INLINE_SPACE = re.compile("[\t\v\f]")
 _BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
@@ -136,9 +138,8 @@ def display_text(text: str) -> str:
     return _UNPRINTABLE.sub(escape, text)
 
 
-# Characters that change how text looks but not what it says: the bidirectional and
-# zero-width formatting characters, the byte order mark
-_INVISIBLE = re.compile("[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+# ``_FORMATTING``, and the word joiner and invisible operators (U+2060-U+2065)
+_INVISIBLE = re.compile(f"[{_FORMATTING}\u2060-\u2065]")
 
 
 def without_invisible(text: str) -> str:

@@ -367,22 +367,24 @@ def _row_count(spans: list[tuple[int, int]]) -> int:
     return sum(last - first + 1 for first, last in spans)
 
 
-def _second_parse(parser: Any, tree: ts.Tree, before: bytes, blanked: bytes,
-                  should_stop: Callable[[], bool] | None) -> ts.Tree | None:
-    """The tree of ``blanked`` when ``tree`` has an error near a line where it differs from
-    ``before`` and the new tree has fewer lines in errors; else None (an unrelated error
-    keeps what the blanking drops, such as C#'s ``#else`` members). Lines, not errors, are
-    counted: one ERROR node can swallow a whole class, several small ones cannot."""
+def _second_parse(parser: Any, errors: list[tuple[int, int]], before: bytes, blanked: bytes,
+                  should_stop: Callable[[], bool] | None
+                  ) -> tuple[ts.Tree, list[tuple[int, int]]] | None:
+    """(the tree of ``blanked``, its ``_error_rows``) when one of ``errors`` (the rows of
+    ``before``'s tree in errors) lies near a line where ``blanked`` differs from ``before``
+    and the new tree has fewer lines in errors; else None (an unrelated error keeps what
+    the blanking drops, such as C#'s ``#else`` members). Lines, not errors, are counted:
+    one ERROR node can swallow a whole class, several small ones cannot."""
     changed = _changed_rows(before, blanked)
-    errors = _error_rows(tree.root_node)
     if not any(bisect.bisect_left(changed, first - _BLANKED_REACH)
                < bisect.bisect_right(changed, last + _BLANKED_REACH)
                for first, last in errors):
         return None
     second = _parse(parser, blanked, should_stop)
-    if _row_count(_error_rows(second.root_node)) >= _row_count(errors):
+    second_errors = _error_rows(second.root_node)
+    if _row_count(second_errors) >= _row_count(errors):
         return None
-    return second
+    return second, second_errors
 
 
 # Nodes that belong to the definition after them but lie outside its node: TypeScript and
@@ -540,14 +542,15 @@ def extract_tags(path: str, language: str, source: bytes, *,
     if language in _SECOND_PARSES:
         blanks, read_blanked = _SECOND_PARSES[language]
         text = before = source
+        errors = _error_rows(tree.root_node) if tree.root_node.has_error else []
         for blank in blanks:
-            if not tree.root_node.has_error:
+            if not errors:
                 break
             blanked_text = blank(source)
-            second = _second_parse(parser, tree, before, blanked_text, should_stop)
+            second = _second_parse(parser, errors, before, blanked_text, should_stop)
             before = blanked_text
             if second:  # a directive or macro the grammar misread: the blanked text parses better
-                tree, text = second, blanked_text
+                (tree, errors), text = second, blanked_text
         if read_blanked and text is not source:
             source, blanked = text, True
     definitions, references = _collect(path, source, ts.QueryCursor(query).matches(tree.root_node),
