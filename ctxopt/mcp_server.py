@@ -187,7 +187,7 @@ def _rejection(exc: Exception) -> JSONRPCError | None:
     errors = exc.errors(include_url=False)
     if any(error["type"] == "json_invalid" for error in errors):
         return JSONRPCError(jsonrpc="2.0", id=None,
-                            error=ErrorData(code=PARSE_ERROR, message="Parse error: the line is no JSON"))
+                            error=ErrorData(code=PARSE_ERROR, message="Parse error: the line is not JSON"))
     # (the object read: a missing field's error holds it, one of a batch the list)
     message = next((error["input"] for error in errors if error["type"] == "missing"
                     and len(error["loc"]) == 2), None)

@@ -200,6 +200,7 @@ def test_every_line_that_is_no_message_gets_an_error_answer(fixture_repo, tmp_pa
     assert [(a["id"], a["error"]["code"]) for a in answers[:-1]] == [
         (None, -32700), (None, -32700), (11, -32600), ("x17", -32600), (None, -32600)]
     assert "params" in answers[2]["error"]["message"] and "jsonrpc" in answers[3]["error"]["message"]
+    assert answers[0]["error"]["message"] == "Parse error: the line is not JSON"  # (trial 15)
     assert process.returncode == 0
 
 
