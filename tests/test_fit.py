@@ -185,8 +185,9 @@ def test_the_only_ring0_block_is_not_capped() -> None:
     ring2 = [block(f"r{i}.py", 80, 45) for i in range(4)]
     selection = fit_budget([ring0, *ring2], 4000, cost=cost, count=count_tokens)
     assert selection.blocks[0] == ring0 and cost(ring0) > 4000 // 3  # whole
+    # two ring-2 blocks whole, the next cut in the room left before its whole step
     assert [b.kind for b in selection.blocks[1:]] == [Fidelity.FULL, Fidelity.FULL,
-                                                      Fidelity.SIGNATURE, Fidelity.SIGNATURE]
+                                                      Fidelity.TRUNCATED, Fidelity.SIGNATURE]
 
 
 def test_no_cap_when_everything_fits_whole() -> None:
@@ -242,15 +243,19 @@ def test_too_many_ring0_blocks_for_useful_shares_drops_the_lowest_ranked() -> No
 
 def test_ring2_blocks_above_the_fair_level_become_signatures_first() -> None:
     # Greedy kept the 150-line block whole and starved the three small ones; with fair
-    # shares the big one is reduced and the small ones stay whole.
+    # shares the big one is reduced (its signature, cut longer in the room left before
+    # its whole step) and the small ones stay whole.
     big = block("big.py", 95, 150)
     small = [block(f"s{i}.py", 70 - i, 12) for i in range(3)]
     budget = cost(big) + 40
     selection = fit_budget([big, *small], budget, cost=cost, count=count_tokens)
     assert [(b.path, b.kind) for b in selection.blocks] == [
-        ("big.py", Fidelity.SIGNATURE), ("s0.py", Fidelity.FULL), ("s1.py", Fidelity.FULL),
+        ("big.py", Fidelity.TRUNCATED), ("s0.py", Fidelity.FULL), ("s1.py", Fidelity.FULL),
         ("s2.py", Fidelity.FULL)]
-    assert selection.truncated[0].reason.startswith("reduced to its signature: needs")
+    assert selection.truncated[0].reason.startswith("kept ")
+    signature = fit_budget([big, *small], 150, cost=cost, count=count_tokens)
+    assert signature.blocks[0].kind is Fidelity.SIGNATURE
+    assert signature.truncated[0].reason.startswith("reduced to its signature: needs")
 
 
 def test_freed_room_turns_signatures_back_into_whole_blocks_in_rank_order() -> None:

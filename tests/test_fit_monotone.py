@@ -2,7 +2,8 @@
 
 For budgets b1 < b2 and every candidate block: a block shown whole at b1 is whole at b2;
 a block shown at all at b1 is shown at b2; a truncated block keeps at least the lines it
-showed (or is whole); a signature stays a signature or becomes whole.
+showed (or is whole); a signature stays a signature, is cut to more lines than it has, or
+becomes whole.
 """
 import pytest
 from hypothesis import given, settings
@@ -44,7 +45,8 @@ def assert_monotone(small: Selection, large: Selection) -> None:
         if shown.kind is Fidelity.FULL:
             assert grown.kind is Fidelity.FULL, f"{where} whole, then {grown.kind.value}"
         elif shown.kind is Fidelity.SIGNATURE:
-            assert grown.kind in (Fidelity.SIGNATURE, Fidelity.FULL), where
+            assert grown.kind is not Fidelity.TRUNCATED or \
+                grown.content.count("\n") > shown.content.count("\n"), f"{where} cut shorter"
         elif grown.kind is Fidelity.TRUNCATED:
             assert grown.start_line <= shown.start_line and grown.end_line >= shown.end_line, \
                 f"{where}, then lines {grown.start_line}-{grown.end_line}"
@@ -133,18 +135,21 @@ def test_the_budget_short_of_a_large_block_shows_its_lines_that_fit() -> None:
     assert [b.path for b in selection.blocks] == ["f0.py"]
 
 
-def test_a_signature_waits_whole_for_its_upgrade_and_a_short_block_is_not_cut() -> None:
-    # ring 1: shown as its signature, then whole; no cut between (a cut would show fewer
-    # of its definitions than the signature did). A block of PARTIAL_LINES lines or fewer
-    # is never cut.
+def test_a_signature_short_of_whole_is_cut_longer_and_a_short_block_is_not_cut() -> None:
+    # ring 1: shown as its signature, then, at budgets just short of whole, cut to more
+    # lines than its signature (the room before the large step is not left unused), then
+    # whole. A block of PARTIAL_LINES lines or fewer is never cut.
     member = _block(0, 70.0, 60, True, 0)
     short = _block(1, 40.0, PARTIAL_LINES, False, 3)
-    kinds = set()
+    forms: dict[tuple[str, Fidelity], list[int]] = {}
     whole = _text_fit([member, short], 100_000)[1]
     for budget in [*range(70, whole, 23), whole]:
-        kinds |= {(b.path, b.kind) for b in _text_fit([member, short], budget)[0].blocks}
-    assert ("f0.py", Fidelity.TRUNCATED) not in kinds and ("f0.py", Fidelity.SIGNATURE) in kinds
-    assert ("f1.py", Fidelity.TRUNCATED) not in kinds and ("f1.py", Fidelity.FULL) in kinds
+        for b in _text_fit([member, short], budget)[0].blocks:
+            forms.setdefault((b.path, b.kind), []).append(b.content.count("\n") + 1)
+    signature_lines = max(forms[("f0.py", Fidelity.SIGNATURE)])
+    assert min(forms[("f0.py", Fidelity.TRUNCATED)]) > signature_lines
+    assert ("f0.py", Fidelity.FULL) in forms
+    assert ("f1.py", Fidelity.TRUNCATED) not in forms and ("f1.py", Fidelity.FULL) in forms
 
 
 def test_too_small_names_the_budget_that_shows_the_first_cut() -> None:
