@@ -672,8 +672,12 @@ class Plan:
     def _partial(self, forms: dict[int, Block], step: PlanStep, budget: int) -> Block | None:
         """The longest truncation short of ``step`` that fits beside ``forms``: a ring-0
         block's next rung, or a whole block the plan shows next for the first time (at
-        least ``PARTIAL_LINES`` of its lines)."""
+        least ``PARTIAL_LINES`` of its lines) or after its signature (more lines than
+        the signature has; a signature the walker asked for is cut from its whole lines,
+        ``Block.whole``)."""
         block = self.ranked[step.index]
+        if block.whole and step.form.kind is Fidelity.FULL:
+            block = step.form  # a signature the walker asked for, cut from its lines whole
         current = forms.get(step.index)
         low = _partial_floor(block, current, step)
         if low is None:
