@@ -176,7 +176,7 @@ def test_one_reference_per_name_and_line_keeps_the_most_telling_kind() -> None:
     assert refs == sorted(refs, key=lambda r: (r[2], r[0], r[1]))
 
 
-def test_only_patterns_of_one_plain_use_are_read_as_single_references() -> None:
+def test_only_patterns_of_one_use_are_read_as_single_references() -> None:
     import tree_sitter as ts
     from tree_sitter_language_pack import get_language
 
@@ -189,9 +189,30 @@ def test_only_patterns_of_one_plain_use_are_read_as_single_references() -> None:
             "(type (identifier) @name.reference.type)\n")
     query = ts.Query(get_language("python"), text)
     singles = _single_references(query, text.encode())
-    assert singles[0] == ("name.reference.call", "call", singles[0][2])
-    assert singles[1:3] == [None, None]
-    assert singles[3] == ("name.reference.type", "type", singles[3][2])
+    assert singles[0] == ("name.reference.call", "call", singles[0][2], False)
+    assert singles[1] == ("name.reference.import", "import", singles[1][2], True)
+    assert singles[2] is None
+    assert singles[3] == ("name.reference.type", "type", singles[3][2], False)
+
+
+@pytest.mark.parametrize("source", ["import  os.path\n", "import  os.path  # é\n"])
+def test_a_single_import_capture_is_read_as_written_without_its_keyword(source: str) -> None:
+    """An import pattern of one capture is read the quick way (``_collect``'s single
+    references) with the import's text cleaned up as before, in an ASCII file (names
+    sliced from its text) and in another (names decoded)."""
+    import tree_sitter as ts
+    from tree_sitter_language_pack import get_language, get_parser
+
+    from ctxopt.parsing.treesitter import _collect, _single_references
+
+    text = "(import_statement) @name.reference.import\n(identifier) @name.reference.reference\n"
+    query = ts.Query(get_language("python"), text)
+    data = source.encode()
+    tree = get_parser("python").parse(data)
+    _, references = _collect("x.py", data, ts.QueryCursor(query).matches(tree.root_node),
+                             _single_references(query, text.encode()))
+    assert {key: value[:2] for key, value in references.items()} == {
+        ("os.path", 1): (1, "import"), ("os", 1): (5, "reference"), ("path", 1): (5, "reference")}
 
 
 def test_a_single_capture_pattern_may_match_without_its_capture() -> None:

@@ -39,8 +39,9 @@ _SPACES_LINE = re.compile(r"\n[ \t]*(?=\n)")
 _SHORT_DEFINITION_LINES = 8
 
 
-# A reference pattern whose one capture is a plain use: (capture name, kind, rank).
-_Single = tuple[str, str, int]
+# A reference pattern whose one capture is a use: (capture name, kind, rank, whether it
+# is an import, whose text is cleaned up).
+_Single = tuple[str, str, int, bool]
 
 
 @cache
@@ -61,10 +62,10 @@ _CAPTURE = re.compile(rb"@([^\s()\[\]\"]+)")
 
 
 def _single_references(query: ts.Query, text: bytes) -> list[_Single | None]:
-    """Per pattern of ``query`` (whose text is ``text``): (capture, kind, rank) when the
-    pattern's one capture is a ``@name.reference.<kind>`` other than an import, so that
-    each of its matches is one use (most matches: ``_collect`` reads them without looking
-    at the captures found), else None."""
+    """Per pattern of ``query`` (whose text is ``text``): (capture, kind, rank, is an
+    import) when the pattern's one capture is a ``@name.reference.<kind>``, so that each
+    of its matches is one use (most matches: ``_collect`` reads them without looking at
+    the captures found), else None."""
     singles: list[_Single | None] = []
     for pattern in range(query.pattern_count):
         names = set(_CAPTURE.findall(text[query.start_byte_for_pattern(pattern):
@@ -73,8 +74,8 @@ def _single_references(query: ts.Query, text: bytes) -> list[_Single | None]:
         if len(names) == 1:
             name = names.pop().decode()
             role, kind = _role(name)
-            if role == _REFERENCE:
-                single = (name, kind, _REFERENCE_PRIORITY.get(kind, 9))
+            if role in (_REFERENCE, _IMPORT):
+                single = (name, kind, _REFERENCE_PRIORITY.get(kind, 9), role == _IMPORT)
         singles.append(single)
     return singles
 
@@ -128,10 +129,14 @@ def module_name(path: str) -> str:
     return stem or path
 
 
+_IMPORT_KEYWORD = re.compile(r"^\s*import\s+(static\s+)?")
+_BLANKS = re.compile(r"\s+")
+
+
 def _import_name(text: str) -> str:
     """An import as written, without quotes, keyword or semicolon (``import a.b;`` -> ``a.b``)."""
-    text = re.sub(r"^\s*import\s+(static\s+)?", "", text).rstrip("; \n")
-    return re.sub(r"\s+", "", text).strip("\"'`")
+    text = _IMPORT_KEYWORD.sub("", text).rstrip("; \n")
+    return _BLANKS.sub("", text).strip("\"'`")
 
 
 def _end_line(node: ts.Node) -> int:
@@ -605,14 +610,23 @@ def _collect(path: str, source: bytes, matches: Any, singles: list[_Single | Non
                 references[key] = (rank, kind, start)
 
     keep = references.setdefault
+    # an ASCII file's names are sliced from its text, without decoding each
+    text = source.decode("ascii") if source.isascii() else None
     for pattern, captures in matches:
         single = singles[pattern]
         if single is not None:  # most matches: one use (``record``, inlined; a sixth faster
-            capture, kind, rank = single  # than finding the one capture in each match)
+            capture, kind, rank, is_import = single  # than finding the one capture in each match)
             for node in captures.get(capture, ()):  # (an optional capture may be absent)
                 start = node.start_byte
-                name = source[start:node.end_byte].decode("utf-8", "replace")
-                if "::" in name or "<" in name:
+                if text is not None:
+                    name = text[start:node.end_byte]
+                else:
+                    name = source[start:node.end_byte].decode("utf-8", "replace")
+                if is_import:
+                    name = _import_name(name)
+                    if not name:
+                        continue
+                elif "::" in name or "<" in name:
                     name = _split_qualified(name)[1]
                     if not name:
                         continue
