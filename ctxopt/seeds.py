@@ -116,6 +116,8 @@ def find_seeds(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
             path_seeds += named if len(named) < 2 or symbol not in placed else []
         elif symbol not in framed:
             _seed_symbol(found, symbol)
+    for word in task.titled:
+        _seed_titled(found, word)
     _seed_files(found, sorted(set(path_seeds)))
     _seed_plain_words(found, task)
     _seed_words(found, task)
@@ -454,6 +456,23 @@ def _seed_symbol(found: _SeedSet, symbol: str) -> None:
     for node in folded:
         found.offer(node, w.seed_folded * _specificity(len(folded)),
                     f"definition of {index.definition(node).name} (matches {name})")
+
+
+def _seed_titled(found: _SeedSet, word: str) -> None:
+    """A capitalised word of a title (``ParsedTask.titled``) names the definitions so
+    called in files named after it (``Value`` in outputs/Value.py), and nothing else:
+    "Kubernetes Pod", "False Positive" and "XDG Base Directory" are prose."""
+    index = found.index
+    named = [n for n in _definitions_named(index, word)
+             if _stem(index.path_of(n)).lower() == word.lower()]
+    if named:
+        found.offer_all(found.code_first(named), found.config.weights.seed_exact,
+                        f"definition of {word}")
+
+
+def _stem(path: str) -> str:
+    """A file's name without its directories and extension."""
+    return path.rsplit("/", 1)[-1].split(".", 1)[0]
 
 
 def _definitions_named(index: IndexView, name: str) -> list[str]:

@@ -373,6 +373,11 @@ class ParsedTask:
         The symbols that are paths of files in the repository (``seeds.in_repository``
         finds them; empty from ``parse_task``): their directories say where the file is,
         and give no words.
+    titled : tuple of str
+        Capitalised words written two or more in a row (``Base`` of "XDG Base Directory
+        Specification"): a title or a name in the prose, not symbols; a file named after
+        one may define it still (``seeds``: cfn-lint's rule ``Value`` in outputs/Value.py
+        for "Output Value check").
     places : tuple of str
         The symbols that are the files of stack frames (``home/dev/hiredis/read.c`` of
         ``#2 0x55d0 in processBulkItem /home/dev/hiredis/read.c:503``), no duplicates: the
@@ -385,6 +390,7 @@ class ParsedTask:
     intent: Intent
     references: tuple[Reference, ...] = ()
     plain_words: tuple[str, ...] = ()
+    titled: tuple[str, ...] = ()
     # the task's length in characters as given when only its start was read, else None
     cut_from: int | None = None
     addresses: tuple[str, ...] = ()
@@ -491,6 +497,10 @@ _FILE_NAME_END = re.compile(rf"\w\.(?:{_EXT_RE})$")
 _LONGEST_FILE_NAME_END = 2 + max(map(len, _CODE_EXTENSIONS))
 
 
+# Two or more capitalised words in a row, written apart ("XDG Base Directory
+# Specification", "Kubernetes Pod"): a name or a title in the prose, not names of code
+# (a name of code with inner capitals, ``DataArray``, is not such a word).
+_TITLE_RUN = re.compile(r"(?<![\w.:/-])[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)+(?![\w.:(/-])")
 # Capitalised sentence openers that are never code names.
 _COMMON_FIRST_WORDS = frozenset("allow support make add use ensure avoid prevent handle "
                                 "let return raise set get file".split())
@@ -783,13 +793,24 @@ def parse_task(text: str) -> ParsedTask:
     for match in _CHAINED.finditer(rest):
         add(match.group(1))
     rest = _DOTTED.sub(" ", rest)
+    titles: dict[str, None] = {}
+    titled: set[int] = set()
+    for run in _TITLE_RUN.finditer(rest):
+        starts = [m.start() + run.start() for m in _WORD.finditer(run.group(0))]
+        if _starts_sentence(rest, starts[0]):  # ("Fix Storage bug": a sentence's capital)
+            starts = starts[1:]
+        if len(starts) > 1:
+            titled.update(starts)
     first = True
     for match in _WORD.finditer(rest):
         word = match.group(0)
         # "first" means first word of a sentence, where capitals carry no meaning
         first = _starts_sentence(rest, match.start())
         if _is_symbol_word(word, first):
-            add(word)
+            if match.start() in titled:
+                titles.setdefault(word)
+            else:
+                add(word)
 
     framed = set(_WORD.findall(words_text))  # (a drive letter "C" is no plain word)
     plain = [w for w in _WORD.findall(_KEBAB.sub(" ", rest))
@@ -806,6 +827,7 @@ def parse_task(text: str) -> ParsedTask:
                 continue
             keywords.setdefault(part)
     return ParsedTask(raw=raw, symbols=tuple(symbols), keywords=tuple(keywords),
+                      titled=tuple(w for w in titles if w not in symbols),
                       intent=_detect_intent(text), references=tuple(references),
                       plain_words=tuple(dict.fromkeys(plain))[:MAX_TASK_KEYWORDS],
                       cut_from=cut_from, places=tuple(places))

@@ -592,3 +592,22 @@ def test_php_framing_words_are_words_in_prose() -> None:
     php = parse_task("PHP Fatal error:  Uncaught Exception: boom in /srv/a/B.php:4\n"
                      "Stack trace:\n#0 {main}\n  thrown in /srv/a/B.php on line 4\n")
     assert {"thrown", "stack", "trace"}.isdisjoint(php.keywords)
+
+
+def test_capitalised_words_in_a_row_are_a_title_not_symbols() -> None:
+    # "XDG Base Directory Specification" seeded pylint's test-data classes named Base
+    task = parse_task("Make pylint XDG Base Directory Specification compliant")
+    assert not {"Base", "Directory", "Specification"} & set(task.symbols)
+    assert task.titled == ("Base", "Directory", "Specification")
+    assert "base" in task.keywords  # still searched for as words
+    mixed = parse_task("the Storage Engine fails beside DataArray and Session")
+    assert "DataArray" in mixed.symbols and "Session" in mixed.symbols
+    assert mixed.titled == ("Storage", "Engine")
+    assert parse_task("fix Storage bug").symbols == ("Storage",)
+    assert parse_task("fix Storage bug").titled == ()
+
+
+def test_a_sentences_capital_opens_no_title() -> None:
+    # "Fix Storage bug": the capital of "Fix" is the sentence's, so "Storage" is a name
+    assert parse_task("Fix Storage bug").symbols == ("Storage",)
+    assert parse_task("Running pylint in Kubernetes Pod fails").titled == ("Kubernetes", "Pod")

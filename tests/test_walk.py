@@ -999,3 +999,15 @@ def test_a_place_of_a_file_name_alone_names_none_of_its_namesakes_but_a_frames(
     alone = build_index(make_repo({"tests/a/main.cpp": "int main() {\n    return 1;\n}\n"}, "alone"))
     assert [alone.path_of(s.node) for s in find_seeds(alone, parse_task(note))][:1] == [
         "tests/a/main.cpp"]
+
+
+def test_a_title_word_names_only_a_definition_in_a_file_named_after_it(make_repo, build_index) -> None:
+    root = make_repo({"tests/functional/base_case.py": "class Base:\n    pass\n",
+                      "rules/outputs/Value.py": "class Value:\n    def match(self):\n        pass\n",
+                      "rules/other.py": "class Output:\n    pass\n"})
+    index = build_index(root)
+    config = WalkConfig(max_keyword_seeds=0)
+    assert find_seeds(index, parse_task("XDG Base Directory Specification compliant"), config) == []
+    seeds = find_seeds(index, parse_task("ImportValue in Output Value check is bugged"), config)
+    assert [(s.node, s.reason) for s in seeds] == [("rules/outputs/Value.py#0",
+                                                  "definition of Value")]
