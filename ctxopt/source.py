@@ -120,16 +120,34 @@ def compact_signature(signature: str) -> str:
 
 def _skeleton(definitions: tuple, i: int, end: int | None = None,
               file_lines: list[str] | None = None, only: set[int] | None = None) -> str:
-    """A class-like definition's signature with its members' signatures as its body:
-    those whose header ends at line ``end`` or above, when given (a block that holds
-    part of the class: a member below it is in another block, or none, and was listed
-    twice, its label's range wrong; trial 6; a member whose header only starts there
-    showed lines past the block, printed again by the next; trial 13). ``file_lines`` (given with ``end``) finds a
-    member's header below the doc comment it starts with (``header_lines``; trial 8: a
-    Rust field's doc comment ended a block, the field was listed in it and shown again by
-    the next block). ``only``: the indexes of the members to list, when not all those.
-    Members not listed are counted on a ``⋮ N more members`` line. A member whose header
-    ends with a comma in ``file_lines`` keeps it (a Rust field, an enum's variant)."""
+    """A class-like definition's signature with its members' signatures as its body
+    (``_skeleton_parts``, joined)."""
+    parts = _skeleton_parts(definitions, i, end, file_lines, only)
+    if parts is None:
+        return compact_signature(definitions[i].signature)
+    return "\n".join(parts[0] + parts[1] + parts[2])
+
+
+def _skeleton_parts(definitions: tuple, i: int, end: int | None = None,
+                    file_lines: list[str] | None = None, only: set[int] | None = None
+                    ) -> tuple[list[str], list[str], list[str]] | None:
+    """A class-like definition's signature with its members' signatures as its body, as
+    (head lines, body lines, tail lines); None when it has no members to list (its
+    signature is all). Members listed: those whose header ends at line ``end`` or above,
+    when given (a block that holds part of the class: a member below it is in another
+    block, or none, and was listed twice, its label's range wrong; trial 6; a member whose
+    header only starts there showed lines past the block, printed again by the next;
+    trial 13). ``file_lines`` (given with ``end``) finds a member's header below the doc
+    comment it starts with (``header_lines``; trial 8: a Rust field's doc comment ended a
+    block, the field was listed in it and shown again by the next block). ``only``: the
+    indexes of the members to list, when not all those (the members in a block below
+    the class's header: the head then ends with a ``⋮`` line when members above them are
+    left out). Members that could be listed but are not (past ``SKELETON_MEMBERS``) are
+    counted on a ``⋮ N more members`` line; members outside the block are not (trial 16:
+    ``⋮ 40 more members`` and ``}``, then a block below showed three of them), and the
+    tail, the closing line, is there only when the block holds it (``end`` at or below the
+    class's last line). A member whose header ends with a comma in ``file_lines`` keeps
+    it (a Rust field, an enum's variant)."""
     definition = definitions[i]
     signature = compact_signature(definition.signature)
     # (members the header declares, a Kotlin or Scala primary constructor's `val`s, show
@@ -139,11 +157,10 @@ def _skeleton(definitions: tuple, i: int, end: int | None = None,
     in_body = [(n, definitions[n]) for n in _one_per_node(definitions, [
         n for n, d in enumerate(definitions) if d.parent == i
         and (not header or d.signature.strip() not in header)])]
-    members = [d for _, d in in_body]
     children = [d for n, d in in_body if (only is None or n in only)
                 and (end is None or file_lines is None or header_lines(d, file_lines)[1] <= end)]
     if definition.kind not in CONTAINER_KINDS or not children:
-        return signature
+        return None
     lines = signature.split("\n")
     before, placeholder, after = signature.rpartition("{ ... }")
     if placeholder and "\n" not in after and "{" not in after:  # `{ ... }`, `{ ... };`
@@ -154,11 +171,15 @@ def _skeleton(definitions: tuple, i: int, end: int | None = None,
     elif len(lines) > 1 and lines[0].rstrip().endswith("{") and lines[-1].strip() == "}":
         head, tail = lines[:1], lines[-1:]  # a Go struct's or interface's, its members in it
     else:
-        return signature
+        return None
+    if only is not None and in_body and in_body[0][1] is not children[0]:
+        head = [*head, "⋮"]  # (members above the block are left out)
+    if end is not None and definition.end_line > end:
+        tail = []  # (the class goes on below the block)
     body = [_member_line(child, file_lines) for child in children[:SKELETON_MEMBERS]]
-    if len(members) > len(body):
-        body.append(f"⋮ {len(members) - len(body)} more members")
-    return "\n".join(head + body + tail)
+    if len(children) > len(body):
+        body.append(f"⋮ {len(children) - len(body)} more members")
+    return head, body, tail
 
 
 def _member_line(member: Definition, file_lines: list[str] | None) -> str:
@@ -202,9 +223,17 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
     the definition's header, outside its lines and shown again by the window that holds
     it; trial 7), nor has a block of a definition's doc comment or of half its header.
     ``lines`` is the file's text."""
+    return _signature_wrapped(index, path, lines, start, end)[0]
+
+
+def _signature_wrapped(index: IndexView, path: str, lines: list[str], start: int, end: int
+                       ) -> tuple[str, tuple[tuple[int, str], ...]]:
+    """``_signature`` and the headers of containers above the block it lists members
+    inside (``Block.wrappers``): (the header's first file line, the signature's text
+    from that header's first line to the first member, included)."""
     definitions = index.file_definitions(path)
     if definitions is None:
-        return ""
+        return "", ()
     inside = []
     for i, d in enumerate(definitions):
         if d.start_line <= end and d.end_line >= start:
@@ -221,7 +250,11 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
     # benchmark one pylint task lost a file at 8,000 tokens.)
     # (each run of one owner's members: trial 12's hiredis block began with the last
     # fields of one struct, then the typedefs below it)
+    # (the renderer leaves a container's header out when a block above shows it: trial
+    # 16 showed `public class DefaultParser ... {` three times, twice under ranges of
+    # fields far below it; ``render._unwrapped``)
     parts = []
+    wrappers: list[tuple[int, str]] = []
     # (containers above the block whose closing line is in it, innermost last: a member's
     # signature, then the next type's, read as nested in it; trial 13)
     closing: list[int] = []
@@ -233,14 +266,18 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
                 and _braced(compact_signature(definitions[owner].signature)) \
                 and (definitions[owner].kind in _DECLARING_KINDS
                      or not any(definitions[i].kind in CALLABLE_KINDS for i in members)):
-            wrapped = _skeleton(definitions, owner, end, lines, only=set(members))
-            if wrapped != compact_signature(definitions[owner].signature):
-                parts.append(wrapped)
+            wrapped = _skeleton_parts(definitions, owner, end, lines, only=set(members))
+            if wrapped is not None:
+                head, body, tail = wrapped
+                wrappers.append((header_lines(definitions[owner], lines)[1],
+                                 "\n".join(head) + "\n"))
+                parts.append("\n".join(head + body + tail))
                 continue
         parts += [_skeleton(definitions, i, end, lines) for i in members]
         closing += reversed([a for a in _closed_here(definitions, owner, lines, end)
                              if a not in closing])
-    return "\n".join(parts + [lines[definitions[a].end_line - 1] for a in reversed(closing)])
+    return ("\n".join(parts + [lines[definitions[a].end_line - 1] for a in reversed(closing)]),
+            tuple(wrappers))
 
 
 def _closed_here(definitions: tuple, owner: int | None, lines: list[str], end: int) -> list[int]:
@@ -648,8 +685,8 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
     symbols, reason = label_members(held)
     # a part below its items' first lines (a struct's fields under one a stronger block
     # shows) is no signature of its own: trial 9 showed a field as parse_buffer's
-    signature = _signature(index, path, lines, start, end) \
-        if any(i.start_line >= start for i in inside) else ""
+    signature, wrappers = _signature_wrapped(index, path, lines, start, end) \
+        if any(i.start_line >= start for i in inside) else ("", ())
     content, kind, whole = "\n".join(lines[start - 1:end]), Fidelity.FULL, ""
     if signature and all(i.fidelity is Fidelity.SIGNATURE for i in members):
         # (its lines whole come last, when budget is left; a test's after all else)
@@ -664,6 +701,7 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
         tokens=counter.count(content), score=best.score, ring=min(i.ring for i in members),
         reason=reason, symbols=symbols, kind=kind, signature=signature, focus_line=focus,
         whole=whole, whole_last=bool(whole) and index.is_test(path), members=held,
+        wrappers=wrappers,
         cells=cell_label(lines, start, end) if is_notebook(path) else "",
         part_of=None if kind is Fidelity.SIGNATURE else _part_of(index, path, inside,
                                                                 span, taken))
