@@ -94,20 +94,11 @@ def compact_signature(signature: str) -> str:
     definition's own first line that open at the first line's indentation with ``@``,
     ``#[`` or ``[`` (continuation lines are indented deeper or close a bracket there)."""
     lines = signature.split("\n")
-    first = lines[0]
-    indent = first[: len(first) - len(first.lstrip())]
-    if not first.lstrip().startswith(("@", "#[", "[")):
+    if not lines[0].lstrip().startswith(("@", "#[", "[")):
         return signature
     out: list[str] = []
     i = 0
-    while i < len(lines) and lines[i].startswith(indent) and \
-            lines[i][len(indent):].startswith(("@", "#[", "[")):
-        end = i + 1  # the decorator's lines: deeper, or closing its bracket at its indent
-        while end < len(lines) and (not lines[end].strip() or (
-                lines[end].startswith(indent) and (
-                    lines[end][len(indent):len(indent) + 1].isspace()
-                    or lines[end][len(indent):].startswith(_CLOSERS)))):
-            end += 1
+    for end in _decorators(lines):
         if end - i > DECORATOR_LINES:
             inner = lines[i + 1]
             marker = inner[: len(inner) - len(inner.lstrip())] + f"⋮ {end - i - 2} lines"
@@ -118,13 +109,35 @@ def compact_signature(signature: str) -> str:
     return "\n".join(out + lines[i:])
 
 
+def _decorators(lines: list[str]) -> list[int]:
+    """Where each decorator or attribute ends that ``lines`` (a signature's) open with:
+    the index of the line past it (``compact_signature``'s rule)."""
+    first = lines[0]
+    indent = first[: len(first) - len(first.lstrip())]
+    ends: list[int] = []
+    i = 0
+    while i < len(lines) and lines[i].startswith(indent) and \
+            lines[i][len(indent):].startswith(("@", "#[", "[")):
+        end = i + 1  # the decorator's lines: deeper, or closing its bracket at its indent
+        while end < len(lines) and (not lines[end].strip() or (
+                lines[end].startswith(indent) and (
+                    lines[end][len(indent):len(indent) + 1].isspace()
+                    or lines[end][len(indent):].startswith(_CLOSERS)))):
+            end += 1
+        ends.append(end)
+        i = end
+    return ends
+
+
 def _skeleton(definitions: tuple, i: int, end: int | None = None,
               file_lines: list[str] | None = None, only: set[int] | None = None) -> str:
     """A class-like definition's signature with its members' signatures as its body
-    (``_skeleton_parts``, joined)."""
+    (``_skeleton_parts``, joined); a definition with none, its signature with the comma
+    its header ends with in ``file_lines`` (``_member_line``: trial 16's Rust fields
+    listed beside a method lost theirs)."""
     parts = _skeleton_parts(definitions, i, end, file_lines, only)
     if parts is None:
-        return compact_signature(definitions[i].signature)
+        return _member_line(definitions[i], file_lines)
     return "\n".join(parts[0] + parts[1] + parts[2])
 
 
@@ -253,15 +266,13 @@ def _signature_wrapped(index: IndexView, path: str, lines: list[str], start: int
     # (the renderer leaves a container's header out when a block above shows it: trial
     # 16 showed `public class DefaultParser ... {` three times, twice under ranges of
     # fields far below it; ``render._unwrapped``)
-    parts = []
+    parts: list[tuple[int, str]] = []  # (file line, text), in line order
     wrappers: list[tuple[int, str]] = []
     # (containers above the block whose closing line is in it, innermost last: a member's
     # signature, then the next type's, read as nested in it; trial 13)
     closing: list[int] = []
     for owner, run in groupby(outermost, key=lambda i: definitions[i].parent):
         members = list(run)
-        while closing and definitions[closing[-1]].end_line < definitions[members[0]].start_line:
-            parts.append(lines[definitions[closing.pop()].end_line - 1])
         if owner is not None and definitions[owner].kind in CONTAINER_KINDS \
                 and _braced(compact_signature(definitions[owner].signature)) \
                 and (definitions[owner].kind in _DECLARING_KINDS
@@ -271,13 +282,48 @@ def _signature_wrapped(index: IndexView, path: str, lines: list[str], start: int
                 head, body, tail = wrapped
                 wrappers.append((header_lines(definitions[owner], lines)[1],
                                  "\n".join(head) + "\n"))
-                parts.append("\n".join(head + body + tail))
+                parts.append((definitions[members[0]].start_line, "\n".join(head + body + tail)))
                 continue
-        parts += [_skeleton(definitions, i, end, lines) for i in members]
-        closing += reversed([a for a in _closed_here(definitions, owner, lines, end)
-                             if a not in closing])
-    return ("\n".join(parts + [lines[definitions[a].end_line - 1] for a in reversed(closing)]),
-            tuple(wrappers))
+        parts += [(definitions[i].start_line, _skeleton(definitions, i, end, lines))
+                  for i in members]
+        closing += [a for a in _closed_here(definitions, owner, lines, end) if a not in closing]
+    parts += [(definitions[a].end_line, lines[definitions[a].end_line - 1]) for a in closing]
+    parts += [(n, lines[n - 1]) for n in _scope_lines(definitions, lines, outermost, start, end)]
+    return "\n".join(text for _, text in sorted(parts, key=lambda part: part[0])), tuple(wrappers)
+
+
+def _scope_lines(definitions: tuple, lines: list[str], shown: list[int], start: int,
+                 end: int) -> list[int]:
+    """The lines of ``start..end`` that open a braced scope just above one of the ``shown``
+    definitions (``}``: close one just below it) and are no definition's own: Rust's
+    ``impl Gitignore {`` and its ``}``, a namespace's braces. A line is one when it is the
+    first line that is not blank above (below) the definition, indented less than it, and
+    inside no definition that does not hold it below its header and the definition
+    both. (Trial 16:
+    ripgrep's signature of lines 84-118 showed the fields of ``Gitignore`` and then
+    ``Gitignore::new`` with no ``}`` and no ``impl Gitignore {`` between them.)"""
+    found = []
+    bounds = [(definitions[i].start_line, definitions[i].end_line) for i in shown]
+    for n, i in enumerate(shown):
+        d = definitions[i]
+        line = lines[header_lines(d, lines)[0] - 1]
+        indent = len(line) - len(line.lstrip())
+        above = max(start, bounds[n - 1][1] + 1 if n else start)
+        below = min(end, len(lines), bounds[n + 1][0] - 1 if n + 1 < len(bounds) else end)
+        for number, step, opens in ((d.start_line - 1, -1, True), (d.end_line + 1, 1, False)):
+            while above <= number <= below and not lines[number - 1].strip():
+                number += step
+            if not above <= number <= below:
+                continue
+            text = lines[number - 1]
+            if len(text) - len(text.lstrip()) >= indent or not (
+                    text.rstrip().endswith("{") if opens else text.strip() in ("}", "};")):
+                continue
+            if all(header_lines(e, lines)[1] < number < e.end_line
+                   and e.start_line <= d.start_line and d.end_line <= e.end_line
+                   for e in definitions if e.start_line <= number <= e.end_line):
+                found.append(number)
+    return sorted(set(found))
 
 
 def _closed_here(definitions: tuple, owner: int | None, lines: list[str], end: int) -> list[int]:
@@ -461,10 +507,14 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
 
 
 def _braced(signature: str) -> bool:
-    """Whether a container's signature opens a brace on its first line (``struct S { ... }``,
-    C's ``typedef struct s { ... } s_t;``, Go's ``type S struct {`` over its fields), not
-    Python's ``class S:``."""
-    first = signature.split("\n", 1)[0].rstrip()
+    """Whether a container's signature opens a brace on its first line below its
+    attributes or annotations (``struct S { ... }``, C's ``typedef struct s { ... } s_t;``,
+    Go's ``type S struct {`` over its fields), not Python's ``class S:``. (Trial 16: under
+    ``#[derive(Clone, Debug)]`` ripgrep's ``Gitignore`` was not braced, so its fields were
+    listed bare and its ``}`` left out.)"""
+    lines = signature.split("\n")
+    own = lines[(_decorators(lines) or [0])[-1]:]
+    first = own[0].rstrip() if own else ""
     return first.endswith("{") or "{ ... }" in first and "{" not in first.rpartition("{ ... }")[2]
 
 

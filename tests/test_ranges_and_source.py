@@ -753,3 +753,42 @@ def test_a_signature_of_fields_repeats_no_class_header_a_block_above_shows(
     assert text([b for b in blocks if b.start_line > 1]) == (
         "// lines 19-19 (signature)\npublic class Parser {\n⋮\n    int c;\n"
         "// lines 21-21 (signature)\n    int e;\n```\n")
+
+
+_GITIGNORE = ("/// Matches globs.\n#[derive(Clone, Debug)]\npub struct Gitignore {\n"
+              "    set: GlobSet,\n    root: PathBuf,\n    globs: Vec<Glob>,\n    num: u64,\n}\n\n"
+              "impl Gitignore {\n    /// Makes one.\n    pub fn new(path: &Path) -> Gitignore {\n"
+              "        todo!()\n    }\n}\n")
+
+
+def test_a_rust_signature_shows_the_file_text_between_a_structs_fields_and_its_impl(
+        make_repo, build_index) -> None:
+    # trial 16: ripgrep's signature of lines 84-118 showed `globs: Vec<Glob>` (the file
+    # has `globs: Vec<Glob>,`) and then `pub fn new`, without the struct's `}` and
+    # `impl Gitignore {` between them
+    items = [Item("lib.rs", 1, 8, 80.0, 1, "used by f", "Gitignore", Fidelity.SIGNATURE),
+             Item("lib.rs", 5, 5, 130.0, 0, "definition of Gitignore.root", "Gitignore.root"),
+             Item("lib.rs", 11, 14, 80.0, 1, "used by f", "Gitignore.new", Fidelity.SIGNATURE)]
+    blocks = _read(make_repo, build_index, {"lib.rs": _GITIGNORE}, items, context_lines=0)
+    (below,) = [b for b in blocks if b.start_line == 6]
+    assert below.end_line == 14
+    # (the struct's header is left out when the block above it is shown: ``wrappers``)
+    assert below.signature == ("#[derive(Clone, Debug)]\npub struct Gitignore {\n⋮\n"
+                               "    globs: Vec<Glob>,\n    num: u64,\n}\nimpl Gitignore {\n"
+                               "    pub fn new(path: &Path) -> Gitignore { ... }")
+    assert below.wrappers == ((3, "#[derive(Clone, Debug)]\npub struct Gitignore {\n⋮\n"),)
+
+
+@pytest.mark.parametrize(("signature", "braced"), [
+    ("#[derive(Clone, Debug)]\npub struct Gitignore { ... }", True),
+    ("@Deprecated\npublic class Parser { ... }", True),
+    ("@Component({\n  selector: 'app',\n})\nexport class App { ... }", True),
+    ("@dataclass\nclass Point:\n    ...", False),
+])
+def test_a_container_under_attributes_or_annotations_is_braced(signature: str,
+                                                               braced: bool) -> None:
+    # trial 16: under `#[derive(...)]` a Rust struct was not braced: its fields were
+    # listed bare, without their struct and its `}`
+    from ctxopt.source import _braced
+
+    assert _braced(signature) is braced
