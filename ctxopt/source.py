@@ -761,11 +761,13 @@ def _part_of(index: IndexView, path: str, members: list[Item], span: tuple[int, 
              taken: list[tuple[int, int]]) -> tuple[str, int, int] | None:
     """(name, first line, last line) of the first definition, best member first, that a
     member names, that starts no lower than the first named member's first line (or than
-    ``span``'s first line, when that is lower) and reaches ``span``, and that ``span`` holds
-    only part of (lines of it that neither they nor the blocks of higher tiers, ``taken``,
-    hold); None when each is whole. A block whose first lines are other definitions is no
-    part of one further down (trial 13: `type Thenable` and `toThenable` were labelled
-    "part of persistImpl.hydrate", 100 lines above it)."""
+    ``span``'s first line, when that is lower) and reaches ``span``'s last line, and that
+    ``span`` holds only part of (lines of it that neither they nor the blocks of higher
+    tiers, ``taken``, hold); None when each is whole. A block whose first lines are other
+    definitions is no part of one further down (trial 13: `type Thenable` and
+    `toThenable` were labelled "part of persistImpl.hydrate", 100 lines above it), nor
+    is one that runs past the definition's end (trial 16: ripgrep's lines 84-118 were
+    "part of Gitignore, lines 78-88")."""
     named = [(i.symbol, i.start_line) for i in members if i.symbol]
     if not named:
         return None
@@ -775,7 +777,7 @@ def _part_of(index: IndexView, path: str, members: list[Item], span: tuple[int, 
     definitions = index.file_definitions(path) or ()
     for symbol in dict.fromkeys(symbol for symbol, _ in named):
         around = [d for d in definitions if d.qualified_name == symbol
-                  and d.start_line <= max(first, start) and d.end_line >= start]
+                  and d.start_line <= max(first, start) and d.end_line >= span[1]]
         if around and not any(subtract_ranges([(d.start_line, d.end_line)], shown) == []
                               for d in around):
             d = min(around, key=lambda d: (d.start_line, d.end_line))

@@ -1,3 +1,4 @@
+from dataclasses import replace
 from itertools import pairwise
 
 import pytest
@@ -765,7 +766,7 @@ def test_a_rust_signature_shows_the_file_text_between_a_structs_fields_and_its_i
         make_repo, build_index) -> None:
     # trial 16: ripgrep's signature of lines 84-118 showed `globs: Vec<Glob>` (the file
     # has `globs: Vec<Glob>,`) and then `pub fn new`, without the struct's `}` and
-    # `impl Gitignore {` between them
+    # `impl Gitignore {` between them, and was labelled "part of Gitignore, lines 78-88"
     items = [Item("lib.rs", 1, 8, 80.0, 1, "used by f", "Gitignore", Fidelity.SIGNATURE),
              Item("lib.rs", 5, 5, 130.0, 0, "definition of Gitignore.root", "Gitignore.root"),
              Item("lib.rs", 11, 14, 80.0, 1, "used by f", "Gitignore.new", Fidelity.SIGNATURE)]
@@ -777,6 +778,11 @@ def test_a_rust_signature_shows_the_file_text_between_a_structs_fields_and_its_i
                                "    globs: Vec<Glob>,\n    num: u64,\n}\nimpl Gitignore {\n"
                                "    pub fn new(path: &Path) -> Gitignore { ... }")
     assert below.wrappers == ((3, "#[derive(Clone, Debug)]\npub struct Gitignore {\n⋮\n"),)
+    # shown as read, it is no part of the struct whose end it runs past
+    items = [replace(item, fidelity=Fidelity.FULL) for item in items]
+    blocks = _read(make_repo, build_index, {"lib.rs": _GITIGNORE}, items, context_lines=0)
+    assert [b.part_of for b in sorted(blocks, key=lambda b: b.start_line)] == [
+        ("Gitignore", 1, 8), None, None]
 
 
 @pytest.mark.parametrize(("signature", "braced"), [
