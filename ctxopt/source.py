@@ -242,8 +242,8 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
 def _signature_wrapped(index: IndexView, path: str, lines: list[str], start: int, end: int
                        ) -> tuple[str, tuple[tuple[int, str], ...]]:
     """``_signature`` and the headers of containers above the block it lists members
-    inside (``Block.wrappers``): (the header's first file line, the signature's text
-    from that header's first line to the first member, included)."""
+    inside (``Block.wrappers``): (the file line that opens the container, its header's
+    last, and the signature's text from that header to its first member)."""
     definitions = index.file_definitions(path)
     if definitions is None:
         return "", ()
@@ -299,9 +299,9 @@ def _scope_lines(definitions: tuple, lines: list[str], shown: list[int], start: 
     ``impl Gitignore {`` and its ``}``, a namespace's braces. A line is one when it is the
     first line that is not blank above (below) the definition, indented less than it, and
     inside no definition that does not hold it below its header and the definition
-    both. (Trial 16:
-    ripgrep's signature of lines 84-118 showed the fields of ``Gitignore`` and then
-    ``Gitignore::new`` with no ``}`` and no ``impl Gitignore {`` between them.)"""
+    both. (Trial 16: ripgrep's signature of lines 84-118 showed the fields of
+    ``Gitignore`` and then ``Gitignore::new`` with no ``}`` and no ``impl Gitignore {``
+    between them.)"""
     found = []
     bounds = [(definitions[i].start_line, definitions[i].end_line) for i in shown]
     for n, i in enumerate(shown):
