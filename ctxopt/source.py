@@ -292,12 +292,18 @@ def _signature_wrapped(index: IndexView, path: str, lines: list[str], start: int
     return "\n".join(text for _, text in sorted(parts, key=lambda part: part[0])), tuple(wrappers)
 
 
+# Lines that close a braced scope that is no definition (``_scope_lines``).
+_SCOPE_CLOSERS = frozenset({"}", "};", "})", "});"})
+
+
 def _scope_lines(definitions: tuple, lines: list[str], shown: list[int], start: int,
                  end: int) -> list[int]:
     """The lines of ``start..end`` that open a braced scope just above one of the ``shown``
     definitions (``}``: close one just below it) and are no definition's own: Rust's
-    ``impl Gitignore {`` and its ``}``, a namespace's braces. A line is one when it is the
-    first line that is not blank above (below) the definition, indented less than it, and
+    ``impl Gitignore {`` and its ``}``, a namespace's braces, a JavaScript call's
+    ``describe("x", () => {`` and its ``});`` (not a bare ``{``, whose header is the line
+    above it). A line is one when it is the first line that is not blank above (below)
+    the definition, indented less than it, and
     inside no definition that does not hold it below its header and the definition
     both. (Trial 16: ripgrep's signature of lines 84-118 showed the fields of
     ``Gitignore`` and then ``Gitignore::new`` with no ``}`` and no ``impl Gitignore {``
@@ -317,7 +323,8 @@ def _scope_lines(definitions: tuple, lines: list[str], shown: list[int], start: 
                 continue
             text = lines[number - 1]
             if len(text) - len(text.lstrip()) >= indent or not (
-                    text.rstrip().endswith("{") if opens else text.strip() in ("}", "};")):
+                    text.rstrip().endswith("{") and text.strip() != "{" if opens
+                    else text.strip() in _SCOPE_CLOSERS):
                 continue
             if all(header_lines(e, lines)[1] < number < e.end_line
                    and e.start_line <= d.start_line and d.end_line <= e.end_line

@@ -798,3 +798,20 @@ def test_a_container_under_attributes_or_annotations_is_braced(signature: str,
     from ctxopt.source import _braced
 
     assert _braced(signature) is braced
+
+
+@pytest.mark.parametrize(("path", "code", "start", "expected"), [
+    ("cache.test.js", 'describe("cache", () => {\n  function helper() {\n    return 1;\n  }\n});\n',
+     1, 'describe("cache", () => {\n  function helper() { ... }\n});'),
+    # (a bare `{` says nothing without the line above it)
+    ("Store.cs", "namespace Demo\n{\n    public interface IStore {\n        string Get();\n    }\n}\n",
+     2, "    public interface IStore {\n        string Get();\n    }\n}"),
+])
+def test_a_signature_shows_the_braces_of_a_scope_around_its_definitions(
+        make_repo, build_index, path: str, code: str, start: int, expected: str) -> None:
+    # trial 16: Rust's `impl Gitignore {` was hidden; a JavaScript describe's callback is
+    # such a scope too
+    items = [Item(path, start, code.count("\n"), 70.0, 1, "used by f", None,
+                  Fidelity.SIGNATURE)]
+    (block,) = _read(make_repo, build_index, {path: code}, items, context_lines=0)
+    assert block.signature == expected
