@@ -115,12 +115,45 @@ def _commentless(block: Block) -> bool:
     return comment_syntax(block.language) is None
 
 
+def _unwrapped(blocks: list[Block]) -> list[Block]:
+    """One file's blocks in line order, each signature without the headers of containers
+    above it that it lists members inside (``Block.wrappers``) when a block above it shows
+    that header's line (a cut's shown lines, a signature's range: a container whose header
+    is in a signature block's lines is listed in it), or a signature above repeats it
+    already. (Trial 16: `public class DefaultParser implements CommandLineParser {` under
+    a block of its header, then above each of two blocks of fields far below it.)"""
+    shown: list[tuple[int, int]] = []
+    found = []
+    for block in blocks:
+        if block.kind is Fidelity.SIGNATURE and block.wrappers:
+            content = block.content
+            for line, text in block.wrappers:
+                if any(first <= line <= last for first, last in shown):
+                    content = _without(content, text)
+                else:
+                    shown.append((line, line))
+            if content != block.content:
+                block = replace(block, content=content)
+        shown += block.shown or ((block.start_line, block.end_line),)
+        found.append(block)
+    return found
+
+
+def _without(content: str, text: str) -> str:
+    """``content`` without ``text``, lines of it starting a line (unchanged when it holds
+    none: a secret redacted in them)."""
+    if content.startswith(text):
+        return content[len(text):]
+    at = content.find("\n" + text)
+    return content if at < 0 else content[:at + 1] + content[at + 1 + len(text):]
+
+
 def _sections(blocks: tuple[Block, ...] | list[Block]) -> list[list[Block]]:
-    """The fenced sections of the text: a file's blocks (``by_file``), or each block of a
-    file in a language without comments alone, in line order (its range cannot be a
-    comment inside the fence)."""
+    """The fenced sections of the text: a file's blocks (``by_file``, ``_unwrapped``), or
+    each block of a file in a language without comments alone, in line order (its range
+    cannot be a comment inside the fence)."""
     sections: list[list[Block]] = []
-    for group in by_file(blocks):
+    for group in map(_unwrapped, by_file(blocks)):
         if _commentless(group[0]):
             sections += [[block] for block in group]
         else:
@@ -455,7 +488,8 @@ def render_json(result: Result, count: Callable[[str], int]) -> str:
             "lines": _line_map(b),
             "part_of": None if b.part_of is None or b.kind is Fidelity.SIGNATURE else {
                 "symbol": b.part_of[0], "start_line": b.part_of[1], "end_line": b.part_of[2]},
-        } for b in selection.blocks],
+        } for b in map(_as_shown(selection.blocks, count).get, selection.blocks)
+            if b is not None],
         "truncated": [_dropped(d) for d in selection.truncated],
         "excluded": [_dropped(d) for d in selection.excluded],
         "diagnostics": [{"file": d.path, "reason": d.reason, "detail": d.detail}
@@ -467,6 +501,17 @@ def render_json(result: Result, count: Callable[[str], int]) -> str:
 
         document["explain"] = explain_json(result.explained)
     return json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def _as_shown(blocks: tuple[Block, ...], count: Callable[[str], int]) -> dict[Block, Block]:
+    """Each block as the text shows it (``_unwrapped``), its tokens counted again when its
+    content is not its own."""
+    shown = {}
+    for group in by_file(blocks):
+        for block, as_shown in zip(group, _unwrapped(group)):
+            shown[block] = as_shown if as_shown is block else replace(
+                as_shown, tokens=count(as_shown.content))
+    return shown
 
 
 def render_manifest(result: Result, count: Callable[[str], int]) -> str:

@@ -94,20 +94,11 @@ def compact_signature(signature: str) -> str:
     definition's own first line that open at the first line's indentation with ``@``,
     ``#[`` or ``[`` (continuation lines are indented deeper or close a bracket there)."""
     lines = signature.split("\n")
-    first = lines[0]
-    indent = first[: len(first) - len(first.lstrip())]
-    if not first.lstrip().startswith(("@", "#[", "[")):
+    if not lines[0].lstrip().startswith(("@", "#[", "[")):
         return signature
     out: list[str] = []
     i = 0
-    while i < len(lines) and lines[i].startswith(indent) and \
-            lines[i][len(indent):].startswith(("@", "#[", "[")):
-        end = i + 1  # the decorator's lines: deeper, or closing its bracket at its indent
-        while end < len(lines) and (not lines[end].strip() or (
-                lines[end].startswith(indent) and (
-                    lines[end][len(indent):len(indent) + 1].isspace()
-                    or lines[end][len(indent):].startswith(_CLOSERS)))):
-            end += 1
+    for end in _decorators(lines):
         if end - i > DECORATOR_LINES:
             inner = lines[i + 1]
             marker = inner[: len(inner) - len(inner.lstrip())] + f"⋮ {end - i - 2} lines"
@@ -118,18 +109,58 @@ def compact_signature(signature: str) -> str:
     return "\n".join(out + lines[i:])
 
 
+def _decorators(lines: list[str]) -> list[int]:
+    """Where each decorator or attribute ends that ``lines`` (a signature's) open with:
+    the index of the line past it (``compact_signature``'s rule)."""
+    first = lines[0]
+    indent = first[: len(first) - len(first.lstrip())]
+    ends: list[int] = []
+    i = 0
+    while i < len(lines) and lines[i].startswith(indent) and \
+            lines[i][len(indent):].startswith(("@", "#[", "[")):
+        end = i + 1  # the decorator's lines: deeper, or closing its bracket at its indent
+        while end < len(lines) and (not lines[end].strip() or (
+                lines[end].startswith(indent) and (
+                    lines[end][len(indent):len(indent) + 1].isspace()
+                    or lines[end][len(indent):].startswith(_CLOSERS)))):
+            end += 1
+        ends.append(end)
+        i = end
+    return ends
+
+
 def _skeleton(definitions: tuple, i: int, end: int | None = None,
               file_lines: list[str] | None = None, only: set[int] | None = None) -> str:
-    """A class-like definition's signature with its members' signatures as its body:
-    those whose header ends at line ``end`` or above, when given (a block that holds
-    part of the class: a member below it is in another block, or none, and was listed
-    twice, its label's range wrong; trial 6; a member whose header only starts there
-    showed lines past the block, printed again by the next; trial 13). ``file_lines`` (given with ``end``) finds a
-    member's header below the doc comment it starts with (``header_lines``; trial 8: a
-    Rust field's doc comment ended a block, the field was listed in it and shown again by
-    the next block). ``only``: the indexes of the members to list, when not all those.
-    Members not listed are counted on a ``⋮ N more members`` line. A member whose header
-    ends with a comma in ``file_lines`` keeps it (a Rust field, an enum's variant)."""
+    """A class-like definition's signature with its members' signatures as its body
+    (``_skeleton_parts``, joined); a definition with none, its signature with the comma
+    its header ends with in ``file_lines`` (``_member_line``: trial 16's Rust fields
+    listed beside a method lost theirs)."""
+    parts = _skeleton_parts(definitions, i, end, file_lines, only)
+    if parts is None:
+        return _member_line(definitions[i], file_lines)
+    return "\n".join(parts[0] + parts[1] + parts[2])
+
+
+def _skeleton_parts(definitions: tuple, i: int, end: int | None = None,
+                    file_lines: list[str] | None = None, only: set[int] | None = None
+                    ) -> tuple[list[str], list[str], list[str]] | None:
+    """A class-like definition's signature with its members' signatures as its body, as
+    (head lines, body lines, tail lines); None when it has no members to list (its
+    signature is all). Members listed: those whose header ends at line ``end`` or above,
+    when given (a block that holds part of the class: a member below it is in another
+    block, or none, and was listed twice, its label's range wrong; trial 6; a member whose
+    header only starts there showed lines past the block, printed again by the next;
+    trial 13). ``file_lines`` (given with ``end``) finds a member's header below the doc
+    comment it starts with (``header_lines``; trial 8: a Rust field's doc comment ended a
+    block, the field was listed in it and shown again by the next block). ``only``: the
+    indexes of the members to list, when not all those (the members in a block below
+    the class's header: the head then ends with a ``⋮`` line when members above them are
+    left out). Members that could be listed but are not (past ``SKELETON_MEMBERS``) are
+    counted on a ``⋮ N more members`` line; members outside the block are not (trial 16:
+    ``⋮ 40 more members`` and ``}``, then a block below showed three of them), and the
+    tail, the closing line, is there only when the block holds it (``end`` at or below the
+    class's last line). A member whose header ends with a comma in ``file_lines`` keeps
+    it (a Rust field, an enum's variant)."""
     definition = definitions[i]
     signature = compact_signature(definition.signature)
     # (members the header declares, a Kotlin or Scala primary constructor's `val`s, show
@@ -139,11 +170,10 @@ def _skeleton(definitions: tuple, i: int, end: int | None = None,
     in_body = [(n, definitions[n]) for n in _one_per_node(definitions, [
         n for n, d in enumerate(definitions) if d.parent == i
         and (not header or d.signature.strip() not in header)])]
-    members = [d for _, d in in_body]
     children = [d for n, d in in_body if (only is None or n in only)
                 and (end is None or file_lines is None or header_lines(d, file_lines)[1] <= end)]
     if definition.kind not in CONTAINER_KINDS or not children:
-        return signature
+        return None
     lines = signature.split("\n")
     before, placeholder, after = signature.rpartition("{ ... }")
     if placeholder and "\n" not in after and "{" not in after:  # `{ ... }`, `{ ... };`
@@ -154,11 +184,15 @@ def _skeleton(definitions: tuple, i: int, end: int | None = None,
     elif len(lines) > 1 and lines[0].rstrip().endswith("{") and lines[-1].strip() == "}":
         head, tail = lines[:1], lines[-1:]  # a Go struct's or interface's, its members in it
     else:
-        return signature
+        return None
+    if only is not None and in_body and in_body[0][1] is not children[0]:
+        head = [*head, "⋮"]  # (members above the block are left out)
+    if end is not None and definition.end_line > end:
+        tail = []  # (the class goes on below the block)
     body = [_member_line(child, file_lines) for child in children[:SKELETON_MEMBERS]]
-    if len(members) > len(body):
-        body.append(f"⋮ {len(members) - len(body)} more members")
-    return "\n".join(head + body + tail)
+    if len(children) > len(body):
+        body.append(f"⋮ {len(children) - len(body)} more members")
+    return head, body, tail
 
 
 def _member_line(member: Definition, file_lines: list[str] | None) -> str:
@@ -202,9 +236,17 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
     the definition's header, outside its lines and shown again by the window that holds
     it; trial 7), nor has a block of a definition's doc comment or of half its header.
     ``lines`` is the file's text."""
+    return _signature_wrapped(index, path, lines, start, end)[0]
+
+
+def _signature_wrapped(index: IndexView, path: str, lines: list[str], start: int, end: int
+                       ) -> tuple[str, tuple[tuple[int, str], ...]]:
+    """``_signature`` and the headers of containers above the block it lists members
+    inside (``Block.wrappers``): (the file line that opens the container, its header's
+    last, and the signature's text from that header to its first member)."""
     definitions = index.file_definitions(path)
     if definitions is None:
-        return ""
+        return "", ()
     inside = []
     for i, d in enumerate(definitions):
         if d.start_line <= end and d.end_line >= start:
@@ -221,26 +263,74 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
     # benchmark one pylint task lost a file at 8,000 tokens.)
     # (each run of one owner's members: trial 12's hiredis block began with the last
     # fields of one struct, then the typedefs below it)
-    parts = []
+    # (the renderer leaves a container's header out when a block above shows it: trial
+    # 16 showed `public class DefaultParser ... {` three times, twice under ranges of
+    # fields far below it; ``render._unwrapped``)
+    parts: list[tuple[int, str]] = []  # (file line, text), in line order
+    wrappers: list[tuple[int, str]] = []
     # (containers above the block whose closing line is in it, innermost last: a member's
     # signature, then the next type's, read as nested in it; trial 13)
     closing: list[int] = []
     for owner, run in groupby(outermost, key=lambda i: definitions[i].parent):
         members = list(run)
-        while closing and definitions[closing[-1]].end_line < definitions[members[0]].start_line:
-            parts.append(lines[definitions[closing.pop()].end_line - 1])
         if owner is not None and definitions[owner].kind in CONTAINER_KINDS \
                 and _braced(compact_signature(definitions[owner].signature)) \
                 and (definitions[owner].kind in _DECLARING_KINDS
                      or not any(definitions[i].kind in CALLABLE_KINDS for i in members)):
-            wrapped = _skeleton(definitions, owner, end, lines, only=set(members))
-            if wrapped != compact_signature(definitions[owner].signature):
-                parts.append(wrapped)
+            wrapped = _skeleton_parts(definitions, owner, end, lines, only=set(members))
+            if wrapped is not None:
+                head, body, tail = wrapped
+                wrappers.append((header_lines(definitions[owner], lines)[1],
+                                 "\n".join(head) + "\n"))
+                parts.append((definitions[members[0]].start_line, "\n".join(head + body + tail)))
                 continue
-        parts += [_skeleton(definitions, i, end, lines) for i in members]
-        closing += reversed([a for a in _closed_here(definitions, owner, lines, end)
-                             if a not in closing])
-    return "\n".join(parts + [lines[definitions[a].end_line - 1] for a in reversed(closing)])
+        parts += [(definitions[i].start_line, _skeleton(definitions, i, end, lines))
+                  for i in members]
+        closing += [a for a in _closed_here(definitions, owner, lines, end) if a not in closing]
+    parts += [(definitions[a].end_line, lines[definitions[a].end_line - 1]) for a in closing]
+    parts += [(n, lines[n - 1]) for n in _scope_lines(definitions, lines, outermost, start, end)]
+    return "\n".join(text for _, text in sorted(parts, key=lambda part: part[0])), tuple(wrappers)
+
+
+# Lines that close a braced scope that is no definition (``_scope_lines``).
+_SCOPE_CLOSERS = frozenset({"}", "};", "})", "});"})
+
+
+def _scope_lines(definitions: tuple, lines: list[str], shown: list[int], start: int,
+                 end: int) -> list[int]:
+    """The lines of ``start..end`` that open a braced scope just above one of the ``shown``
+    definitions (``}``: close one just below it) and are no definition's own: Rust's
+    ``impl Gitignore {`` and its ``}``, a namespace's braces, a JavaScript call's
+    ``describe("x", () => {`` and its ``});`` (not a bare ``{``, whose header is the line
+    above it). A line is one when it is the first line that is not blank above (below)
+    the definition, indented less than it, and
+    inside no definition that does not hold it below its header and the definition
+    both. (Trial 16: ripgrep's signature of lines 84-118 showed the fields of
+    ``Gitignore`` and then ``Gitignore::new`` with no ``}`` and no ``impl Gitignore {``
+    between them.)"""
+    found = []
+    bounds = [(definitions[i].start_line, definitions[i].end_line) for i in shown]
+    for n, i in enumerate(shown):
+        d = definitions[i]
+        line = lines[header_lines(d, lines)[0] - 1]
+        indent = len(line) - len(line.lstrip())
+        above = max(start, bounds[n - 1][1] + 1 if n else start)
+        below = min(end, len(lines), bounds[n + 1][0] - 1 if n + 1 < len(bounds) else end)
+        for number, step, opens in ((d.start_line - 1, -1, True), (d.end_line + 1, 1, False)):
+            while above <= number <= below and not lines[number - 1].strip():
+                number += step
+            if not above <= number <= below:
+                continue
+            text = lines[number - 1]
+            if len(text) - len(text.lstrip()) >= indent or not (
+                    text.rstrip().endswith("{") and text.strip() != "{" if opens
+                    else text.strip() in _SCOPE_CLOSERS):
+                continue
+            if all(header_lines(e, lines)[1] < number < e.end_line
+                   and e.start_line <= d.start_line and d.end_line <= e.end_line
+                   for e in definitions if e.start_line <= number <= e.end_line):
+                found.append(number)
+    return sorted(set(found))
 
 
 def _closed_here(definitions: tuple, owner: int | None, lines: list[str], end: int) -> list[int]:
@@ -424,10 +514,14 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
 
 
 def _braced(signature: str) -> bool:
-    """Whether a container's signature opens a brace on its first line (``struct S { ... }``,
-    C's ``typedef struct s { ... } s_t;``, Go's ``type S struct {`` over its fields), not
-    Python's ``class S:``."""
-    first = signature.split("\n", 1)[0].rstrip()
+    """Whether a container's signature opens a brace on its first line below its
+    attributes or annotations (``struct S { ... }``, C's ``typedef struct s { ... } s_t;``,
+    Go's ``type S struct {`` over its fields), not Python's ``class S:``. (Trial 16: under
+    ``#[derive(Clone, Debug)]`` ripgrep's ``Gitignore`` was not braced, so its fields were
+    listed bare and its ``}`` left out.)"""
+    lines = signature.split("\n")
+    own = lines[(_decorators(lines) or [0])[-1]:]
+    first = own[0].rstrip() if own else ""
     return first.endswith("{") or "{ ... }" in first and "{" not in first.rpartition("{ ... }")[2]
 
 
@@ -648,8 +742,8 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
     symbols, reason = label_members(held)
     # a part below its items' first lines (a struct's fields under one a stronger block
     # shows) is no signature of its own: trial 9 showed a field as parse_buffer's
-    signature = _signature(index, path, lines, start, end) \
-        if any(i.start_line >= start for i in inside) else ""
+    signature, wrappers = _signature_wrapped(index, path, lines, start, end) \
+        if any(i.start_line >= start for i in inside) else ("", ())
     content, kind, whole = "\n".join(lines[start - 1:end]), Fidelity.FULL, ""
     if signature and all(i.fidelity is Fidelity.SIGNATURE for i in members):
         # (its lines whole come last, when budget is left; a test's after all else)
@@ -664,6 +758,7 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
         tokens=counter.count(content), score=best.score, ring=min(i.ring for i in members),
         reason=reason, symbols=symbols, kind=kind, signature=signature, focus_line=focus,
         whole=whole, whole_last=bool(whole) and index.is_test(path), members=held,
+        wrappers=wrappers,
         cells=cell_label(lines, start, end) if is_notebook(path) else "",
         part_of=None if kind is Fidelity.SIGNATURE else _part_of(index, path, inside,
                                                                 span, taken))
@@ -673,11 +768,13 @@ def _part_of(index: IndexView, path: str, members: list[Item], span: tuple[int, 
              taken: list[tuple[int, int]]) -> tuple[str, int, int] | None:
     """(name, first line, last line) of the first definition, best member first, that a
     member names, that starts no lower than the first named member's first line (or than
-    ``span``'s first line, when that is lower) and reaches ``span``, and that ``span`` holds
-    only part of (lines of it that neither they nor the blocks of higher tiers, ``taken``,
-    hold); None when each is whole. A block whose first lines are other definitions is no
-    part of one further down (trial 13: `type Thenable` and `toThenable` were labelled
-    "part of persistImpl.hydrate", 100 lines above it)."""
+    ``span``'s first line, when that is lower) and reaches ``span``'s last line, and that
+    ``span`` holds only part of (lines of it that neither they nor the blocks of higher
+    tiers, ``taken``, hold); None when each is whole. A block whose first lines are other
+    definitions is no part of one further down (trial 13: `type Thenable` and
+    `toThenable` were labelled "part of persistImpl.hydrate", 100 lines above it), nor
+    is one that runs past the definition's end (trial 16: ripgrep's lines 84-118 were
+    "part of Gitignore, lines 78-88")."""
     named = [(i.symbol, i.start_line) for i in members if i.symbol]
     if not named:
         return None
@@ -687,7 +784,7 @@ def _part_of(index: IndexView, path: str, members: list[Item], span: tuple[int, 
     definitions = index.file_definitions(path) or ()
     for symbol in dict.fromkeys(symbol for symbol, _ in named):
         around = [d for d in definitions if d.qualified_name == symbol
-                  and d.start_line <= max(first, start) and d.end_line >= start]
+                  and d.start_line <= max(first, start) and d.end_line >= span[1]]
         if around and not any(subtract_ranges([(d.start_line, d.end_line)], shown) == []
                               for d in around):
             d = min(around, key=lambda d: (d.start_line, d.end_line))

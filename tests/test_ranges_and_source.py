@@ -1,3 +1,4 @@
+from dataclasses import replace
 from itertools import pairwise
 
 import pytest
@@ -396,7 +397,8 @@ def test_a_typedef_struct_signature_is_one_declaration_with_its_fields_inside(
               "} funcs;\n\ntypedef struct task {\n    int type;\n} task;\n")
     items = [Item("read.h", 3, 8, 80.0, 1, "used by f", "funcs.read", Fidelity.SIGNATURE)]
     (block,) = _read(make_repo, build_index, {"read.h": source}, items, context_lines=0)
-    assert block.signature == ("typedef struct funcs {\n    int (*read)(int);\n⋮ 1 more members\n"
+    # (the field above the block is left out, marked; trial 16)
+    assert block.signature == ("typedef struct funcs {\n⋮\n    int (*read)(int);\n"
                                "} funcs;\ntypedef struct task {\n    int type;\n} task;")
 
 
@@ -463,7 +465,7 @@ def test_a_member_is_in_the_block_that_holds_its_header_not_its_doc_comment(
     header = next(b for b in blocks if b.start_line == 1)
     assert header.end_line == 6 and header.kind is Fidelity.SIGNATURE
     assert "entries: u32" in header.content and "pub_sub" not in header.content
-    assert "⋮ 2 more members" in header.content
+    assert header.content == "pub struct State {\n    entries: u32,"  # (trial 16: no `}`)
 
 
 def test_a_window_inside_a_long_definition_has_no_signature(make_repo, build_index) -> None:
@@ -578,7 +580,7 @@ def test_a_signature_block_of_fields_names_their_struct_and_keeps_their_commas(
              Item("lib.rs", 8, 11, 30.0, 3, "matches kind", "Kind", Fidelity.SIGNATURE)]
     blocks = _read(make_repo, build_index, files, items, context_lines=0)
     assert [b.content for b in blocks if b.kind is Fidelity.SIGNATURE] == [
-        "struct Options {\n    follow_links: bool,\n    max_open: usize,\n⋮ 2 more members\n}",
+        "struct Options {\n    follow_links: bool,\n    max_open: usize,",
         "enum Kind {\n    File,\n    Dir,\n}"]
 
 
@@ -639,8 +641,8 @@ def test_an_interfaces_methods_in_a_signature_block_are_listed_inside_it(
     files = {"chi.go": code}
     items = [Item("chi.go", 5, 6, 30.0, 3, "matches match", "Routes.Match", Fidelity.SIGNATURE)]
     (block,) = _read(make_repo, build_index, files, items, context_lines=0)
-    assert block.content == ("type Routes interface {\n\tMiddlewares() Middlewares\n"
-                             "\tMatch(method string) bool\n⋮ 1 more members\n}")
+    assert block.content == ("type Routes interface {\n⋮\n\tMiddlewares() Middlewares\n"
+                             "\tMatch(method string) bool")
 
 
 def test_a_ring0_window_deep_in_a_long_function_brings_its_header(make_repo, build_index) -> None:
@@ -695,3 +697,121 @@ def test_a_merge_whose_first_lines_are_other_definitions_is_no_part_of_a_later_o
     (block,) = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False,
                            context_lines=0)
     assert (block.start_line, block.end_line, block.part_of) == (1, 8, None)
+
+
+# A Java class whose fields lie far below its header (trial 16: commons-cli's DefaultParser)
+_PARSER = ("public class Parser {\n    int a;\n    int b;\n"
+           + "".join(f"    void m{n}() {{}}\n" for n in range(15))
+           + "    int c;\n    int d;\n    int e;\n}\n")
+
+
+def test_a_signature_of_part_of_a_class_neither_closes_it_nor_counts_members_below(
+        make_repo, build_index) -> None:
+    # trial 16: ripgrep's HiArgs block listed 30 fields, then `⋮ 40 more members` and `}`,
+    # and a block below showed three of those 40 after the brace
+    items = [Item("Parser.java", 1, 2, 80.0, 1, "contains Parser.a", "Parser", Fidelity.SIGNATURE),
+             Item("Parser.java", 20, 20, 130.0, 0, "definition of Parser.d", "Parser.d")]
+    blocks = _read(make_repo, build_index, {"Parser.java": _PARSER}, items, context_lines=0)
+    (header,) = [b for b in blocks if b.start_line == 1]
+    assert header.content == "public class Parser {\n    int a;"
+
+
+def test_a_signature_of_fields_repeats_no_class_header_a_block_above_shows(
+        make_repo, build_index) -> None:
+    # trial 16: `public class DefaultParser implements CommandLineParser {` was shown under
+    # the block of its header, then again above each of two blocks of fields far below it
+    import json
+
+    from ctxopt.model import Intent, Result, Selection
+    from ctxopt.render import Layout, render_json, render_text
+    from ctxopt.tokens import count_tokens
+
+    items = [Item("Parser.java", 1, 1, 130.0, 0, "definition of Parser", "Parser"),
+             Item("Parser.java", 19, 19, 70.0, 1, "used by f", "Parser.c", Fidelity.SIGNATURE),
+             Item("Parser.java", 21, 21, 70.0, 1, "used by g", "Parser.e", Fidelity.SIGNATURE)]
+    blocks = _read(make_repo, build_index, {"Parser.java": _PARSER}, items, context_lines=0,
+                   merge_gap=0)
+    assert [(b.start_line, b.end_line, b.kind) for b in sorted(
+        blocks, key=lambda b: b.start_line)] == [(1, 1, Fidelity.FULL), (19, 19, Fidelity.SIGNATURE),
+                                                 (21, 21, Fidelity.SIGNATURE)]
+
+    def text(shown: list) -> str:
+        result = Result(task="t", intent=Intent.GENERAL, budget=1000,
+                        selection=Selection(blocks=tuple(shown)))
+        rendered = render_text(result, count_tokens)
+        # the fitter's measure is the text's count
+        assert Layout(result, count_tokens, additive=True).tokens(result.selection) == \
+            count_tokens(rendered)
+        # (the JSON's blocks are as the text shows them)
+        assert all(f"{b['content']}\n" in rendered
+                   for b in json.loads(render_json(result, count_tokens))["blocks"])
+        return rendered.split("```java\n", 1)[1]
+
+    assert text(blocks) == ("// lines 1-1 (part of Parser, lines 1-22)\npublic class Parser {\n"
+                            "// lines 19-19 (signature)\n"
+                            "    int c;\n// lines 21-21 (signature)\n    int e;\n```\n")
+    # without the header's block, the first signature shows it (the members above marked)
+    assert text([b for b in blocks if b.start_line > 1]) == (
+        "// lines 19-19 (signature)\npublic class Parser {\n⋮\n    int c;\n"
+        "// lines 21-21 (signature)\n    int e;\n```\n")
+
+
+_GITIGNORE = ("/// Matches globs.\n#[derive(Clone, Debug)]\npub struct Gitignore {\n"
+              "    set: GlobSet,\n    root: PathBuf,\n    globs: Vec<Glob>,\n    num: u64,\n}\n\n"
+              "impl Gitignore {\n    /// Makes one.\n    pub fn new(path: &Path) -> Gitignore {\n"
+              "        todo!()\n    }\n}\n")
+
+
+def test_a_rust_signature_shows_the_file_text_between_a_structs_fields_and_its_impl(
+        make_repo, build_index) -> None:
+    # trial 16: ripgrep's signature of lines 84-118 showed `globs: Vec<Glob>` (the file
+    # has `globs: Vec<Glob>,`) and then `pub fn new`, without the struct's `}` and
+    # `impl Gitignore {` between them, and was labelled "part of Gitignore, lines 78-88"
+    items = [Item("lib.rs", 1, 8, 80.0, 1, "used by f", "Gitignore", Fidelity.SIGNATURE),
+             Item("lib.rs", 5, 5, 130.0, 0, "definition of Gitignore.root", "Gitignore.root"),
+             Item("lib.rs", 11, 14, 80.0, 1, "used by f", "Gitignore.new", Fidelity.SIGNATURE)]
+    blocks = _read(make_repo, build_index, {"lib.rs": _GITIGNORE}, items, context_lines=0)
+    (below,) = [b for b in blocks if b.start_line == 6]
+    assert below.end_line == 14
+    # (the struct's header is left out when the block above it is shown: ``wrappers``)
+    assert below.signature == ("#[derive(Clone, Debug)]\npub struct Gitignore {\n⋮\n"
+                               "    globs: Vec<Glob>,\n    num: u64,\n}\nimpl Gitignore {\n"
+                               "    pub fn new(path: &Path) -> Gitignore { ... }")
+    assert below.wrappers == ((3, "#[derive(Clone, Debug)]\npub struct Gitignore {\n⋮\n"),)
+    # shown as read, it is no part of the struct whose end it runs past
+    items = [replace(item, fidelity=Fidelity.FULL) for item in items]
+    blocks = _read(make_repo, build_index, {"lib.rs": _GITIGNORE}, items, context_lines=0)
+    assert [b.part_of for b in sorted(blocks, key=lambda b: b.start_line)] == [
+        ("Gitignore", 1, 8), None, None]
+
+
+@pytest.mark.parametrize(("signature", "braced"), [
+    ("#[derive(Clone, Debug)]\npub struct Gitignore { ... }", True),
+    ("@Deprecated\npublic class Parser { ... }", True),
+    ("@Component({\n  selector: 'app',\n})\nexport class App { ... }", True),
+    ("@dataclass\nclass Point:\n    ...", False),
+])
+def test_a_container_under_attributes_or_annotations_is_braced(signature: str,
+                                                               braced: bool) -> None:
+    # trial 16: under `#[derive(...)]` a Rust struct was not braced: its fields were
+    # listed bare, without their struct and its `}`
+    from ctxopt.source import _braced
+
+    assert _braced(signature) is braced
+
+
+@pytest.mark.parametrize(("path", "code", "start", "expected"), [
+    ("cache.test.js", 'describe("cache", () => {\n  function helper() {\n    return 1;\n  }\n});\n',
+     1, 'describe("cache", () => {\n  function helper() { ... }\n});'),
+    # (a bare `{` says nothing without the line above it)
+    ("Store.cs", "namespace Demo\n{\n    public interface IStore {\n        string Get();\n    }\n}\n",
+     2, "    public interface IStore {\n        string Get();\n    }\n}"),
+])
+def test_a_signature_shows_the_braces_of_a_scope_around_its_definitions(
+        make_repo, build_index, path: str, code: str, start: int, expected: str) -> None:
+    # trial 16: Rust's `impl Gitignore {` was hidden; a JavaScript describe's callback is
+    # such a scope too
+    items = [Item(path, start, code.count("\n"), 70.0, 1, "used by f", None,
+                  Fidelity.SIGNATURE)]
+    (block,) = _read(make_repo, build_index, {path: code}, items, context_lines=0)
+    assert block.signature == expected
