@@ -133,13 +133,23 @@ class RetentionTooLargeError(UsageError):
         Tokens of the retention set (with the tool schemas and the Anthropic system).
     budget : int
         The window's budget (``max_tokens - reserve``), in tokens.
+    marker : int
+        Tokens of the shortest marker for the dropped messages, when the retention set
+        fits the budget without it (else 0).
     """
 
-    def __init__(self, retained: int, budget: int) -> None:
-        super().__init__(f"the messages that must be kept (system, objective, preserved tools) "
-                         f"take {retained} tokens, more than the budget of {budget}")
+    def __init__(self, retained: int, budget: int, *, marker: int = 0) -> None:
+        kept = "the messages that must be kept (system, objective, preserved tools)"
+        if marker:
+            message = (f"{kept} take {retained} tokens and the shortest marker for the dropped "
+                       f"ones {marker} more: {retained + marker}, more than the budget of "
+                       f"{budget}")
+        else:
+            message = f"{kept} take {retained} tokens, more than the budget of {budget}"
+        super().__init__(message)
         self.retained = retained
         self.budget = budget
+        self.marker = marker
 
 
 class CalibrationError(CtxoptError):
