@@ -13,12 +13,17 @@ from conftest import sigint_caught
 from ctxopt.mcp_server import ServerSettings, build_server
 
 
+# The SDK's stdio client passes the server only a few variables (PATH, HOME, ...), not
+# PYTHONPATH: without this, a run of the tests from a work tree served an installed ctxopt.
+SOURCE = {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+
+
 def _server(root: Path, tmp_path: Path, *options: str) -> StdioServerParameters:
     return StdioServerParameters(
         command=sys.executable,
         args=["-m", "ctxopt", "mcp", "--root", str(root), "--index", str(tmp_path / "index.db"),
               *options],
-        cwd=str(tmp_path))
+        cwd=str(tmp_path), env=SOURCE)
 
 
 def _session(root: Path, tmp_path: Path, scenario, *options: str) -> None:
@@ -103,7 +108,8 @@ def test_without_root_the_server_uses_the_clients_root(fixture_repo, tmp_path) -
 
     async def run() -> None:
         server = StdioServerParameters(command=sys.executable, args=[
-            "-m", "ctxopt", "mcp", "--index", str(tmp_path / "index.db")], cwd=str(tmp_path))
+            "-m", "ctxopt", "mcp", "--index", str(tmp_path / "index.db")], cwd=str(tmp_path),
+            env=SOURCE)
         with (tmp_path / "err.txt").open("w") as stream:
             async with stdio_client(server, errlog=stream) as (read, write):
                 async with ClientSession(read, write, list_roots_callback=list_roots) as session:
