@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from .wording import counted
+
 
 class CtxoptError(Exception):
     """Base class; ``exit_code`` is what the CLI exits with (1: runtime failure)."""
@@ -41,7 +43,7 @@ class BudgetTooSmall(UsageError):
 
     def __init__(self, budget: int, minimum: int) -> None:
         super().__init__(
-            f"budget of {budget} tokens is too small for the output header "
+            f"budget of {counted(budget, 'token')} is too small for the output header "
             f"(at least {minimum} tokens needed)"
         )
         self.budget = budget
@@ -70,7 +72,7 @@ class BudgetTooSmallForContent(BudgetTooSmall):
         self.minimum = header + smallest_block if minimum is None else minimum
         UsageError.__init__(
             self,
-            f"budget of {budget} tokens is too small: the header takes {header} tokens and "
+            f"budget of {counted(budget, 'token')} is too small: the header takes {header} tokens and "
             f"the smallest block needs {smallest_block} (at least {self.minimum} tokens "
             "needed)"
         )

@@ -44,6 +44,7 @@ from .pipeline import DEFAULT_BUDGET, GatherConfig, fit_prepared, prepare, why_n
 from .render import RENDERERS, render_json, task_line
 from .store import IndexOptions, StoredIndex, UpdateReport, open_index
 from .tokens import Cl100kCounter
+from .wording import counted
 
 __all__ = ["ServerSettings", "Workspace", "build_server", "serve"]
 
@@ -369,9 +370,10 @@ def _add_index_tool(server: MCPServer, workspace: Workspace) -> None:
             summary, report = await anyio.to_thread.run_sync(run)
         except CtxoptError as exc:
             raise _tool_error(exc) from exc
-        text = (f"{summary['files']} files, {summary['definitions']} definitions, "
-                f"{summary['references']} references; last update read {report.scanned} "
-                f"and parsed {report.parsed} files")
+        text = (f"{counted(summary['files'], 'file')}, "
+                f"{counted(summary['definitions'], 'definition')}, "
+                f"{counted(summary['references'], 'reference')}; last update read "
+                f"{report.scanned} and parsed {counted(report.parsed, 'file')}")
         return _answer(text, summary)
 
 

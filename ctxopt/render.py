@@ -15,6 +15,7 @@ from . import __version__
 from .files.text import display_text
 from .model import Block, Dropped, Fidelity, Result, Selection, Upcoming
 from .parsing.languages import comment_syntax
+from .wording import counted
 
 __all__ = [
     "RENDERERS",
@@ -208,7 +209,7 @@ def render_header(result: Result, used: int) -> str:
     note = f"# {result.task_note}\n" if result.task_note else ""
     truncated, signatures = shown_counts(selection)
     return (f"# ctxopt context for: {task_line(result.task)}\n{note}"
-            f"# budget {result.budget} tokens, used {used}{calibrated}; {files} files; "
+            f"# budget {result.budget} tokens, used {used}{calibrated}; {counted(files, 'file')}; "
             f"{truncated} truncated, {len(selection.excluded)} excluded; "
             f"{signatures} signature{'s' * (signatures != 1)}\n"
             f"# top symbols: {symbols}\n")

@@ -392,7 +392,7 @@ def test_truncated_content_is_file_lines_between_markers_that_count_right_issue_
     # every other line is the file's next line, or a "⋮ N lines" marker for N of them
     at = shown["start_line"] - 1
     for line in lines[1:-1]:
-        gap = re.fullmatch(r"\s*⋮ (\d+) lines", line)
+        gap = re.fullmatch(r"\s*⋮ (\d+) lines?", line)
         if gap:
             at += int(gap.group(1))
         else:

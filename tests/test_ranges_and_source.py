@@ -396,7 +396,7 @@ def test_a_typedef_struct_signature_is_one_declaration_with_its_fields_inside(
               "} funcs;\n\ntypedef struct task {\n    int type;\n} task;\n")
     items = [Item("read.h", 3, 8, 80.0, 1, "used by f", "funcs.read", Fidelity.SIGNATURE)]
     (block,) = _read(make_repo, build_index, {"read.h": source}, items, context_lines=0)
-    assert block.signature == ("typedef struct funcs {\n    int (*read)(int);\n⋮ 1 more members\n"
+    assert block.signature == ("typedef struct funcs {\n    int (*read)(int);\n⋮ 1 more member\n"
                                "} funcs;\ntypedef struct task {\n    int type;\n} task;")
 
 
@@ -640,7 +640,7 @@ def test_an_interfaces_methods_in_a_signature_block_are_listed_inside_it(
     items = [Item("chi.go", 5, 6, 30.0, 3, "matches match", "Routes.Match", Fidelity.SIGNATURE)]
     (block,) = _read(make_repo, build_index, files, items, context_lines=0)
     assert block.content == ("type Routes interface {\n\tMiddlewares() Middlewares\n"
-                             "\tMatch(method string) bool\n⋮ 1 more members\n}")
+                             "\tMatch(method string) bool\n⋮ 1 more member\n}")
 
 
 def test_a_ring0_window_deep_in_a_long_function_brings_its_header(make_repo, build_index) -> None:

@@ -262,3 +262,8 @@ def test_a_signature_is_not_counted_as_truncated_issue_b3() -> None:
     assert "; 1 truncated, 0 excluded; 1 signature\n" in render_header(result, 10)
     summary = json.loads(render_json(result, count_tokens))["summary"]
     assert (summary["truncated"], summary["signatures"]) == (1, 1)
+
+
+def test_the_header_counts_one_file_in_the_singular_issue_b7() -> None:
+    result = _result("t", 4000, [("x = 1", "python", Fidelity.FULL, "", 0)])
+    assert "; 1 file; 0 truncated" in render_header(result, 10)

@@ -98,8 +98,8 @@ def test_bad_settings_are_reported_before_the_transcript_is_read(runner, tmp_pat
 
 def test_the_report_counts_one_message_in_the_singular():
     # trial 14: "kept 1 messages"
-    from ctxopt.transcript.command import _counted
-    assert (_counted(1, "message"), _counted(2, "message"), _counted(0, "tool result")) == (
+    from ctxopt.wording import counted
+    assert (counted(1, "message"), counted(2, "message"), counted(0, "tool result")) == (
         "1 message", "2 messages", "0 tool results")
 
 

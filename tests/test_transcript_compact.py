@@ -275,3 +275,17 @@ def test_a_marker_that_fits_no_window_is_refused_like_the_retention_set_issue_a4
         compact(SMALL, Window(22, 0))
     error = caught.value
     assert error.retained <= error.budget < error.retained + error.marker and error.exit_code == 2
+
+
+@pytest.mark.parametrize("calls, said", [
+    ((), "1 earlier message was dropped to fit the context window (0 tool calls)."),
+    ((Call("grep", {"q": "x"}, "hit"),), "3 earlier messages were dropped to fit the context "
+                                         "window (1 tool call)."),
+])
+def test_the_marker_counts_one_message_and_one_call_in_the_singular_issue_b7(calls, said):
+    # trial 16: "(1 tool calls)"
+    steps = [Step("user", "fix it"), *([Step("assistant", "look", calls)] if calls else []),
+             Step("assistant", "done " * 200)]
+    result = compact(render(steps, "openai"), Window(200, 0, Compaction(target_percent=90,
+                                                                        recent_tail=1)))
+    assert result.messages[2]["content"].split("\n")[0] == f"{MARKER_PREFIX} {said}"

@@ -24,6 +24,7 @@ from typing import Any
 from ..budget import Calibrated, Window as BudgetWindow, distribute_budget
 from ..errors import CompactionSettingsError, RetentionTooLargeError
 from ..fit import CAP_FLOOR, SHARE_FLOOR
+from ..wording import counted
 from .estimate import MESSAGE_OVERHEAD, REPLY_PRIMING, Estimator, family_for_model
 from .reduce import cut_result
 from .shapes import (Transcript, Unit, build_units, is_marker, is_system, load_transcript,
@@ -126,8 +127,8 @@ class Window(BudgetWindow):
         if self.compaction.target_tokens is not None \
                 and self.compaction.target_tokens >= self.trigger:
             raise CompactionSettingsError("target_tokens", (
-                f"the target ({self.compaction.target_tokens} tokens) must be below the "
-                f"trigger ({self.trigger} tokens)"))
+                f"the target ({counted(self.compaction.target_tokens, 'token')}) must be "
+                f"below the trigger ({counted(self.trigger, 'token')})"))
 
     @property
     def trigger(self) -> int:
@@ -423,8 +424,9 @@ def _summary(work: _Compactor, dropped: list[dict[str, Any]],
         try:
             text = str(summarizer(dropped)).strip()
             if text:
-                heading = (f"[ctxopt compact] {len(dropped)} earlier messages were "
-                           "summarised to fit the context window:\n")
+                heading = (f"[ctxopt compact] {counted(len(dropped), 'earlier message')} "
+                           f"{'was' if len(dropped) == 1 else 'were'} summarised to fit the "
+                           "context window:\n")
                 return fit_summary(heading + text, count), "summarizer", ()
             warnings = ("the summarizer returned nothing; used the offline summary",)
         except Exception as exc:  # any failure of the caller's code falls back

@@ -100,8 +100,9 @@ def extractive_summary(messages: Sequence[dict[str, Any]], shape: str,
                 symbols.update((s, None) for s in _BACKTICKED.findall(text)
                                if not _PATH.fullmatch(s))
     names = Counter(call.name for call in calls)
-    lines = [(f"{MARKER_PREFIX} {len(messages)} earlier messages were dropped to fit the "
-              f"context window ({len(calls)} tool calls).")]
+    lines = [(f"{MARKER_PREFIX} {counted(len(messages), 'earlier message')} "
+              f"{'was' if len(messages) == 1 else 'were'} dropped to fit the context window "
+              f"({counted(len(calls), 'tool call')}).")]
     if names:
         lines.append("Tool calls: " + _listed(
             [f"{name} x{n}" if n > 1 else name for name, n in names.items()]))
