@@ -43,6 +43,7 @@ from .taskinput import TaskCommand, read_task, standard_input
 from .store import IndexOptions, StoredIndex, UpdateReport, open_index
 from .store.parsecache import CACHE_ENV
 from .tokens import Cl100kCounter, TokenCounter
+from .wording import counted
 
 
 # Commands that never read nor write the user cache directory: a bad
@@ -559,7 +560,8 @@ def index_command(root: Path, output_format: str, index_path: Path | None, jobs:
                f"updated: {report.scanned} read, {report.parsed} parsed, "
                f"{report.removed} removed{' (rebuilt)' if report.rebuilt else ''} "
                f"in {report.seconds:.2f} s" + (
-                   f"\nparse cache: {report.cache_hits} hits, {report.cache_misses} misses "
+                   f"\nparse cache: {counted(report.cache_hits, 'hit')}, "
+                   f"{counted(report.cache_misses, 'miss', 'misses')} "
                    f"({summary['parse_cache']['directory']})" if report.cache else ""))
 
 

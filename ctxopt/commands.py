@@ -22,7 +22,7 @@ from .files.safety import read_regular
 from .files.text import display_text
 
 __all__ = ["apply_config", "config_from_root", "root_or_repository", "quiet", "version_text",
-           "use_colour", "announce_root", "exclude_option", "file_rule_options", "index_options", "SECONDS", "Whole", "COMMANDS", "ROOT_OPTION", "MAX_RING_OPTION",
+           "use_colour", "announce_root", "exclude_option", "file_rule_options", "index_options", "SECONDS", "Whole", "Boolean", "COMMANDS", "ROOT_OPTION", "MAX_RING_OPTION",
            "TESTS_OPTION", "SCOPE_OPTION", "parse_cache_problem", "check_parse_cache_environment",
            "check_cache_dir_environment", "directory_problem"]
 
@@ -51,6 +51,19 @@ class Whole(click.IntRange):
     gave no range."""
 
     name = "integer"
+
+
+class Boolean(click.types.BoolParamType):
+    """click's boolean, whose error lists the words it takes without the empty one: click
+    8.2 said "Recognized values: , 0, 1, f, ..." with a blank first value (trial 16)."""
+
+    def convert(self, value, param, ctx):  # type: ignore[no-untyped-def]
+        try:
+            return super().convert(value, param, ctx)
+        except click.BadParameter:
+            words = sorted(word for word in getattr(self, "bool_states", {}) if word)
+            self.fail(f"{value!r} is not a valid boolean. Recognized values: "
+                      f"{', '.join(words) or 'true, false'}", param, ctx)
 
 
 def apply_config(ctx: click.Context) -> None:
@@ -255,8 +268,9 @@ ROOT_OPTION = click.option(
 MAX_RING_OPTION = click.option(
     "--max-ring", type=Whole(0, 4), default=3, show_default=True,
     envvar="CTXOPT_MAX_RING", help="0: definitions only ... 4: callers of callers.")
-TESTS_OPTION = click.option("--tests/--no-tests", default=True, show_default=True,
-                            envvar="CTXOPT_TESTS", help="Include test files.")
+TESTS_OPTION = click.option("--tests/--no-tests", type=Boolean(), default=True,
+                            show_default=True, envvar="CTXOPT_TESTS",
+                            help="Include test files.")
 SCOPE_OPTION = click.option("--scope", type=str, default=None, envvar="CTXOPT_SCOPE",
                             help="Keep only code under this path (relative to the root).")
 TASK_FILE_OPTION = click.option(

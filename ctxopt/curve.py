@@ -23,6 +23,7 @@ from .pipeline import GatherConfig, fit_prepared, prepare
 from .render import provenance, task_line
 from .store import IndexOptions
 from .tokens import TokenCounter
+from .wording import counted
 
 __all__ = ["DEFAULT_BUDGETS", "MAX_BUDGETS", "Change", "Curve", "CurveRow", "budget_curve",
            "budgets_between", "parse_budgets", "plot_description", "render_curve_json",
@@ -342,7 +343,7 @@ def plot_description(rows: list[CurveRow]) -> str:
     shows."""
     points = "; ".join(f"{row.budget}: {row.used}, {row.relevance:.1f}, "
                        f"{row.relevance_full:.1f}" for row in rows)
-    return f"{len(rows)} points (budget: tokens used, relevance, whole): {points}"
+    return f"{counted(len(rows), 'point')} (budget: tokens used, relevance, whole): {points}"
 
 
 def _title(task: str) -> str:

@@ -19,6 +19,8 @@ import re
 from collections.abc import Sequence
 from functools import cache
 
+from .wording import counted
+
 __all__ = ["HEADER_LINES", "cut_lines", "prose_lines", "reveal_chunks", "shown_runs",
            "statement_spans"]
 
@@ -282,6 +284,6 @@ def cut_lines(lines: Sequence[str], kept: set[int]) -> tuple[list[str], int, int
     for n, (first, last) in enumerate(runs):
         if n:
             gap = first - runs[n - 1][1] - 1
-            out.append(lines[first][:_indent(lines[first])] + f"⋮ {gap} lines")
+            out.append(lines[first][:_indent(lines[first])] + f"⋮ {counted(gap, 'line')}")
         out.extend(lines[first:last + 1])
     return out, runs[0][0], runs[-1][1]

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from .wording import counted
+
 
 class CtxoptError(Exception):
     """Base class; ``exit_code`` is what the CLI exits with (1: runtime failure)."""
@@ -41,7 +43,7 @@ class BudgetTooSmall(UsageError):
 
     def __init__(self, budget: int, minimum: int) -> None:
         super().__init__(
-            f"budget of {budget} tokens is too small for the output header "
+            f"budget of {counted(budget, 'token')} is too small for the output header "
             f"(at least {minimum} tokens needed)"
         )
         self.budget = budget
@@ -70,7 +72,7 @@ class BudgetTooSmallForContent(BudgetTooSmall):
         self.minimum = header + smallest_block if minimum is None else minimum
         UsageError.__init__(
             self,
-            f"budget of {budget} tokens is too small: the header takes {header} tokens and "
+            f"budget of {counted(budget, 'token')} is too small: the header takes {header} tokens and "
             f"the smallest block needs {smallest_block} (at least {self.minimum} tokens "
             "needed)"
         )
@@ -133,13 +135,23 @@ class RetentionTooLargeError(UsageError):
         Tokens of the retention set (with the tool schemas and the Anthropic system).
     budget : int
         The window's budget (``max_tokens - reserve``), in tokens.
+    marker : int
+        Tokens of the shortest marker for the dropped messages, when the retention set
+        fits the budget without it (else 0).
     """
 
-    def __init__(self, retained: int, budget: int) -> None:
-        super().__init__(f"the messages that must be kept (system, objective, preserved tools) "
-                         f"take {retained} tokens, more than the budget of {budget}")
+    def __init__(self, retained: int, budget: int, *, marker: int = 0) -> None:
+        kept = "the messages that must be kept (system, objective, preserved tools)"
+        if marker:
+            message = (f"{kept} take {retained} tokens and the shortest marker for the dropped "
+                       f"ones {marker} more: {retained + marker}, more than the budget of "
+                       f"{budget}")
+        else:
+            message = f"{kept} take {retained} tokens, more than the budget of {budget}"
+        super().__init__(message)
         self.retained = retained
         self.budget = budget
+        self.marker = marker
 
 
 class CalibrationError(CtxoptError):

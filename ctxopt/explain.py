@@ -12,6 +12,7 @@ from dataclasses import replace
 
 from .files.text import display_text
 from .model import Block, Dropped, Explained, Fidelity, Item, Member, Result, Tier
+from .wording import counted
 
 __all__ = ["explain", "explain_json", "render_explain_text"]
 
@@ -78,7 +79,7 @@ def explain(items: tuple[Item, ...], blocks: tuple[Block, ...],
 def render_explain_text(explained: tuple[Explained, ...]) -> str:
     """The explanation as lines: ``score  ring N  path:a-b symbol (reason) -> action:
     detail``, a block's range added when it is wider than the item's."""
-    lines = [(f"# explain: {len(explained)} candidates of the walker, best first: score, "
+    lines = [(f"# explain: {counted(len(explained), 'candidate')} of the walker, best first: score, "
               "ring, lines, reason -> what the fitter did")]
     for entry in explained:
         item = entry.item

@@ -27,29 +27,24 @@ from urllib.parse import unquote, urlparse
 
 import anyio
 import anyio.to_thread
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.stdio import stdio_server
-from mcp.shared.message import SessionMessage
-from mcp.types import (
-    INVALID_REQUEST,
-    PARSE_ERROR,
-    CallToolResult,
-    ErrorData,
-    InputRequiredResult,
-    JSONRPCError,
-    TextContent,
-)
+from mcp.shared.exceptions import MCPError
+from mcp.types import INVALID_PARAMS, CallToolResult, InputRequiredResult, TextContent
 from pydantic import Field, ValidationError
 
 from . import __version__
 from .errors import CtxoptError, UsageError
 from .files.safety import HygieneConfig
+from .mcp_stdio import ReadStream, WriteStream
 from .model import Result
 from .pipeline import DEFAULT_BUDGET, GatherConfig, fit_prepared, prepare, why_nothing_found
 from .render import RENDERERS, render_json, task_line
 from .store import IndexOptions, StoredIndex, UpdateReport, open_index
 from .tokens import Cl100kCounter
+from .wording import counted
 
 __all__ = ["ServerSettings", "Workspace", "build_server", "serve"]
 
@@ -136,13 +131,19 @@ def _root_from_uri(uri: str) -> Path | None:
 
 
 async def _client_root(context: Context) -> Path | None:
-    """The first ``file://`` directory among the client's roots, or None."""
+    """The first ``file://`` directory among the client's roots, or None (also when the
+    client answers ``roots/list`` with an error, or closed its input before answering)."""
     capabilities = context.client_capabilities
     if capabilities is None or capabilities.roots is None:
         return None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # roots are deprecated by the newest protocol
-        listed = await context.session.list_roots()
+        try:
+            listed = await context.session.list_roots()
+        except MCPError as exc:
+            log.warning("the client's roots are unknown (%s): using the working directory",
+                        exc.message)
+            return None
     for root in listed.roots:
         found = _root_from_uri(str(root.uri))
         if found is not None:
@@ -175,91 +176,33 @@ def _arguments_message(exc: ValidationError) -> str:
     return "bad arguments: " + "; ".join(parts)
 
 
-def _rejection(exc: Exception) -> JSONRPCError | None:
-    """The JSON-RPC error answering a line the SDK's stdio transport could not read as a
-    message (``exc``, its pydantic error, which holds the line or the value read from it):
-    -32700 with id null for a line that is no JSON, -32600 with the request's id (null
-    when it has none) for JSON that is no request: params that are no object, no
-    ``"jsonrpc"``, a batch (which MCP does not have). None for a malformed response of the
-    client's, which no answer is due for."""
-    if not isinstance(exc, ValidationError):
-        return None
-    errors = exc.errors(include_url=False)
-    if any(error["type"] == "json_invalid" for error in errors):
-        return JSONRPCError(jsonrpc="2.0", id=None,
-                            error=ErrorData(code=PARSE_ERROR, message="Parse error: the line is not JSON"))
-    # (the object read: a missing field's error holds it, one of a batch the list)
-    message = next((error["input"] for error in errors if error["type"] == "missing"
-                    and len(error["loc"]) == 2), None)
-    if message is None:
-        message = next((error["input"] for error in errors if isinstance(error.get("input"), list)
-                        and len(error["loc"]) == 1), None)
-    if isinstance(message, dict) and "method" not in message and (
-            "result" in message or "error" in message):
-        return None
-    if isinstance(message, list):
-        why = "a batch (MCP has none): send one message per line"
-    else:
-        why = "; ".join(sorted({f"{'.'.join(map(str, error['loc'][1:])) or 'message'}: {error['msg']}"
-                                for error in errors if error["loc"][:1] == ("JSONRPCRequest",)}))
-    request_id = message.get("id") if isinstance(message, dict) else None
-    if isinstance(request_id, bool) or not isinstance(request_id, (int, str)):
-        request_id = None
-    return JSONRPCError(jsonrpc="2.0", id=request_id,
-                        error=ErrorData(code=INVALID_REQUEST, message=f"Invalid Request: {why or 'no request'}"))
-
-
-class _AnsweringStream:
-    """The SDK's stdio read stream, with each line it could not read answered by
-    ``_rejection`` on ``write`` and left out: the SDK only logs such a line at debug level,
-    and a client waits for ever for the answer to a request with an id (trial 14)."""
-
-    def __init__(self, read: Any, write: Any) -> None:
-        self._read, self._write = read, write
-
-    def __getattr__(self, name: str) -> Any:  # ``last_context``, which the SDK reads
-        return getattr(self._read, name)
-
-    async def receive(self) -> Any:
-        while True:
-            item = await self._read.receive()
-            if not isinstance(item, Exception):
-                return item
-            answer = _rejection(item)
-            log.warning("unreadable message: %s", answer.error.message if answer
-                        else "a malformed response, not answered")
-            if answer is not None:
-                await self._write.send(SessionMessage(answer))
-
-    async def aclose(self) -> None:
-        await self._read.aclose()
-
-    def __aiter__(self) -> "_AnsweringStream":
-        return self
-
-    async def __anext__(self) -> Any:
-        try:
-            return await self.receive()
-        except anyio.EndOfStream:
-            raise StopAsyncIteration from None
-
-    async def __aenter__(self) -> "_AnsweringStream":
-        return self
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        await self.aclose()
+async def _not_initialized(ctx: ServerRequestContext[Any, Any],
+                           call_next: CallNext) -> HandlerResult:
+    """Server middleware: a request before ``initialize`` is told that the session is not
+    initialized (the SDK answers it -32602 "Invalid request parameters", trial 16), with
+    the same code."""
+    try:
+        return await call_next(ctx)
+    except MCPError as exc:
+        if exc.code != INVALID_PARAMS or exc.message != "Invalid request parameters" \
+                or ctx.method == "initialize" or ctx.session.client_params is not None:
+            raise
+        raise MCPError(INVALID_PARAMS, f"the session is not initialized: send initialize "
+                       f"(then notifications/initialized) before {ctx.method}") from exc
 
 
 class _Server(MCPServer):
     """``MCPServer`` whose argument errors are one line (the SDK passes on pydantic's
-    multi-line text, with a URL per error), and which answers each line of stdin that is
-    no message (``_AnsweringStream``)."""
+    multi-line text, with a URL per error), which answers each line of stdin that is no
+    message and every request read before the end of input (``mcp_stdio``), and which
+    tells a request before ``initialize`` so (``_not_initialized``)."""
 
     async def run_stdio_async(self) -> None:
-        # (the SDK's own, but for the wrapped read stream: it has no hook for such lines)
+        # (the SDK's own, but for the wrapped streams: it has no hook for these)
         async with stdio_server() as (read_stream, write_stream):
+            write = WriteStream(write_stream)
             await self._lowlevel_server.run(
-                _AnsweringStream(read_stream, write_stream), write_stream,
+                ReadStream(read_stream, write), write,
                 self._lowlevel_server.create_initialization_options())
 
     async def call_tool(self, name: str, arguments: dict[str, Any],
@@ -277,7 +220,7 @@ class _Server(MCPServer):
 def build_server(settings: ServerSettings) -> MCPServer:
     """The ``MCPServer`` with ctxopt's tools, over a ``Workspace`` for ``settings``."""
     server = _Server("ctxopt", instructions=_INSTRUCTIONS, version=__version__,
-                       log_level="WARNING")
+                     log_level="WARNING", middleware=[_not_initialized])
     workspace = Workspace(settings)
     counter = Cl100kCounter()
     _add_gather_tool(server, workspace, counter)
@@ -427,9 +370,10 @@ def _add_index_tool(server: MCPServer, workspace: Workspace) -> None:
             summary, report = await anyio.to_thread.run_sync(run)
         except CtxoptError as exc:
             raise _tool_error(exc) from exc
-        text = (f"{summary['files']} files, {summary['definitions']} definitions, "
-                f"{summary['references']} references; last update read {report.scanned} "
-                f"and parsed {report.parsed} files")
+        text = (f"{counted(summary['files'], 'file')}, "
+                f"{counted(summary['definitions'], 'definition')}, "
+                f"{counted(summary['references'], 'reference')}; last update read "
+                f"{report.scanned} and parsed {counted(report.parsed, 'file')}")
         return _answer(text, summary)
 
 

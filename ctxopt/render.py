@@ -15,6 +15,7 @@ from . import __version__
 from .files.text import display_text
 from .model import Block, Dropped, Fidelity, Result, Selection, Upcoming
 from .parsing.languages import comment_syntax
+from .wording import counted
 
 __all__ = [
     "RENDERERS",
@@ -33,13 +34,16 @@ __all__ = [
     "render_json",
     "render_manifest",
     "render_text",
+    "shown_counts",
     "shown_kind",
     "task_line",
 ]
 
 # 2: root, ctxopt_version, commit, index and calibrated_for added (ctxopt/schema/);
-# next added (issue 17); text added; blocks' part_of, kind window and lines added
-SCHEMA_VERSION = 2
+# next added (issue 17); text added; blocks' part_of, kind window and lines added.
+# 3: summary.truncated counts the blocks shown cut only (2 counted the fitter's signatures
+# too: the length of the truncated list); summary.signatures added (trial 16)
+SCHEMA_VERSION = 3
 _TOP_SYMBOLS = 5
 # The text and manifest headers show at most this many characters of the task (the JSON
 # keeps it whole): a long task would otherwise eat the budget.
@@ -236,13 +240,21 @@ def render_header(result: Result, used: int) -> str:
     calibrated = ("" if result.calibrated_for is None
                   else f" (calibrated for {result.calibrated_for})")
     note = f"# {result.task_note}\n" if result.task_note else ""
-    # (the walker's own signatures too: trial 10 read "0 truncated" above 13 of them)
-    signatures = sum(b.kind is Fidelity.SIGNATURE for b in selection.blocks)
+    truncated, signatures = shown_counts(selection)
     return (f"# ctxopt context for: {task_line(result.task)}\n{note}"
-            f"# budget {result.budget} tokens, used {used}{calibrated}; {files} files; "
-            f"{len(selection.truncated)} truncated, {len(selection.excluded)} excluded; "
+            f"# budget {result.budget} tokens, used {used}{calibrated}; {counted(files, 'file')}; "
+            f"{truncated} truncated, {len(selection.excluded)} excluded; "
             f"{signatures} signature{'s' * (signatures != 1)}\n"
             f"# top symbols: {symbols}\n")
+
+
+def shown_counts(selection: Selection) -> tuple[int, int]:
+    """(blocks shown cut, blocks shown as signatures), as the header and the JSON summary
+    count them. A signature is not counted as cut: trial 16 read "5 truncated ... 5
+    signatures" where the fitter had reduced 5 blocks to signatures and cut none. The
+    signatures the walker asked for count too (trial 10 read "0 truncated" above 13)."""
+    kinds = [b.kind for b in selection.blocks]
+    return kinds.count(Fidelity.TRUNCATED), kinds.count(Fidelity.SIGNATURE)
 
 
 def text_and_used(result: Result, count: Callable[[str], int]) -> tuple[str, int]:
@@ -477,7 +489,8 @@ def render_json(result: Result, count: Callable[[str], int]) -> str:
             "file_count": len({b.path for b in selection.blocks}),
             "symbol_count": len({s for b in selection.blocks for s in b.symbols}),
             "symbols": top_symbols(result),
-            "truncated": len(selection.truncated),
+            "truncated": shown_counts(selection)[0],
+            "signatures": shown_counts(selection)[1],
             "excluded": len(selection.excluded),
         },
         "blocks": [{

@@ -37,6 +37,7 @@ from .parsing.kinds import CALLABLE_KINDS, CONTAINER_KINDS
 from .parsing.languages import comment_opener, fence_tag
 from .ranges import clamp_range, merge_ranges, subtract_ranges
 from .tokens import TokenCounter
+from .wording import counted
 
 __all__ = ["CONTEXT_LINES", "DECORATOR_LINES", "MERGE_GAP", "compact_signature", "outline",
            "read_blocks", "read_lines"]
@@ -191,7 +192,7 @@ def _skeleton_parts(definitions: tuple, i: int, end: int | None = None,
         tail = []  # (the class goes on below the block)
     body = [_member_line(child, file_lines) for child in children[:SKELETON_MEMBERS]]
     if len(children) > len(body):
-        body.append(f"⋮ {len(children) - len(body)} more members")
+        body.append(f"⋮ {counted(len(children) - len(body), 'more member')}")
     return head, body, tail
 
 

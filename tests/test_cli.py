@@ -40,9 +40,9 @@ def test_json_output_schema(runner, fixture_repo) -> None:
                                   "--format", "json"], catch_exceptions=False)
     assert result.exit_code == 0
     document = json.loads(result.stdout)
-    assert document["schema_version"] == 2
+    assert document["schema_version"] == 3
     assert (document["task"], document["intent"], document["budget"]) == ("fix Storage bug", "fix", 12000)
-    assert set(document["summary"]) == {"file_count", "symbol_count", "symbols", "truncated", "excluded"}
+    assert set(document["summary"]) == {"file_count", "symbol_count", "symbols", "truncated", "signatures", "excluded"}
     first = document["blocks"][0]
     assert set(first) == {"file", "start_line", "end_line", "language", "content", "tokens",
                           "score", "ring", "reason", "symbols", "kind", "part_of", "lines"}
@@ -392,7 +392,7 @@ def test_truncated_content_is_file_lines_between_markers_that_count_right_issue_
     # every other line is the file's next line, or a "⋮ N lines" marker for N of them
     at = shown["start_line"] - 1
     for line in lines[1:-1]:
-        gap = re.fullmatch(r"\s*⋮ (\d+) lines", line)
+        gap = re.fullmatch(r"\s*⋮ (\d+) lines?", line)
         if gap:
             at += int(gap.group(1))
         else:

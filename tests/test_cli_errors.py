@@ -268,3 +268,24 @@ def test_a_group_option_after_the_command_says_where_it_goes(runner) -> None:
     assert "No such option '-q'. (it goes before the command: ctxopt -q gather ...)" in result.stderr
     other = runner.invoke(main, ["gather", "fix x", "--bogus"], prog_name="ctxopt")
     assert "goes before" not in other.stderr
+
+
+def test_a_bad_boolean_from_the_environment_lists_no_blank_value_issue_b7(
+        runner, tmp_path, monkeypatch) -> None:
+    # trial 16: CTXOPT_TESTS=maybe listed "Recognized values: , 0, 1, ..." (click's "" state)
+    monkeypatch.setenv("CTXOPT_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("CTXOPT_TESTS", "maybe")
+    result = runner.invoke(main, ["gather", "x", "--root", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "Recognized values: 0, 1, f, false, n, no, off, on, t, true, y, yes (from" in result.stderr
+    for value, included in (("no", False), ("1", True)):
+        monkeypatch.setenv("CTXOPT_TESTS", value)
+        assert commands_tests_setting(runner, tmp_path) is included
+
+
+def commands_tests_setting(runner, root) -> bool:
+    """Whether ``gather`` includes tests (``tests/test_a.py`` shown for its task)."""
+    (root / "tests").mkdir(exist_ok=True)
+    (root / "tests" / "test_a.py").write_text("def test_frobnicate():\n    assert True\n")
+    result = runner.invoke(main, ["gather", "test_frobnicate", "--root", str(root)])
+    return "test_a.py" in result.stdout

@@ -28,7 +28,7 @@ def test_quiet_silences_diagnostics_but_not_errors(runner, make_repo) -> None:
                                  "--model", "nope"])
     assert quiet.exit_code == 0 and quiet.stderr == "" and quiet.stdout == loud.stdout
     error = runner.invoke(main, ["-q", "gather", "fix Storage", "--root", str(root), "--budget", "1"])
-    assert error.exit_code == 2 and error.stderr.startswith("Error: budget of 1 tokens")
+    assert error.exit_code == 2 and error.stderr.startswith("Error: budget of 1 token is too small")
 
 
 def test_exclude_keeps_files_out_of_the_index(runner, make_repo, tmp_path) -> None:

@@ -30,7 +30,7 @@ def test_shipped_schemas_are_valid_draft_2020_12(name: str) -> None:
 
 
 def test_schema_version_matches_the_renderer() -> None:
-    assert load_schema("gather")["properties"]["schema_version"]["const"] == ctxopt.render.SCHEMA_VERSION == 2
+    assert load_schema("gather")["properties"]["schema_version"]["const"] == ctxopt.render.SCHEMA_VERSION == 3
 
 
 def test_provenance_outside_git(runner, fixture_repo) -> None:

@@ -13,12 +13,17 @@ from conftest import sigint_caught
 from ctxopt.mcp_server import ServerSettings, build_server
 
 
+# The SDK's stdio client passes the server only a few variables (PATH, HOME, ...), not
+# PYTHONPATH: without this, a run of the tests from a work tree served an installed ctxopt.
+SOURCE = {"PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+
+
 def _server(root: Path, tmp_path: Path, *options: str) -> StdioServerParameters:
     return StdioServerParameters(
         command=sys.executable,
         args=["-m", "ctxopt", "mcp", "--root", str(root), "--index", str(tmp_path / "index.db"),
               *options],
-        cwd=str(tmp_path))
+        cwd=str(tmp_path), env=SOURCE)
 
 
 def _session(root: Path, tmp_path: Path, scenario, *options: str) -> None:
@@ -103,7 +108,8 @@ def test_without_root_the_server_uses_the_clients_root(fixture_repo, tmp_path) -
 
     async def run() -> None:
         server = StdioServerParameters(command=sys.executable, args=[
-            "-m", "ctxopt", "mcp", "--index", str(tmp_path / "index.db")], cwd=str(tmp_path))
+            "-m", "ctxopt", "mcp", "--index", str(tmp_path / "index.db")], cwd=str(tmp_path),
+            env=SOURCE)
         with (tmp_path / "err.txt").open("w") as stream:
             async with stdio_client(server, errlog=stream) as (read, write):
                 async with ClientSession(read, write, list_roots_callback=list_roots) as session:
@@ -145,7 +151,7 @@ def test_standard_output_carries_only_protocol_messages(fixture_repo, tmp_path) 
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
             cwd=tmp_path) as process:
         try:
-            for request in requests:  # one at a time: EOF on stdin ends the session
+            for request in requests:  # one at a time, each answer read before the next
                 process.stdin.write(json.dumps(request) + "\n")
                 process.stdin.flush()
                 if "id" in request:
@@ -394,3 +400,62 @@ def test_the_structured_content_lists_only_the_best_excluded_unless_explaining(
     assert full["summary"]["excluded"] == short["summary"]["excluded"] > EXCLUDED_SHOWN
     assert len(full["excluded"]) == full["summary"]["excluded"]
     assert short["excluded"] == full["excluded"][:EXCLUDED_SHOWN]
+
+
+def _one_shot(root: Path | None, cwd: Path, *lines: dict) -> tuple[dict, str]:
+    """The answers (by id) of a server fed ``lines`` through a pipe that then closes, and
+    its standard error; the server must exit 0."""
+    import subprocess
+
+    command = [sys.executable, "-m", "ctxopt", "mcp", "--index", str(cwd / "index.db")]
+    done = subprocess.run([*command, *(["--root", str(root)] if root else [])],
+                          input="".join(json.dumps(line) + "\n" for line in lines),
+                          capture_output=True, text=True, cwd=cwd, timeout=120, check=False)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    return {a["id"]: a for a in answers if "method" not in a}, done.stderr
+
+
+_INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+    "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+_INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
+
+
+def _call(number: int, tool: str, arguments: dict) -> dict:
+    return {"jsonrpc": "2.0", "id": number, "method": "tools/call",
+            "params": {"name": tool, "arguments": arguments}}
+
+
+def test_a_one_shot_pipe_gets_every_answer_issue_b6(fixture_repo, tmp_path) -> None:
+    # trial 16: initialize, initialized and a gather piped in, then end of input: only
+    # the initialize answer came back (the SDK cancels the requests still running)
+    answers, _ = _one_shot(fixture_repo("py_storage"), tmp_path, _INITIALIZE, _INITIALIZED,
+                           _call(2, "gather", {"task": "fix Storage bug", "budget": 500}),
+                           _call(3, "tokens", {"text": "hi"}))
+    assert sorted(answers) == [1, 2, 3]
+    assert answers[2]["result"]["content"][0]["text"].startswith("# ctxopt context for: fix")
+    assert answers[3]["result"]["structuredContent"]["tokens"] == 1
+
+
+def test_roots_asked_after_the_end_of_input_fall_back_to_the_working_directory_issue_b6(
+        fixture_repo, tmp_path) -> None:
+    # the server asks a client with roots for them; a closed pipe cannot answer
+    root = fixture_repo("py_storage")
+    initialize = {**_INITIALIZE, "params": {**_INITIALIZE["params"], "capabilities": {"roots": {}}}}
+    answers, stderr = _one_shot(None, root, initialize, _INITIALIZED,
+                                _call(2, "gather", {"task": "fix Storage bug", "budget": 500}))
+    assert "Storage" in answers[2]["result"]["content"][0]["text"]
+    assert "using the working directory" in stderr
+
+
+def test_a_request_before_initialize_is_told_the_session_is_not_initialized_issue_b6(
+        fixture_repo, tmp_path) -> None:
+    # trial 16: -32602 "Invalid request parameters" with empty data
+    answers, _ = _one_shot(fixture_repo("py_storage"), tmp_path,
+                           {"jsonrpc": "2.0", "id": 7, "method": "tools/list"},
+                           _call(8, "tokens", {"text": "hi"}),
+                           {"jsonrpc": "2.0", "id": 9, "method": "ping"})
+    for number in (7, 8):
+        assert answers[number]["error"]["code"] == -32602
+        assert "the session is not initialized: send initialize" in answers[number]["error"]["message"]
+    assert answers[9]["result"] == {}

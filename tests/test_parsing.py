@@ -47,7 +47,7 @@ def test_every_encoding_and_line_ending_gives_the_same_lines(name: str) -> None:
     assert parsed.tags.line_count == 8
     assert "\r" not in parsed.text
     assert parsed.notes == (  # Latin-1 is not UTF-8: kept, with the replacement noted
-        (Diagnostic(name, "decoded with replacement", "1 bytes are not utf-8 and show as U+FFFD"),)
+        (Diagnostic(name, "decoded with replacement", "1 byte is not utf-8 and shows as U+FFFD"),)
         if name == "latin1.py" else ())
 
 

@@ -1,4 +1,5 @@
 """The text layout's costs (``render.Layout``) against counts of the rendered text."""
+import json
 import math
 from dataclasses import replace
 
@@ -9,8 +10,9 @@ from hypothesis import strategies as st
 from ctxopt.budget import Calibrated
 from ctxopt.errors import BudgetTooSmallForContent
 from ctxopt.fit import fit_text
-from ctxopt.model import Block, Fidelity, Intent, Result, Selection
-from ctxopt.render import Layout, block_marker, render_body, render_header, render_text
+from ctxopt.model import Block, Dropped, Fidelity, Intent, Result, Selection
+from ctxopt.render import (Layout, block_marker, render_body, render_header, render_json,
+                           render_text)
 from ctxopt.tokens import Cl100kCounter, count_tokens
 
 # Text with what makes token boundaries move: backticks (longer fences), blank lines,
@@ -247,3 +249,21 @@ def test_the_header_counts_the_blocks_shown_as_signatures(kinds, said) -> None:
     # trial 10: "0 truncated, 9 excluded" above 13 signatures the walker asked for
     result = _result("t", 4000, [("x = 1", "python", kind, "", 0) for kind in kinds])
     assert render_header(result, 10).splitlines()[1].endswith(f"excluded; {said}")
+
+
+def test_a_signature_is_not_counted_as_truncated_issue_b3() -> None:
+    # trial 16: "5 truncated, 53 excluded; 5 signatures" where the fitter had reduced 5
+    # blocks to signatures and cut none; the JSON summary says the same as the header
+    shown = _result("t", 4000, [("x = 1", "python", Fidelity.SIGNATURE, "", 0),
+                                ("y = 2", "python", Fidelity.TRUNCATED, "", 1)])
+    reduced = [Dropped(b.path, b.start_line, b.end_line, 9, b.score, b.kind.value, "r")
+               for b in shown.selection.blocks]
+    result = replace(shown, selection=replace(shown.selection, truncated=tuple(reduced)))
+    assert "; 1 truncated, 0 excluded; 1 signature\n" in render_header(result, 10)
+    summary = json.loads(render_json(result, count_tokens))["summary"]
+    assert (summary["truncated"], summary["signatures"]) == (1, 1)
+
+
+def test_the_header_counts_one_file_in_the_singular_issue_b7() -> None:
+    result = _result("t", 4000, [("x = 1", "python", Fidelity.FULL, "", 0)])
+    assert "; 1 file; 0 truncated" in render_header(result, 10)

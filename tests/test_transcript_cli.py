@@ -98,8 +98,8 @@ def test_bad_settings_are_reported_before_the_transcript_is_read(runner, tmp_pat
 
 def test_the_report_counts_one_message_in_the_singular():
     # trial 14: "kept 1 messages"
-    from ctxopt.transcript.command import _counted
-    assert (_counted(1, "message"), _counted(2, "message"), _counted(0, "tool result")) == (
+    from ctxopt.wording import counted
+    assert (counted(1, "message"), counted(2, "message"), counted(0, "tool result")) == (
         "1 message", "2 messages", "0 tool results")
 
 
@@ -195,3 +195,20 @@ def test_text_format_shows_a_system_given_as_blocks(runner, tmp_path):
                                 "messages": [{"role": "user", "content": "hi"}]}))
     result = runner.invoke(main, ["compact", str(path), "--window", "100000", "--format", "text"])
     assert result.exit_code == 0 and result.stdout.startswith("## system\nBe brief.\n\n## user\nhi")
+
+
+@pytest.mark.parametrize("output_format", ["json", "text"])
+def test_compact_never_writes_over_the_window_issue_a4(runner, session, tmp_path, output_format):
+    # trial 16: --window 400 wrote 467 tokens (the retention set is 360, the marker 107)
+    out = tmp_path / "out.json"
+    result = runner.invoke(main, ["compact", str(session), "--window", "400", "-o", str(out),
+                                  "--format", output_format])
+    assert result.exit_code == 0, result.output
+    after = int(_report(result.stderr).split(" -> ")[1].split()[0])
+    assert after <= 400
+    if output_format == "json":
+        usage = runner.invoke(main, ["tokens", "--messages", str(out)])
+        assert usage.stdout.splitlines()[-1] == f"total\t{after}"
+    refused = runner.invoke(main, ["compact", str(session), "--window", "370"])
+    assert refused.exit_code == 2 and len(refused.stderr.splitlines()) == 1
+    assert "shortest marker" in refused.stderr

@@ -253,3 +253,39 @@ def test_settings_may_come_apart_from_the_window():
     assert apart.messages == together.messages and apart.key == together.key
     plain = compact(document, PlainWindow(3000), estimator=FAST)  # default settings
     assert plain.key == compact(document, Window(3000), estimator=FAST).key
+
+
+# trial 16 (A4): the marker was not counted against the window: 3053 -> 467 tokens in a
+# window of 400, exit 0. Three messages: the objective (kept), a long turn and a short one.
+SMALL = [{"role": "user", "content": "fix the bug"}, {"role": "assistant", "content": "a " * 50},
+         {"role": "assistant", "content": "done"}]
+
+
+@pytest.mark.parametrize("max_tokens", [23, 30, 40])
+def test_the_marker_counts_against_the_window_issue_a4(max_tokens):
+    result = compact(SMALL, Window(max_tokens, 0))
+    assert result.compacted and result.tokens_after <= max_tokens
+    marker = result.messages[1]["content"]
+    assert marker.startswith(f"{MARKER_PREFIX} 2 earlier messages")
+    assert result.tokens_after == Estimator().messages(result.messages) + 3  # reply priming
+
+
+def test_a_marker_that_fits_no_window_is_refused_like_the_retention_set_issue_a4():
+    with pytest.raises(RetentionTooLargeError, match="shortest marker") as caught:
+        compact(SMALL, Window(22, 0))
+    error = caught.value
+    assert error.retained <= error.budget < error.retained + error.marker and error.exit_code == 2
+
+
+@pytest.mark.parametrize("calls, said", [
+    ((), "1 earlier message was dropped to fit the context window (0 tool calls)."),
+    ((Call("grep", {"q": "x"}, "hit"),), "3 earlier messages were dropped to fit the context "
+                                         "window (1 tool call)."),
+])
+def test_the_marker_counts_one_message_and_one_call_in_the_singular_issue_b7(calls, said):
+    # trial 16: "(1 tool calls)"
+    steps = [Step("user", "fix it"), *([Step("assistant", "look", calls)] if calls else []),
+             Step("assistant", "done " * 200)]
+    result = compact(render(steps, "openai"), Window(200, 0, Compaction(target_percent=90,
+                                                                        recent_tail=1)))
+    assert result.messages[2]["content"].split("\n")[0] == f"{MARKER_PREFIX} {said}"

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..errors import PatternError
 from ..model import Diagnostic
+from ..wording import counted
 from .patterns import pattern_problem
 from .reasons import (REASON_BINARY, REASON_BROKEN_LINK, REASON_DIRECTORY_LINK,
                       REASON_DUPLICATE_LINK, REASON_LINE_TOO_LONG, REASON_LINK_LOOP,
@@ -230,6 +231,8 @@ def inspect_file(path: Path, rel: str, config: HygieneConfig, *, data: bytes | N
                                   f"(limit {config.max_line_length})")]
     if decoded.replaced:
         return True, [Diagnostic(rel, REASON_REPLACED,
-                                 f"{decoded.replaced} bytes are not {decoded.encoding} "
-                                 "and show as U+FFFD")]
+                                 f"{counted(decoded.replaced, 'byte')} "
+                                 f"{'is' if decoded.replaced == 1 else 'are'} not "
+                                 f"{decoded.encoding} and show{'s' * (decoded.replaced == 1)} "
+                                 "as U+FFFD")]
     return True, []

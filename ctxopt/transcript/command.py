@@ -13,6 +13,7 @@ from .. import jsontext
 from ..errors import UsageError
 from ..files.safety import read_regular_text
 from ..tokens import TokenCounter
+from ..wording import counted
 from .compact import CompactResult, Compaction, Window, compact
 from .estimate import Estimator, Usage, family_for_model, split_usage
 from .shapes import Transcript, load_transcript
@@ -111,11 +112,6 @@ def render_transcript(transcript: Transcript) -> str:
     return "\n\n".join(sections) + "\n"
 
 
-def _counted(count: int, noun: str) -> str:
-    """``1 message``, ``2 messages`` (trial 14: "kept 1 messages")."""
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
 def report_line(result: CompactResult) -> str:
     """The one-line report on standard error."""
     if not result.compacted:
@@ -125,8 +121,8 @@ def report_line(result: CompactResult) -> str:
                 "unchanged")
     line = (f"ctxopt: compacted {result.tokens_before} -> {result.tokens_after} tokens "
             f"(trigger {result.trigger}, target {result.target}): kept "
-            f"{_counted(len(result.kept), 'message')}, dropped {len(result.dropped)}, cut "
-            f"{_counted(len(result.cuts), 'tool result')}")
+            f"{counted(len(result.kept), 'message')}, dropped {len(result.dropped)}, cut "
+            f"{counted(len(result.cuts), 'tool result')}")
     if result.summary_source:
         line += f"; summary: {result.summary_source}"
     for warning in result.warnings:

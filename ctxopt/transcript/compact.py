@@ -24,12 +24,14 @@ from typing import Any
 from ..budget import Calibrated, Window as BudgetWindow, distribute_budget
 from ..errors import CompactionSettingsError, RetentionTooLargeError
 from ..fit import CAP_FLOOR, SHARE_FLOOR
+from ..wording import counted
 from .estimate import MESSAGE_OVERHEAD, REPLY_PRIMING, Estimator, family_for_model
 from .reduce import cut_result
 from .shapes import (Transcript, Unit, build_units, is_marker, is_system, load_transcript,
                      marker_message, objective_index, result_slots, result_text,
                      with_result_text)
-from .summary import SUMMARY_MAX_TOKENS, extractive_summary, fit_summary
+from .summary import (SUMMARY_MAX_TOKENS, extractive_summary, fit_summary, shorten_marker,
+                      shortest_marker)
 
 __all__ = ["Compaction", "Window", "CompactResult", "Cut", "compact", "ALGORITHM",
            "ALGORITHM_VERSION", "MAX_RECENT_TAIL"]
@@ -125,8 +127,8 @@ class Window(BudgetWindow):
         if self.compaction.target_tokens is not None \
                 and self.compaction.target_tokens >= self.trigger:
             raise CompactionSettingsError("target_tokens", (
-                f"the target ({self.compaction.target_tokens} tokens) must be below the "
-                f"trigger ({self.trigger} tokens)"))
+                f"the target ({counted(self.compaction.target_tokens, 'token')}) must be "
+                f"below the trigger ({counted(self.trigger, 'token')})"))
 
     @property
     def trigger(self) -> int:
@@ -349,14 +351,16 @@ def compact(messages: Any, window: BudgetWindow, compaction: Compaction | None =
         Below the trigger, the input unchanged with ``compacted`` False. Otherwise the
         retention set, the kept tail (results cut to their shares) and a marker for the
         dropped span; its ``tokens_after`` is at most ``target`` whenever the retention
-        set plus a full marker (``SUMMARY_MAX_TOKENS`` + overhead) fit the target.
+        set plus a full marker (``SUMMARY_MAX_TOKENS`` + overhead) fit the target, and
+        never over the budget: a marker that does not fit is shortened, to the target
+        when it can be, down to the number of dropped messages.
 
     Raises
     ------
     EmptyTranscriptError, NoObjectiveError, TranscriptError
         No messages, no user message, or a transcript that cannot be read.
     RetentionTooLargeError
-        The retention set alone is over the budget.
+        The retention set alone, or with the shortest marker, is over the budget.
     """
     if compaction is not None or not isinstance(window, Window):
         settings = compaction or getattr(window, "compaction", None) or Compaction()
@@ -379,7 +383,34 @@ def compact(messages: Any, window: BudgetWindow, compaction: Compaction | None =
         if result.tokens_after <= window.target or not plan.tail:
             break
         room -= result.tokens_after - window.target  # estimates not quite additive: retry
+    if result.tokens_after > window.target and result.dropped:
+        result = _fit_marker(work, plan, summarizer, key, result)
     return result if result.compacted else unchanged
+
+
+def _fit_marker(work: _Compactor, plan: _Plan, summarizer: Summarizer | None, key: str,
+                result: CompactResult) -> CompactResult:
+    """``result`` (no tail left, over the target) with its marker shortened to the room
+    the target leaves, else the room the budget leaves (trial 16: a marker took a
+    transcript of 467 tokens over a window of 400).
+
+    Raises
+    ------
+    RetentionTooLargeError
+        Not even the shortest marker fits the budget beside the retention set.
+    """
+    text = work.summaries[result.dropped][0]
+
+    def cost(marker: str) -> int:
+        return work.est.message(marker_message(marker))
+
+    others = result.tokens_after - cost(text)  # a message's cost adds to the others'
+    for limit in (work.window.target, work.window.budget):
+        marker = shorten_marker(text, len(result.dropped), cost, limit - others)
+        if marker is not None:
+            return _assemble(work, plan, summarizer, key, marker)
+    raise RetentionTooLargeError(others, work.window.budget,
+                                 marker=cost(shortest_marker(len(result.dropped))))
 
 
 def _summary(work: _Compactor, dropped: list[dict[str, Any]],
@@ -393,8 +424,9 @@ def _summary(work: _Compactor, dropped: list[dict[str, Any]],
         try:
             text = str(summarizer(dropped)).strip()
             if text:
-                heading = (f"[ctxopt compact] {len(dropped)} earlier messages were "
-                           "summarised to fit the context window:\n")
+                heading = (f"[ctxopt compact] {counted(len(dropped), 'earlier message')} "
+                           f"{'was' if len(dropped) == 1 else 'were'} summarised to fit the "
+                           "context window:\n")
                 return fit_summary(heading + text, count), "summarizer", ()
             warnings = ("the summarizer returned nothing; used the offline summary",)
         except Exception as exc:  # any failure of the caller's code falls back
@@ -403,7 +435,9 @@ def _summary(work: _Compactor, dropped: list[dict[str, Any]],
 
 
 def _assemble(work: _Compactor, plan: _Plan, summarizer: Summarizer | None,
-              key: str) -> CompactResult:
+              key: str, marker: str | None = None) -> CompactResult:
+    """The output of ``plan``: the kept units (results cut) and the marker, whose text is
+    the dropped span's summary unless ``marker`` is given."""
     messages = work.t.messages
     kept_units = sorted(work.retained + plan.tail, key=lambda u: u.start)
     dropped_units = sorted(plan.dropped, key=lambda u: u.start)
@@ -419,7 +453,7 @@ def _assemble(work: _Compactor, plan: _Plan, summarizer: Summarizer | None,
                 work.summaries[tuple(dropped)] = _summary(
                     work, [messages[i] for i in dropped], summarizer)
             text, source, warnings = work.summaries[tuple(dropped)]
-            output.append(marker_message(text))
+            output.append(marker_message(text if marker is None else marker))
         if unit.start in dropped_starts:
             continue
         for i in range(unit.start, unit.end):

@@ -28,6 +28,7 @@ from typing import Any
 
 from ..errors import CompactionSettingsError
 from ..fit import CAP_FLOOR
+from ..wording import counted
 from .estimate import MESSAGE_OVERHEAD, Estimator
 from .shapes import OPENAI, detect_shape, objective_index
 
@@ -215,7 +216,7 @@ class BudgetPolicy:
         messages = [*head, {"role": "user", "content": with_hint}, objective]
         if thread_hint and self.base + self.estimator.messages(messages[len(head):]) \
                 > self.hard_limit:
-            self.warnings.append(f"the thread hint ({self.estimator.text(thread_hint)} tokens) "
+            self.warnings.append(f"the thread hint ({counted(self.estimator.text(thread_hint), 'token')}) "
                                  f"would pass the hard limit of {self.hard_limit}; dropped")
             messages[len(head)] = {"role": "user", "content": notice}
         return messages

@@ -20,6 +20,7 @@ from ..errors import GrammarError
 from ..parsing.languages import LANGUAGES, language_for_path
 from ..source import outline
 from ..parsing.treesitter import extract_tags
+from ..wording import counted
 from .shapes import nested_strings
 
 __all__ = ["cut_result", "detect_language", "language_hint", "reduce_code", "CUT_MARK"]
@@ -103,8 +104,8 @@ def reduce_code(code: str, language: str) -> str | None:
     if not reduced or len(reduced) >= len(source):
         return None
     lines = source.count("\n") + 1
-    return (f"{CUT_MARK} {language} code reduced to signatures ({lines} lines, "
-            f"{len(definitions)} definitions)\n{reduced}")
+    return (f"{CUT_MARK} {language} code reduced to signatures ({counted(lines, 'line')}, "
+            f"{counted(len(definitions), 'definition')})\n{reduced}")
 
 
 def _reduce_fences(text: str, default: str | None) -> str | None:

@@ -20,10 +20,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import SummarizerFailed
+from ..wording import counted
 from .shapes import MARKER_PREFIX, nested_strings, result_slots, result_text, tool_calls
 
 __all__ = ["extractive_summary", "SummarizerCommand", "SummarizerFailed", "fit_summary",
-           "SUMMARY_MAX_TOKENS", "LIST_ITEMS"]
+           "shorten_marker", "shortest_marker", "SUMMARY_MAX_TOKENS", "LIST_ITEMS"]
 
 # A marker holds at most this many tokens: a few lines of names, not a retelling.
 SUMMARY_MAX_TOKENS = 256
@@ -99,8 +100,9 @@ def extractive_summary(messages: Sequence[dict[str, Any]], shape: str,
                 symbols.update((s, None) for s in _BACKTICKED.findall(text)
                                if not _PATH.fullmatch(s))
     names = Counter(call.name for call in calls)
-    lines = [(f"{MARKER_PREFIX} {len(messages)} earlier messages were dropped to fit the "
-              f"context window ({len(calls)} tool calls).")]
+    lines = [(f"{MARKER_PREFIX} {counted(len(messages), 'earlier message')} "
+              f"{'was' if len(messages) == 1 else 'were'} dropped to fit the context window "
+              f"({counted(len(calls), 'tool call')}).")]
     if names:
         lines.append("Tool calls: " + _listed(
             [f"{name} x{n}" if n > 1 else name for name, n in names.items()]))
@@ -127,6 +129,28 @@ def fit_summary(text: str, count: Callable[[str], int],
         else:
             high = middle - 1
     return text[:best] + "…"
+
+
+def shortest_marker(dropped: int) -> str:
+    """The shortest marker: only the number of ``dropped`` messages."""
+    return f"{MARKER_PREFIX} {counted(dropped, 'earlier message')} dropped."
+
+
+def shorten_marker(text: str, dropped: int, count: Callable[[str], int],
+                   max_tokens: int) -> str | None:
+    """A marker ``text`` within ``max_tokens``: whole, cut at its end while its first line
+    stays whole, its first line alone, or only the number of ``dropped`` messages; None
+    when not even that fits. Each starts with ``MARKER_PREFIX``."""
+    if count(text) <= max_tokens:
+        return text
+    first = text.split("\n", 1)[0]
+    cut = fit_summary(text, count, max_tokens)
+    if len(cut) > len(first) + 2 and cut.startswith(first):  # more than the first line and "…"
+        return cut
+    for line in (first, shortest_marker(dropped)):
+        if line.startswith(MARKER_PREFIX) and count(line) <= max_tokens:
+            return line
+    return None
 
 
 class SummarizerCommand:
