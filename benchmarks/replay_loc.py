@@ -37,6 +37,8 @@ from multiprocessing import Pool
 from pathlib import Path
 from typing import Any
 
+from ctxopt.walk_config import RingWeights, WalkConfig
+
 _SETTINGS: dict[str, Any] = {}
 _PLACES: dict[str, str] = {}
 
@@ -129,10 +131,11 @@ def compare(run: Path, base: Path, dev: set[str]) -> None:
                 if (s, b) != (split, budget):
                     continue
                 line = sum(new[k]["line_recall"] - old[k]["line_recall"] for k in keys) / len(keys)
-                found = sum(new[k]["file_recall"] - old[k]["file_recall"] for k in keys) / len(keys)
-                if abs(line) > 5e-4 or abs(found) > 5e-4:
-                    moved.append(f"{project} {line:+.3f}"
-                                 + (f" (file {found:+.3f})" if abs(found) > 5e-4 else ""))
+                file_delta = sum(new[k]["file_recall"] - old[k]["file_recall"]
+                                 for k in keys) / len(keys)
+                if abs(line) > 5e-4 or abs(file_delta) > 5e-4:
+                    moved.append(f"{project} {line:+.3f}" + (
+                        f" (file {file_delta:+.3f})" if abs(file_delta) > 5e-4 else ""))
             rows.append(f"{budget}: " + (", ".join(moved) or "0"))
         print(f"{split}: " + "; ".join(rows))
 
@@ -156,9 +159,21 @@ def main() -> None:
         compare(args.out, args.base, {json.loads(line)["id"] for line in data[0].open()})
         return
     settings = {}
+    fields = {f.name for f in dataclasses.fields(WalkConfig)} | {
+        f"weights.{f.name}" for f in dataclasses.fields(RingWeights)}
     for item in args.set:
-        key, _, value = item.partition("=")
-        settings[key] = ast.literal_eval(value)
+        key, equals, value = item.partition("=")
+        if not equals or not (key in fields or key.startswith("mod:") and "." in key):
+            parser.error(f"--set {item!r}: want a WalkConfig field, weights.FIELD or "
+                         "mod:MODULE.NAME, then =VALUE")
+        try:
+            settings[key] = ast.literal_eval(value)
+        except (ValueError, SyntaxError):
+            parser.error(f"--set {item!r}: {value!r} is no Python literal")
+    try:
+        budgets = [int(b) for b in args.budgets.split(",")]
+    except ValueError:
+        parser.error(f"--budgets {args.budgets!r}: want whole numbers of tokens, e.g. 4000,8000")
     args.index_dir.mkdir(parents=True, exist_ok=True)
     cache = Path(os.environ.get("CTXBENCH_CACHE", "/tmp/ctxbench"))
     places = {"bench": str(args.bench.resolve()), "trees": str(cache / "trees"),
@@ -167,7 +182,6 @@ def main() -> None:
                    key=lambda t: t["id"])
     if args.ids:
         tasks = [t for t in tasks if t["id"] in set(args.ids.split(","))]
-    budgets = [int(b) for b in args.budgets.split(",")]
     with Pool(args.jobs, initializer=_setup, initargs=(settings, places)) as pool, \
             args.out.open("w") as out:
         for records in pool.imap_unordered(_replay, [(t, budgets) for t in tasks]):

@@ -8,10 +8,10 @@ least ``PARTIAL_LINES``; a signature's block: more lines than the signature has)
 the budget left before a large step is not wasted. (No monotone fitter can spend it on
 later steps instead: the budget that just holds the next step would drop them.) So a
 larger budget never shows less: a block shown whole stays whole, a truncated block keeps
-its lines, a signature stays, is cut to more lines or becomes whole, and
-``Result.upcoming`` can say which budget adds what. (The fitter before issue 17 chose per
-budget and was not monotone: two ring-3 blocks of 197 and 89 tokens, budget 150 showed the second whole,
-budget 250 the first and dropped the second.)
+its lines, a signature stays, is cut to more lines (naming every definition it named) or
+becomes whole, and ``Result.upcoming`` can say which budget adds what. (The fitter before
+issue 17 chose per budget and was not monotone: two ring-3 blocks of 197 and 89 tokens,
+budget 150 showed the second whole, budget 250 the first and dropped the second.)
 
 The plan follows the tiers (``model.Tier``):
 
@@ -581,8 +581,8 @@ def _share_weight(score: float) -> float:
 
 def _partial_floor(block: Block, current: Block | None, step: PlanStep) -> int | None:
     """The fewest lines a budget short of ``step`` may show of ``block`` (shown now as
-    ``current``), or None when the step is not shown in part: a form the walker chose (a
-    signature), a block too short to cut. A block shown as its signature and next shown
+    ``current``; for a signature the walker asked for, ``Plan._partial`` passes its whole
+    form), or None when the step is not shown in part: a block too short to cut. A block shown as its signature and next shown
     whole is cut to more lines than the signature has (a merged block of three classes
     stayed their 25-line signature with 665 of 8,000 tokens unused, where a cut showed
     70 lines of their best method)."""
@@ -692,6 +692,8 @@ class Plan:
                 best, low = candidate, middle + 1
             else:
                 high = middle - 1
+        if best is not None and current is not None and not set(current.symbols) <= set(best.symbols):
+            return None  # a cut naming fewer definitions than the signature did shows less
         return best
 
     def selection(self, forms: dict[int, Block], k: int) -> Selection:
@@ -713,10 +715,11 @@ class Plan:
             elif form.kind is Fidelity.SIGNATURE:
                 truncated.append(_record(block, "signature", f"reduced to its signature: "
                                          f"{needs}, whole from a budget of {whole}"))
-            else:
+            else:  # (a signature the walker asked for is cut from its lines whole)
+                full = self.steps[self.last_step[i]].form
                 truncated.append(_record(
-                    block, "truncated", f"kept {_kept(form)} of {len(_file_lines(block)[0])} "
-                    f"lines: {needs}, whole from a budget of {whole}"))
+                    block, "truncated", f"kept {_kept(form)} of {len(_file_lines(full)[0])} "
+                    f"lines: needs {self.cost(full)} tokens, whole from a budget of {whole}"))
         return Selection(blocks=tuple(forms[i] for i in sorted(forms)),
                          truncated=tuple(truncated), excluded=tuple(excluded))
 

@@ -456,5 +456,15 @@ def serve(settings: ServerSettings) -> None:
                 workspace.lock.release()
         raise
     workspace.close()
-    if failure:
+    if failure and not _output_closed(failure[0]):
         raise failure[0]
+
+
+def _output_closed(exc: BaseException) -> bool:
+    """Whether ``exc`` says only that the client closed our standard output (a one-shot
+    pipe into ``head``): the server has no one left to answer, which is no error (review
+    33: an 80-line ExceptionGroup of BrokenPipeError)."""
+    inner = getattr(exc, "exceptions", None)  # an exception group (a backport before 3.11)
+    if isinstance(inner, tuple) and inner:
+        return all(_output_closed(e) for e in inner)
+    return isinstance(exc, (BrokenPipeError, anyio.BrokenResourceError, anyio.ClosedResourceError))

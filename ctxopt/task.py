@@ -500,7 +500,7 @@ _LONGEST_FILE_NAME_END = 2 + max(map(len, _CODE_EXTENSIONS))
 # Two or more capitalised words in a row, written apart ("XDG Base Directory
 # Specification", "Kubernetes Pod"): a name or a title in the prose, not names of code
 # (a name of code with inner capitals, ``DataArray``, is not such a word).
-_TITLE_RUN = re.compile(r"(?<![\w.:/-])[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)+(?![\w.:(/-])")
+_TITLE_RUN = re.compile(r"(?<![\w.:/-])[A-Z][a-z]+(?:[ \t]+[A-Z][a-z]+)+(?![\w(/-]|[.:]\w)")
 # Capitalised sentence openers that are never code names.
 _COMMON_FIRST_WORDS = frozenset("allow support make add use ensure avoid prevent handle "
                                 "let return raise set get file".split())
@@ -794,20 +794,20 @@ def parse_task(text: str) -> ParsedTask:
         add(match.group(1))
     rest = _DOTTED.sub(" ", rest)
     titles: dict[str, None] = {}
-    titled: set[int] = set()
+    title_starts: set[int] = set()
     for run in _TITLE_RUN.finditer(rest):
         starts = [m.start() + run.start() for m in _WORD.finditer(run.group(0))]
-        if _starts_sentence(rest, starts[0]):  # ("Fix Storage bug": a sentence's capital)
-            starts = starts[1:]
+        if _starts_sentence(rest, starts[0]) and not _is_symbol_word(rest[starts[0]:starts[1]].strip(), True):
+            starts = starts[1:]  # ("Fix Storage bug": the verb's capital is the sentence's)
         if len(starts) > 1:
-            titled.update(starts)
+            title_starts.update(starts)
     first = True
     for match in _WORD.finditer(rest):
         word = match.group(0)
         # "first" means first word of a sentence, where capitals carry no meaning
         first = _starts_sentence(rest, match.start())
         if _is_symbol_word(word, first):
-            if match.start() in titled:
+            if match.start() in title_starts:
                 titles.setdefault(word)
             else:
                 add(word)

@@ -165,3 +165,34 @@ def test_too_small_names_the_budget_that_shows_the_first_cut() -> None:
     with pytest.raises(BudgetTooSmallForContent) as raised:
         _text_fit([large], minimum - 1)
     assert raised.value.minimum == minimum
+
+
+def test_a_cut_after_a_signature_names_every_definition_the_signature_named() -> None:
+    # review 33: a block of three classes, shown as their signature, was cut at larger
+    # budgets from its best class on, naming only that one (a manifest's keys and
+    # ``ctxopt diff`` then changed as the budget grew)
+    from ctxopt.model import Member
+
+    lines: list[str] = []
+    members, signature = [], []
+    for c in range(3):
+        start = len(lines) + 1
+        lines.append(f"class C{c}:")
+        signature.append(f"class C{c}:")
+        for m in range(4):
+            lines.append(f"    def m{c}_{m}(self):")
+            signature.append(f"    def m{c}_{m}(self): ...")
+            lines += [f"        x = compute({k}) + other_value_{k}" for k in range(8)]
+        members.append(Member(f"C{c}", start, len(lines), "r"))
+    content = "\n".join(lines)
+    block = Block(path="a.py", language="python", start_line=1, end_line=len(lines),
+                  content=content, tokens=count_tokens(content), score=80, ring=1, reason="r",
+                  symbols=tuple(m.symbol for m in members), signature="\n".join(signature),
+                  focus_line=1, members=tuple(members))
+    named: set[str] = set()
+    for budget in range(100, _cost(block) + 10, 25):
+        shown = fit_budget([block], budget, cost=_cost, count=count_tokens).blocks
+        if shown:
+            assert named <= set(shown[0].symbols), f"budget {budget}: {shown[0].symbols}"
+            named = set(shown[0].symbols)
+    assert named == {"C0", "C1", "C2"}

@@ -1,5 +1,6 @@
 """``ctxopt mcp`` as a client sees it: a subprocess spoken to with the SDK's stdio client."""
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -459,3 +460,23 @@ def test_a_request_before_initialize_is_told_the_session_is_not_initialized_issu
         assert answers[number]["error"]["code"] == -32602
         assert "the session is not initialized: send initialize" in answers[number]["error"]["message"]
     assert answers[9]["result"] == {}
+
+
+def test_a_client_that_closes_our_output_ends_the_server_quietly(fixture_repo, tmp_path) -> None:
+    # review 33: `ctxopt mcp | head -c 10` printed an 80-line BrokenPipeError traceback
+    import subprocess
+
+    command = [sys.executable, "-m", "ctxopt", "mcp", "--index", str(tmp_path / "index.db"),
+               "--root", str(fixture_repo("py_storage"))]
+    lines = [_INITIALIZE, _INITIALIZED, _call(2, "gather", {"task": "fix Storage bug"})]
+    with subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, cwd=tmp_path,
+                          env={**os.environ, **SOURCE}) as server:
+        assert server.stdin is not None and server.stdout is not None
+        server.stdin.write("".join(json.dumps(line) + "\n" for line in lines).encode())
+        server.stdin.close()
+        assert server.stdout.read(10) == b'{"jsonrpc"'
+        server.stdout.close()  # the client reads no more
+        stderr = server.stderr.read().decode() if server.stderr else ""
+        server.wait(timeout=120)
+    assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr

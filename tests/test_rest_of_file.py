@@ -181,5 +181,8 @@ def test_a_walker_signature_short_of_whole_is_cut_longer_in_the_room_left() -> N
     shown = fit_budget([late], at, cost=_cost, count=count_tokens).blocks
     assert shown[0].kind is Fidelity.TRUNCATED and shown[0].content.startswith("def validate")
     assert shown[0].content.count("\n") > 10 and _cost(shown[0]) <= at
+    # (the reason says how much of the whole lines it shows, and what they need: review 33)
+    (cut,) = fit_budget([late], at, cost=_cost, count=count_tokens).truncated
+    assert cut.reason.startswith(f"kept {shown[0].end_line} of 41 lines: needs {_cost(full)} tokens")
     assert fit_budget([late], _cost(late), cost=_cost, count=count_tokens).blocks[0] == late
     assert fit_budget([late], _cost(full), cost=_cost, count=count_tokens).blocks[0].content == whole

@@ -611,3 +611,19 @@ def test_a_sentences_capital_opens_no_title() -> None:
     # "Fix Storage bug": the capital of "Fix" is the sentence's, so "Storage" is a name
     assert parse_task("Fix Storage bug").symbols == ("Storage",)
     assert parse_task("Running pylint in Kubernetes Pod fails").titled == ("Kubernetes", "Pod")
+
+
+@pytest.mark.parametrize("text, titled", [
+    ("Fix crash in the Storage Engine.", ("Storage", "Engine")),
+    ("In the XDG Base Directory Specification.", ("Base", "Directory", "Specification")),
+    ("rule Output Value: E6101", ("Output", "Value")),
+    ("Storage Engine crashes on save", ("Storage", "Engine")),
+    ("fix: Storage Engine crashes", ("Storage", "Engine")),
+    ("Output Value check fails", ("Output", "Value")),
+    ("Fix Storage Engine bug", ("Storage", "Engine")),
+])
+def test_a_title_ends_at_sentence_punctuation_and_may_open_a_sentence(text, titled) -> None:
+    # review 33: a title before "." or ":" was read as symbols, and so was one opening a
+    # sentence unless its first word was a verb
+    parsed = parse_task(text)
+    assert parsed.titled == titled and not set(titled) & set(parsed.symbols)

@@ -289,3 +289,16 @@ def test_the_marker_counts_one_message_and_one_call_in_the_singular_issue_b7(cal
     result = compact(render(steps, "openai"), Window(200, 0, Compaction(target_percent=90,
                                                                         recent_tail=1)))
     assert result.messages[2]["content"].split("\n")[0] == f"{MARKER_PREFIX} {said}"
+
+
+def test_a_marker_shortened_to_a_heading_alone_says_only_the_count() -> None:
+    # review 33: at a small window the marker was its heading alone, "... summarised to
+    # fit the context window:", with nothing after the colon
+    from ctxopt.tokens import count_tokens
+    from ctxopt.transcript.summary import MARKER_PREFIX, shorten_marker, shortest_marker
+
+    text = (f"{MARKER_PREFIX} 2 earlier messages were summarised to fit the context window:\n"
+            "- the user asked for a fix of Storage.get\n- the assistant read storage.py")
+    heading = text.split("\n", 1)[0]
+    room = count_tokens(heading)  # the heading fits, the first point does not
+    assert shorten_marker(text, 2, count_tokens, room) == shortest_marker(2)

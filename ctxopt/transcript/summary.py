@@ -139,16 +139,19 @@ def shortest_marker(dropped: int) -> str:
 def shorten_marker(text: str, dropped: int, count: Callable[[str], int],
                    max_tokens: int) -> str | None:
     """A marker ``text`` within ``max_tokens``: whole, cut at its end while its first line
-    stays whole, its first line alone, or only the number of ``dropped`` messages; None
-    when not even that fits. Each starts with ``MARKER_PREFIX``."""
+    stays whole, its first line alone (unless it ends with a colon: a heading), or only
+    the number of ``dropped`` messages; None when not even that fits. Each starts with
+    ``MARKER_PREFIX``."""
     if count(text) <= max_tokens:
         return text
     first = text.split("\n", 1)[0]
     cut = fit_summary(text, count, max_tokens)
     if len(cut) > len(first) + 2 and cut.startswith(first):  # more than the first line and "…"
         return cut
+    # (a first line that introduces what follows, "...to fit the context window:", says
+    # nothing alone: review 33)
     for line in (first, shortest_marker(dropped)):
-        if line.startswith(MARKER_PREFIX) and count(line) <= max_tokens:
+        if line.startswith(MARKER_PREFIX) and not line.endswith(":") and count(line) <= max_tokens:
             return line
     return None
 
