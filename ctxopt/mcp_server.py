@@ -178,17 +178,14 @@ def _arguments_message(exc: ValidationError) -> str:
 
 async def _not_initialized(ctx: ServerRequestContext[Any, Any],
                            call_next: CallNext) -> HandlerResult:
-    """Server middleware: a request before ``initialize`` is told that the session is not
-    initialized (the SDK answers it -32602 "Invalid request parameters", trial 16), with
-    the same code."""
-    try:
-        return await call_next(ctx)
-    except MCPError as exc:
-        if exc.code != INVALID_PARAMS or exc.message != "Invalid request parameters" \
-                or ctx.method == "initialize" or ctx.session.client_params is not None:
-            raise
+    """Server middleware: a request before ``initialize`` (but ``ping``, which the protocol
+    allows then) is told that the session is not initialized, with the code the SDK
+    answers it (-32602, "Invalid request parameters": trial 16). Decided from the
+    session's state, not from the SDK's wording (review 33)."""
+    if ctx.method not in ("initialize", "ping") and ctx.session.client_params is None:
         raise MCPError(INVALID_PARAMS, f"the session is not initialized: send initialize "
-                       f"(then notifications/initialized) before {ctx.method}") from exc
+                       f"(then notifications/initialized) before {ctx.method}")
+    return await call_next(ctx)
 
 
 class _Server(MCPServer):

@@ -247,9 +247,10 @@ class Block:
     # names only those whose lines it shows (``fit.truncate_block``)
     members: tuple[Member, ...] = ()
     # the headers of containers above the block that ``signature`` lists members inside
-    # (``source._signature_wrapped``): (the file line that opens the container, the text
-    # of ``signature`` from that header to its first member); the renderer leaves that
-    # text out when a block above in the file shows the line (``render._unwrapped``)
+    # (``source._signature_wrapped``): (the last line of the container's header, the text
+    # of ``signature`` from that header to its first member, with the "⋮" marking members
+    # left out above); the renderer leaves that text out when a block above in the file
+    # shows the line (``render._unwrapped``)
     wrappers: tuple[tuple[int, str], ...] = ()
 
 

@@ -244,7 +244,7 @@ def render_header(result: Result, used: int) -> str:
     return (f"# ctxopt context for: {task_line(result.task)}\n{note}"
             f"# budget {result.budget} tokens, used {used}{calibrated}; {counted(files, 'file')}; "
             f"{truncated} truncated, {len(selection.excluded)} excluded; "
-            f"{signatures} signature{'s' * (signatures != 1)}\n"
+            f"{counted(signatures, 'signature')}\n"
             f"# top symbols: {symbols}\n")
 
 

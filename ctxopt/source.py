@@ -243,8 +243,8 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
 def _signature_wrapped(index: IndexView, path: str, lines: list[str], start: int, end: int
                        ) -> tuple[str, tuple[tuple[int, str], ...]]:
     """``_signature`` and the headers of containers above the block it lists members
-    inside (``Block.wrappers``): (the file line that opens the container, its header's
-    last, and the signature's text from that header to its first member)."""
+    inside (``Block.wrappers``): (the last line of the container's header, and the
+    signature's text from that header to its first member, "⋮" included)."""
     definitions = index.file_definitions(path)
     if definitions is None:
         return "", ()
@@ -303,7 +303,7 @@ def _scope_lines(definitions: tuple, lines: list[str], shown: list[int], start: 
     definitions (``}``: close one just below it) and are no definition's own: Rust's
     ``impl Gitignore {`` and its ``}``, a namespace's braces, a JavaScript call's
     ``describe("x", () => {`` and its ``});`` (not a bare ``{``, whose header is the line
-    above it). A line is one when it is the first line that is not blank above (below)
+    above it, nor a closer under no opener of its indent). A line is one when it is the first line that is not blank above (below)
     the definition, indented less than it, and
     inside no definition that does not hold it below its header and the definition
     both. (Trial 16: ripgrep's signature of lines 84-118 showed the fields of
@@ -330,8 +330,11 @@ def _scope_lines(definitions: tuple, lines: list[str], shown: list[int], start: 
             if all(header_lines(e, lines)[1] < number < e.end_line
                    and e.start_line <= d.start_line and d.end_line <= e.end_line
                    for e in definitions if e.start_line <= number <= e.end_line):
-                found.append(number)
-    return sorted(set(found))
+                found.append((number, opens, len(text) - len(text.lstrip())))
+    # a closer only under an opener of its indent (review 33: a C# namespace's "}" was
+    # shown without its bare "{" and header)
+    opened = {indent for _, opens, indent in found if opens}
+    return sorted({number for number, opens, indent in found if opens or indent in opened})
 
 
 def _closed_here(definitions: tuple, owner: int | None, lines: list[str], end: int) -> list[int]:

@@ -480,3 +480,12 @@ def test_a_client_that_closes_our_output_ends_the_server_quietly(fixture_repo, t
         stderr = server.stderr.read().decode() if server.stderr else ""
         server.wait(timeout=120)
     assert "Traceback" not in stderr and "BrokenPipe" not in stderr, stderr
+
+
+def test_a_ping_before_initialize_is_answered(tmp_path) -> None:
+    # the protocol allows ping before initialize: the not-initialized answer is for the
+    # rest, decided from the session's state (review 33)
+    answers, _ = _one_shot(None, tmp_path, {"jsonrpc": "2.0", "id": 5, "method": "ping"},
+                           {"jsonrpc": "2.0", "id": 6, "method": "tools/list"})
+    assert answers[5].get("result") == {}
+    assert "not initialized" in answers[6]["error"]["message"]

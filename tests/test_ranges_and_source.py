@@ -803,9 +803,10 @@ def test_a_container_under_attributes_or_annotations_is_braced(signature: str,
 @pytest.mark.parametrize(("path", "code", "start", "expected"), [
     ("cache.test.js", 'describe("cache", () => {\n  function helper() {\n    return 1;\n  }\n});\n',
      1, 'describe("cache", () => {\n  function helper() { ... }\n});'),
-    # (a bare `{` says nothing without the line above it)
+    # (a bare `{` says nothing without the line above it, and its `}` nothing without it:
+    # review 33)
     ("Store.cs", "namespace Demo\n{\n    public interface IStore {\n        string Get();\n    }\n}\n",
-     2, "    public interface IStore {\n        string Get();\n    }\n}"),
+     2, "    public interface IStore {\n        string Get();\n    }"),
 ])
 def test_a_signature_shows_the_braces_of_a_scope_around_its_definitions(
         make_repo, build_index, path: str, code: str, start: int, expected: str) -> None:

@@ -302,3 +302,12 @@ def test_a_marker_shortened_to_a_heading_alone_says_only_the_count() -> None:
     heading = text.split("\n", 1)[0]
     room = count_tokens(heading)  # the heading fits, the first point does not
     assert shorten_marker(text, 2, count_tokens, room) == shortest_marker(2)
+
+
+def test_a_marker_cut_to_the_count_says_so_as_its_source():
+    from ctxopt.transcript.summary import shortest_marker
+
+    # review 33: the marker "2 earlier messages dropped." was reported as "summary: summarizer"
+    result = compact(SMALL, Window(23, 0))
+    assert result.messages[1]["content"] == shortest_marker(2)
+    assert result.summary_source == "count only"

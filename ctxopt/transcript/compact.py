@@ -177,7 +177,8 @@ class CompactResult:
     cuts : tuple of Cut
         Tool results cut to their shares.
     summary_source : str or None
-        ``"summarizer"``, ``"offline"``, ``"previous marker"`` or None (nothing dropped).
+        ``"summarizer"``, ``"offline"``, ``"previous marker"``, ``"count only"`` (the
+        marker cut to the number of messages dropped, to fit) or None (nothing dropped).
     warnings : tuple of str
         What the caller should know (a summarizer that failed).
     """
@@ -454,6 +455,8 @@ def _assemble(work: _Compactor, plan: _Plan, summarizer: Summarizer | None,
                     work, [messages[i] for i in dropped], summarizer)
             text, source, warnings = work.summaries[tuple(dropped)]
             output.append(marker_message(text if marker is None else marker))
+            if marker is not None and marker == shortest_marker(len(dropped)):
+                source = "count only"  # (no word of the summary is left: review 33)
         if unit.start in dropped_starts:
             continue
         for i in range(unit.start, unit.end):
