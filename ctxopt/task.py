@@ -279,12 +279,12 @@ _REFERENCES = (
     _SWIFT_FRAME,
     _PHP_ERROR,
     re.compile(_REF_PATH + r"#L(?P<start>\d+)(?:-L?(?P<end>\d+))?(?!\w)"),  # GitHub anchor
-    re.compile(_REF_PATH + r":(?P<start>\d+)(?:(?:-|\u2013)(?P<end>\d+)|:\d+)?(?![\w.])"),
+    re.compile(_REF_PATH + r":(?P<start>\d+)(?:(?:-|\u2013)(?P<end>\d+)|:(?P<column>\d+))?(?![\w.])"),
     # tsc's and MSBuild's (C#, VB) ``file(line,col):``: ``src/a.ts(1681,40): error TS2345``,
     # ``Program.cs(12,5,14,9): error CS0103`` (a range's end line third); pdb's ``> /srv/
     # app/db.py(12)save()`` (trial 14: tsc's errors were no places). The column and colon,
     # or pdb's function: prose's ``README.md(1)`` or ``fmt.go(2)`` is no place (review 32)
-    re.compile(_REF_PATH + r"\((?P<start>\d+),\d+(?:,(?P<end>\d+),\d+)?\):"),
+    re.compile(_REF_PATH + r"\((?P<start>\d+),(?P<column>\d+)(?:,(?P<end>\d+),\d+)?\):"),
     re.compile(_REF_PATH + r"\((?P<start>\d+)\)<?[A-Za-z_]\w*>?\(\)"),
 )
 # A path written from the file system's root (``/srv/app/db.py``, ``~/app/db.py``,
@@ -380,8 +380,10 @@ class ParsedTask:
         for "Output Value check").
     places : tuple of str
         The symbols that are the files of stack frames (``home/dev/hiredis/read.c`` of
-        ``#2 0x55d0 in processBulkItem /home/dev/hiredis/read.c:503``), no duplicates: the
-        frame's place says where it is, and they give no words (``seeds.in_repository``).
+        ``#2 0x55d0 in processBulkItem /home/dev/hiredis/read.c:503``) or of places written
+        with a column, as compilers and linters write them (``--> src/standard.rs:1304:17``;
+        trial 16: its words seeded ``SearchMode::Standard``), no duplicates: the place says
+        where it is, and they give no words (``seeds.in_repository``).
     """
 
     raw: str
@@ -572,14 +574,16 @@ def _written_references(text: str) -> list[tuple[Reference, str]]:
 
 
 def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple[int, int]],
-                                         list[tuple[int, int, str]], list[str]]:
+                                         list[tuple[int, int, str]], list[str], set[str]]:
     """``_written_references(text)``, the spans of ``text`` that only frame them (a
     frame's ``File "``, ``", line 619, in <module>``, ``:619:15``, "lines 616-620"),
     the spans of their paths with the path each gives: [start, end) each, in no
-    particular order, and the qualified names read from frames' signatures, which the
+    particular order, the qualified names read from frames' signatures, which the
     text does not hold as written (``a.reader.get`` of ``a::reader<std::map<K, V>>::get()``),
-    in order."""
+    in order, and the paths of places written with a column (``src/a.rs:12:5``,
+    ``a.ts(12,5):``: a compiler's or linter's, like a frame's)."""
     found: list[tuple[int, Reference, str]] = []
+    columned: set[str] = set()
     names_read: list[tuple[int, str]] = []
     framing: list[tuple[int, int]] = []
     path_spans: list[tuple[int, int, str]] = []
@@ -606,6 +610,8 @@ def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple
             frame = _FRAME_KINDS.get(pattern, "")
             if path and start > 0:
                 taken.add(match.start(), match.end())
+                if "column" in pattern.groupindex and match.group("column"):
+                    columned.add(path)
                 path_spans.append((*match.span("path"), path))
                 if signature is not None and qualified:
                     names_read.append((match.start(), qualified))
@@ -657,7 +663,8 @@ def _scan_references(text: str) -> tuple[list[tuple[Reference, str]], list[tuple
     firsts: dict[Reference, str] = {}
     for _, reference, written in found:
         firsts.setdefault(reference, written)
-    return list(firsts.items()), framing, path_spans, [name for _, name in sorted(names_read)]
+    return (list(firsts.items()), framing, path_spans, [name for _, name in sorted(names_read)],
+            columned)
 
 
 def _signature_name(signature: str) -> str:
@@ -737,7 +744,7 @@ def parse_task(text: str) -> ParsedTask:
             symbols.setdefault(symbol)
 
     places: dict[str, None] = {}
-    written_references, framing, path_spans, names_read = _scan_references(text)
+    written_references, framing, path_spans, names_read, columned = _scan_references(text)
     references = _nearest_failure_first([reference for reference, _ in written_references])
     in_text: dict[str, bool] = {}
     slashes = "/" in text
@@ -751,7 +758,7 @@ def parse_task(text: str) -> ParsedTask:
             in_text[path] = path in written.replace("\\", "/") or (slashes and path in text)
         if in_text[path]:
             add(path)
-            if reference.frame:
+            if reference.frame or path in columned:  # (a diagnostic's place, as a frame's)
                 places.setdefault(path)
     for name in names_read:
         add(name)

@@ -627,3 +627,14 @@ def test_a_title_ends_at_sentence_punctuation_and_may_open_a_sentence(text, titl
     # sentence unless its first word was a verb
     parsed = parse_task(text)
     assert parsed.titled == titled and not set(titled) & set(parsed.symbols)
+
+
+def test_a_place_written_with_a_column_is_a_diagnostics_place_like_a_frames() -> None:
+    # trial 16: rustc's `--> crates/printer/src/standard.rs:1304:17` gave the words of its
+    # file name, and `standard` seeded ripgrep's `SearchMode::Standard`
+    rustc = parse_task("error[E0308]: mismatched types\n --> crates/printer/src/standard.rs:1304:17\n"
+                       "expected `usize`, found `u64`")
+    assert rustc.places == ("crates/printer/src/standard.rs",)
+    assert parse_task("src/a.ts(1681,40): error TS2345: bad").places == ("src/a.ts",)
+    # (a place a person writes, without a column, keeps its words)
+    assert parse_task("see routes.py:619 for the crash").places == ()
