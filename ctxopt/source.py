@@ -189,7 +189,8 @@ def _skeleton_parts(definitions: tuple, i: int, end: int | None = None,
     if only is not None and in_body and in_body[0][1] is not children[0]:
         head = [*head, "⋮"]  # (members above the block are left out)
     if end is not None and definition.end_line > end:
-        tail = []  # (the class goes on below the block)
+        tail = ["⋮"] if tail else []  # (the class goes on below the block; re-check 16: an
+        # opener left with neither its "}" nor a mark)
     body = [_member_line(child, file_lines) for child in children[:SKELETON_MEMBERS]]
     if len(children) > len(body):
         body.append(f"⋮ {counted(len(children) - len(body), 'more member')}")
