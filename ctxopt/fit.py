@@ -76,6 +76,7 @@ from .errors import BudgetTooSmallForContent
 from .model import (RING_BANDS, WHOLE_FILE, Block, Dropped, Fidelity, Selection, Tier, Upcoming,
                     label_members)
 from .parsing.languages import comment_opener
+from .wording import counted
 
 __all__ = [
     "CAP_FLOOR",
@@ -132,7 +133,7 @@ _MARKER_TOKENS = 5
 def _omitted(count: int, side: str) -> str:
     """The marker line for ``count`` lines a cut drops on ``side`` (``above``, ``below``):
     ``⋮ 12 lines below omitted``, ``⋮ 1 line below omitted`` (trial 14: "1 lines")."""
-    return f"⋮ {count} line{'' if count == 1 else 's'} {side} omitted"
+    return f"⋮ {counted(count, 'line')} {side} omitted"
 
 
 def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
@@ -582,10 +583,10 @@ def _share_weight(score: float) -> float:
 def _partial_floor(block: Block, current: Block | None, step: PlanStep) -> int | None:
     """The fewest lines a budget short of ``step`` may show of ``block`` (shown now as
     ``current``; for a signature the walker asked for, ``Plan._partial`` passes its whole
-    form), or None when the step is not shown in part: a block too short to cut. A block shown as its signature and next shown
-    whole is cut to more lines than the signature has (a merged block of three classes
-    stayed their 25-line signature with 665 of 8,000 tokens unused, where a cut showed
-    70 lines of their best method)."""
+    form), or None when the step is not shown in part: a block too short to cut. A block
+    shown as its signature and next shown whole is cut to more lines than the signature
+    has (a merged block of three classes stayed their 25-line signature with 665 of 8,000
+    tokens unused, where a cut showed 70 lines of their best method)."""
     if Tier.of(block.score) is Tier.TRUNCATE:
         return 1 if current is None else _kept(current) + 1 if current is not block else None
     if step.form is not block or block.kind is not Fidelity.FULL:
@@ -692,8 +693,10 @@ class Plan:
                 best, low = candidate, middle + 1
             else:
                 high = middle - 1
-        if best is not None and current is not None and not set(current.symbols) <= set(best.symbols):
-            return None  # a cut naming fewer definitions than the signature did shows less
+        # (a cut naming fewer definitions than the signature did shows less: review 33)
+        if best is not None and current is not None \
+                and not set(current.symbols) <= set(best.symbols):
+            return None
         return best
 
     def selection(self, forms: dict[int, Block], k: int) -> Selection:

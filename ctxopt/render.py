@@ -475,6 +475,8 @@ def render_json(result: Result, count: Callable[[str], int]) -> str:
     rendering."""
     used = _used(result, count)
     selection = result.selection
+    truncated, signatures = shown_counts(selection)
+    shown = _as_shown(selection.blocks, count)
     document: dict[str, object] = {
         "schema_version": SCHEMA_VERSION,
         **_origin(result),
@@ -489,8 +491,8 @@ def render_json(result: Result, count: Callable[[str], int]) -> str:
             "file_count": len({b.path for b in selection.blocks}),
             "symbol_count": len({s for b in selection.blocks for s in b.symbols}),
             "symbols": top_symbols(result),
-            "truncated": shown_counts(selection)[0],
-            "signatures": shown_counts(selection)[1],
+            "truncated": truncated,
+            "signatures": signatures,
             "excluded": len(selection.excluded),
         },
         "blocks": [{
@@ -501,8 +503,7 @@ def render_json(result: Result, count: Callable[[str], int]) -> str:
             "lines": _line_map(b),
             "part_of": None if b.part_of is None or b.kind is Fidelity.SIGNATURE else {
                 "symbol": b.part_of[0], "start_line": b.part_of[1], "end_line": b.part_of[2]},
-        } for b in map(_as_shown(selection.blocks, count).get, selection.blocks)
-            if b is not None],
+        } for b in (shown[block] for block in selection.blocks)],
         "truncated": [_dropped(d) for d in selection.truncated],
         "excluded": [_dropped(d) for d in selection.excluded],
         "diagnostics": [{"file": d.path, "reason": d.reason, "detail": d.detail}

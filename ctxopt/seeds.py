@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from itertools import chain
 
 from .graph.names import dotted_names
-from .graph.rules import is_example_path, split_symbol
+from .graph.rules import file_stem, is_example_path, split_symbol
 from .graph.view import IndexView
 from .lexical import REPORT_WORDS, abbreviation_terms, name_words, query_terms, term_words
 from .model import FOCUS_ABOVE
@@ -464,15 +464,10 @@ def _seed_titled(found: _SeedSet, word: str) -> None:
     "Kubernetes Pod", "False Positive" and "XDG Base Directory" are prose."""
     index = found.index
     named = [n for n in _definitions_named(index, word)
-             if _stem(index.path_of(n)).lower() == word.lower()]
+             if file_stem(index.path_of(n)).lower() == word.lower()]
     if named:
         found.offer_all(found.code_first(named), found.config.weights.seed_exact,
                         f"definition of {word}")
-
-
-def _stem(path: str) -> str:
-    """A file's name without its directories and extension."""
-    return path.rsplit("/", 1)[-1].split(".", 1)[0]
 
 
 def _definitions_named(index: IndexView, name: str) -> list[str]:

@@ -803,11 +803,12 @@ def parse_task(text: str) -> ParsedTask:
     titles: dict[str, None] = {}
     title_starts: set[int] = set()
     for run in _TITLE_RUN.finditer(rest):
-        starts = [m.start() + run.start() for m in _WORD.finditer(run.group(0))]
-        if _starts_sentence(rest, starts[0]) and not _is_symbol_word(rest[starts[0]:starts[1]].strip(), True):
-            starts = starts[1:]  # ("Fix Storage bug": the verb's capital is the sentence's)
-        if len(starts) > 1:
-            title_starts.update(starts)
+        words = [(run.start() + m.start(), m.group(0)) for m in _WORD.finditer(run.group(0))]
+        (at, opener), *_ = words
+        if _starts_sentence(rest, at) and not _is_symbol_word(opener, True):
+            words = words[1:]  # ("Fix Storage bug": the verb's capital is the sentence's)
+        if len(words) > 1:
+            title_starts.update(at for at, _ in words)
     first = True
     for match in _WORD.finditer(rest):
         word = match.group(0)

@@ -80,17 +80,23 @@ def test_a_gather_fills_unused_budget_with_the_rest_of_its_files_unless_kept_clo
     assert rest(2) == []
 
 
+def _walker_signature(statements: int) -> Block:
+    """A ring-3 function the walker asked to show as its signature, with its whole lines
+    (``Block.whole``): a header and ``statements`` lines of body."""
+    body = "\n".join(f"    step_{n} = compute({n})" for n in range(statements))
+    signature = "def validate(flags): ..."
+    return Block(path="v.py", language="python", start_line=1, end_line=statements + 1,
+                 content=signature, tokens=count_tokens(signature), score=40.0, ring=3,
+                 reason="matches flags", kind=Fidelity.SIGNATURE, signature=signature,
+                 focus_line=1, whole="def validate(flags):\n" + body)
+
+
 def test_a_signature_the_walker_asked_for_is_shown_whole_only_as_fill() -> None:
     def plain(block: Block) -> Block:
         return replace(block, whole="")
 
-    body = "\n".join(f"    step_{n} = compute({n})" for n in range(12))
-    whole = "def validate(flags):\n" + body
-    signature = "def validate(flags): ..."
-    late = Block(path="v.py", language="python", start_line=1, end_line=13,
-                 content=signature, tokens=count_tokens(signature), score=40.0, ring=3,
-                 reason="matches flags", kind=Fidelity.SIGNATURE, signature=signature,
-                 focus_line=1, whole=whole)
+    late = _walker_signature(12)
+    whole = late.whole
     others = _blocks()[:3]
     candidates = [*others, late]
     everything = sum(_cost(b) for b in candidates)
@@ -169,13 +175,8 @@ def test_a_small_step_to_whole_of_a_walker_signature_does_not_jump_ahead() -> No
 def test_a_walker_signature_short_of_whole_is_cut_longer_in_the_room_left() -> None:
     # its step to whole comes last; a budget short of it shows more of its lines than the
     # signature has (the room was left unused: 93 tokens a task at 8,000 on the benchmark)
-    body = "\n".join(f"    step_{n} = compute({n})" for n in range(40))
-    whole = "def validate(flags):\n" + body
-    signature = "def validate(flags): ..."
-    late = Block(path="v.py", language="python", start_line=1, end_line=41,
-                 content=signature, tokens=count_tokens(signature), score=40.0, ring=3,
-                 reason="matches flags", kind=Fidelity.SIGNATURE, signature=signature,
-                 focus_line=1, whole=whole)
+    late = _walker_signature(40)
+    whole = late.whole
     full = replace(late, content=whole, kind=Fidelity.FULL, whole="")
     at = _cost(late) + (_cost(full) - _cost(late)) // 2
     shown = fit_budget([late], at, cost=_cost, count=count_tokens).blocks

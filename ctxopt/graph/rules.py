@@ -25,7 +25,7 @@ from ..parsing.kinds import TYPE_KINDS
 
 __all__ = ["MAX_AMBIGUOUS_TARGETS", "MAX_ATTRIBUTE_TARGETS", "VIA_PRIORITY", "EdgeGroups",
            "is_test_path", "test_definitions", "TEST_ATTRIBUTE_LANGUAGES", "symbol_id", "split_symbol", "OWNER_KINDS", "out_of_line_owner",
-           "choose_owners", "attribute_impl_uses"]
+           "choose_owners", "attribute_impl_uses", "file_stem"]
 
 MAX_AMBIGUOUS_TARGETS = 5
 # Attribute uses (`x.name` without a call) resolve only within the file and the files it
@@ -185,12 +185,14 @@ def choose_owners(path: str, candidates: Sequence[str]) -> list[str]:
     same_directory = [c for c in candidates if posixpath.dirname(c.rpartition("#")[0]) == directory]
     if same_directory:
         return same_directory
-    stem = _stem(path)
-    same_stem = [c for c in candidates if _stem(c.rpartition("#")[0]) == stem]
+    stem = file_stem(path)
+    same_stem = [c for c in candidates if file_stem(c.rpartition("#")[0]) == stem]
     return same_stem or (list(candidates) if len(candidates) == 1 else [])
 
 
-def _stem(path: str) -> str:
+def file_stem(path: str) -> str:
+    """A file's name without its directories and last extension (``Value`` of
+    ``rules/outputs/Value.py``)."""
     return posixpath.splitext(posixpath.basename(path))[0]
 
 
