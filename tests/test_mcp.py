@@ -406,6 +406,12 @@ def test_the_structured_content_lists_only_the_best_excluded_unless_explaining(
 def _one_shot(root: Path | None, cwd: Path, *lines: dict) -> tuple[dict, str]:
     """The answers (by id) of a server fed ``lines`` through a pipe that then closes, and
     its standard error; the server must exit 0."""
+    answers, stderr = _one_shot_answers(root, cwd, *lines)
+    return {a["id"]: a for a in answers}, stderr
+
+
+def _one_shot_answers(root: Path | None, cwd: Path, *lines: dict) -> tuple[list[dict], str]:
+    """``_one_shot``'s answers as a list, in the order they were written."""
     import subprocess
 
     command = [sys.executable, "-m", "ctxopt", "mcp", "--index", str(cwd / "index.db")]
@@ -414,7 +420,7 @@ def _one_shot(root: Path | None, cwd: Path, *lines: dict) -> tuple[dict, str]:
                           capture_output=True, text=True, cwd=cwd, timeout=120, check=False)
     assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
     answers = [json.loads(line) for line in done.stdout.splitlines()]
-    return {a["id"]: a for a in answers if "method" not in a}, done.stderr
+    return [a for a in answers if "method" not in a], done.stderr
 
 
 _INITIALIZE = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -489,3 +495,26 @@ def test_a_ping_before_initialize_is_answered(tmp_path) -> None:
                            {"jsonrpc": "2.0", "id": 6, "method": "tools/list"})
     assert answers[5].get("result") == {}
     assert "not initialized" in answers[6]["error"]["message"]
+
+
+def test_a_cancelled_request_does_not_hold_the_end_of_input(fixture_repo, tmp_path) -> None:
+    # review 33: the server waits at the end of input for every request it read to be
+    # answered; a request the client cancelled is never answered, so it must not wait
+    # for it (the server would hang until the pipe's timeout)
+    cancel = {"jsonrpc": "2.0", "method": "notifications/cancelled",
+              "params": {"requestId": 2, "reason": "the user changed their mind"}}
+    answers, _ = _one_shot(fixture_repo("py_storage"), tmp_path, _INITIALIZE, _INITIALIZED,
+                           _call(2, "gather", {"task": "fix Storage bug", "budget": 500}),
+                           cancel, _call(3, "tokens", {"text": "hi"}))
+    assert answers[1]["result"]["serverInfo"]["name"]
+    assert answers[3]["result"]["structuredContent"]["tokens"] == 1
+
+
+def test_two_requests_sharing_an_id_are_both_answered(fixture_repo, tmp_path) -> None:
+    # review 33: the unanswered requests are counted by id, so the end of input waits for
+    # both answers, not only the first
+    answers, _ = _one_shot_answers(fixture_repo("py_storage"), tmp_path, _INITIALIZE,
+                                   _INITIALIZED, _call(4, "tokens", {"text": "hi"}),
+                                   _call(4, "tokens", {"text": "hi there"}))
+    counts = sorted(a["result"]["structuredContent"]["tokens"] for a in answers if a["id"] == 4)
+    assert counts == [1, 2]
