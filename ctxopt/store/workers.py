@@ -13,7 +13,7 @@ from typing import Any, cast
 from ..files.safety import HygieneConfig
 from ..errors import IndexStoreError
 from .parsecache import ParseCache
-from .scan import ScanResult, scan_chunk, scan_one
+from .scan import ScanResult, scan_chunk, scan_one, unpacked
 
 __all__ = ["scan_files"]
 
@@ -61,7 +61,7 @@ def _worker_init(parent: int) -> None:
         os._exit(1)
 
 
-# The first byte of a worker's answer: the results (marshalled ``ScanResult.fields``,
+# The first byte of a worker's answer: the results (marshalled ``scan.packed`` tuples,
 # faster both ways than pickling the objects), or the exception (pickled).
 _RESULTS, _ERROR = b"r", b"e"
 
@@ -69,20 +69,17 @@ _RESULTS, _ERROR = b"r", b"e"
 def _worker_main(conn: Any, root: str, config: HygieneConfig, parent: int,
                  cache: ParseCache | None) -> None:
     """A worker: scan the chunks received on ``conn`` until None (or the pipe closes),
-    answering each with its results or the exception it raised (``_answer``)."""
+    answering each with its results or the exception it raised (``_answer``). It reads
+    the parse ``cache`` but leaves the writing to its parent (``scan.unpacked``): one
+    writer, where two workers writing at once took turns at the cache's write lock."""
     _worker_init(parent)
     try:
         while True:
             chunk = conn.recv()
             if chunk is None:
-                # the cache's last entries: written once at the end rather than after each
-                # chunk, as two workers writing the cache take turns at its write lock
-                if cache is not None:
-                    cache.flush()
                 return
             try:
-                answer = _RESULTS + marshal.dumps(
-                    [result.fields() for result in scan_chunk(root, chunk, config, cache)])
+                answer = _RESULTS + marshal.dumps(scan_chunk(root, chunk, config, cache))
             except Exception as exc:
                 import pickle  # (here: a warm gather never starts a worker)
 
@@ -95,13 +92,14 @@ def _worker_main(conn: Any, root: str, config: HygieneConfig, parent: int,
         return  # the parent went away
 
 
-def _answer(data: bytes) -> list[ScanResult]:
-    """The results in a worker's answer; raises the exception a worker sent instead."""
+def _answer(data: bytes, cache: ParseCache | None) -> list[ScanResult]:
+    """The results in a worker's answer, their new entries put in ``cache``; raises the
+    exception a worker sent instead."""
     if data[:1] == _ERROR:
         import pickle
 
         raise pickle.loads(data[1:])
-    return [ScanResult(*fields) for fields in marshal.loads(memoryview(data)[1:])]
+    return [unpacked(fields, cache) for fields in marshal.loads(memoryview(data)[1:])]
 
 
 def scan_files(root: Path, work: list[tuple[str, str | None, bool | None]], jobs: int,
@@ -163,7 +161,7 @@ def scan_files(root: Path, work: list[tuple[str, str | None, bool | None]], jobs
                 except (EOFError, OSError) as exc:
                     raise IndexStoreError("a worker process died while indexing "
                                           f"(exit code {workers[conn].exitcode})") from exc
-                results = _answer(data)
+                results = _answer(data, cache)
                 chunk = next(chunks, None)
                 if chunk is None:
                     busy[conn] -= 1
@@ -178,6 +176,8 @@ def scan_files(root: Path, work: list[tuple[str, str | None, bool | None]], jobs
         finished = True
     finally:
         _stop_workers(workers, finished)
+        if cache is not None:
+            cache.flush()
 
 
 @contextlib.contextmanager
