@@ -69,6 +69,7 @@ def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
     stored = {key_path(row[0]): row[1:] for row in conn.execute(
         "SELECT path, size, mtime_ns, checked_ns, hash, skip, language, detail FROM files")}
     work: list[tuple[str, str | None, bool | None]] = []
+    sizes: dict[str, int] = {}  # the work's sizes as listed, in bytes (they order it)
     seen = set()
     old_rules, new_rules = stored_rules(conn), {}
     for candidate in candidates:
@@ -78,11 +79,13 @@ def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
         if known is not None and must_recheck(known[4], known[6], old_rules.get(candidate.path, ""),
                                               rules, options.hygiene):
             work.append((candidate.path, None, candidate.generated))  # judged again
+            sizes[candidate.path] = candidate.size
             continue
         if known is not None and known[0] == candidate.size and known[1] == candidate.mtime_ns \
                 and known[2] - candidate.mtime_ns > RACY_NS:
             continue
         work.append((candidate.path, known[3] if known else None, candidate.generated))
+        sizes[candidate.path] = candidate.size
     removed = sorted(set(stored) - seen)
     bulk = len(work) > BULK_LOAD and len(work) > len(stored) // 2
     if bulk:
@@ -98,7 +101,7 @@ def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
     # closed at once on an exception (Ctrl-C in a write): its workers are killed now, not
     # when the traceback lets go of the generator
     scan = contextlib.closing(scan_files(root, work, jobs, options.progress, options.hygiene,
-                                         cache))
+                                         cache, sizes))
     with scan as results:
         for result in results:
             report.scanned += 1
