@@ -134,9 +134,11 @@ def scan_files(root: Path, work: list[tuple[str, str | None, bool | None]], jobs
     ``sizes``: the files' sizes in bytes as listed (path -> size), which order the work
     for the workers; a file missing there is looked up (``stat``).
 
-    The workers are plain processes with one pipe each (no helper threads): when the
+    The workers are plain processes with one pipe each (no pool threads here): when the
     scan does not run to its end (an exception, Ctrl-C, the generator closed), they are
-    killed at once, so nothing waits on a worker blocked on a pipe."""
+    killed at once, so nothing waits on a worker blocked on a pipe. The new entries they
+    found are put in ``cache`` here; after a scan that ran to its end, the last of them
+    are written by the caller's ``cache.close()``."""
     total = len(work)
     done = 0
     if jobs <= 1 or total < _PARALLEL_THRESHOLD:
@@ -204,7 +206,7 @@ def scan_files(root: Path, work: list[tuple[str, str | None, bool | None]], jobs
         finished = True
     finally:
         _stop_workers(workers, finished)
-        if cache is not None:
+        if cache is not None and not finished:  # (else the caller's close writes the rest)
             cache.flush()
 
 
