@@ -522,6 +522,44 @@ def test_bulk_load_raises_the_index_builders_failure(fixture_repo, monkeypatch) 
         open_index(root, IndexOptions(jobs=1))
 
 
+def test_indexes_are_built_in_small_sorted_runs_and_the_settings_restored(tmp_path) -> None:
+    """The secondary indexes are sorted in runs kept in temporary files (a small page
+    cache while they are built); the connection's own settings are back after."""
+    conn = schema.connect(str(tmp_path / "index.db"))
+    schema.prepare_schema(conn, str(tmp_path), "fp")
+    schema.drop_indexes(conn)
+    conn.executemany("INSERT INTO postings(term, file_id, data) VALUES (?, ?, ?)",
+                     [(f"term{i % 5000}", i, b"x") for i in range(40_000)])
+    schema.ensure_indexes(conn)
+    indexes = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    assert set(schema.INDEXES) <= indexes
+    assert conn.execute("PRAGMA temp_store").fetchone()[0] == 2  # MEMORY
+    assert conn.execute("PRAGMA cache_size").fetchone()[0] == -65536
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    conn.close()
+
+
+def test_indexes_are_sorted_in_memory_when_no_temporary_file_can_be_made(tmp_path) -> None:
+    class NoTemporaryFiles(sqlite3.Connection):
+        """Fails an index build that would sort with temporary files."""
+
+        def execute(self, sql, *args):  # type: ignore[override]
+            if sql.startswith("CREATE INDEX") and super().execute(
+                    "PRAGMA temp_store").fetchone()[0] == 1:
+                raise sqlite3.OperationalError("unable to open database file")
+            return super().execute(sql, *args)
+
+    conn = sqlite3.connect(str(tmp_path / "index.db"), isolation_level=None,
+                           factory=NoTemporaryFiles)
+    schema.prepare_schema(conn, str(tmp_path), "fp")
+    schema.drop_indexes(conn)
+    schema.ensure_indexes(conn)
+    indexes = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
+    assert set(schema.INDEXES) <= indexes
+    assert conn.execute("PRAGMA temp_store").fetchone()[0] == 2
+    conn.close()
+
+
 def test_two_concurrent_gathers_both_succeed(fixture_repo) -> None:
     root = fixture_repo("py_storage")
     command = [sys.executable, "-m", "ctxopt", "gather", "fix Storage bug", "--root", str(root),

@@ -227,11 +227,14 @@ class ParseCache:
     def put(self, key: bytes, fields: tuple) -> None:
         """Store ``fields`` under ``key`` (written with the next ``flush``, at the latest
         after ``_FLUSH_EVERY`` entries)."""
+        self.put_marshalled(key, marshal.dumps(fields))
+
+    def put_marshalled(self, key: bytes, payload: bytes) -> None:
+        """``put`` of fields already marshalled (``payload``)."""
         if self._pid != os.getpid():
             self._connection()  # a forked process starts with no pending entries
         if self._broken:
             return
-        payload = marshal.dumps(fields)
         self._pending.append((key, hashlib.blake2b(payload, digest_size=_CHECK_BYTES).digest()
                               + payload))
         if len(self._pending) >= _FLUSH_EVERY:

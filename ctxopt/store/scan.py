@@ -25,8 +25,8 @@ from ..parsing.parse import parse_file
 from .lexical import postings_of
 from .parsecache import ParseCache
 
-__all__ = ["ScanResult", "content_digest", "scan_one", "scan_chunk", "definition_rows", "reference_rows",
-           "unpack_uses"]
+__all__ = ["ScanResult", "content_digest", "scan_one", "scan_chunk", "packed", "unpacked",
+           "definition_rows", "reference_rows", "unpack_uses"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +88,17 @@ def scan_one(root: str, path: str, old_hash: str | None,
     file's ``.gitattributes`` verdict (``discover.Candidate.generated``). With a ``cache``,
     a file whose content changed is looked up there first, and a new scan stored there
     (but not a parse timeout: that depends on the machine's load)."""
+    result, key = _looked_up(root, path, old_hash, config, generated, cache)
+    if key is not None and cache is not None:
+        cache.put(key, result.content())
+    return result
+
+
+def _looked_up(root: str, path: str, old_hash: str | None, config: HygieneConfig,
+               generated: bool | None, cache: ParseCache | None
+               ) -> tuple[ScanResult, bytes | None]:
+    """(``scan_one``'s result, the cache key to store it under, or None when it is not
+    to be stored: no cache, found there, unchanged, or a parse timeout)."""
     checked_ns = time.time_ns()
     full = os.path.join(root, path)
     try:
@@ -95,24 +106,22 @@ def scan_one(root: str, path: str, old_hash: str | None,
             info = os.fstat(handle.fileno())
             data = handle.read()
     except FileNotFoundError:
-        return ScanResult("gone", path)
+        return ScanResult("gone", path), None
     except OSError as exc:
         return ScanResult("new", path, checked_ns=checked_ns, skip="unreadable",
-                          detail=exc.strerror or "")
+                          detail=exc.strerror or ""), None
     digest = content_digest(data)
     stat = (info.st_size, info.st_mtime_ns, checked_ns)  # size, mtime_ns, checked_ns
     if digest == old_hash:
-        return ScanResult("same", path, *stat)
+        return ScanResult("same", path, *stat), None
     if cache is None:
-        return _scan_content(path, data, digest, stat, config, generated)
+        return _scan_content(path, data, digest, stat, config, generated), None
     key = cache.key(path, digest, generated)
     fields = cache.get(key)
     if fields is not None:
-        return ScanResult(*("new", path, *stat, *fields, True))  # the last field: cached
+        return ScanResult(*("new", path, *stat, *fields, True)), None  # the last field: cached
     result = _scan_content(path, data, digest, stat, config, generated)
-    if result.skip != REASON_PARSE_TIMEOUT:
-        cache.put(key, result.content())
-    return result
+    return result, (key if result.skip != REASON_PARSE_TIMEOUT else None)
 
 
 def _scan_content(path: str, data: bytes, digest: str, stat: tuple[int, int, int],
@@ -179,10 +188,31 @@ def unpack_uses(packed: str) -> Iterator[tuple[int, str, int | None]]:
 
 
 def scan_chunk(root: str, chunk: list[tuple[str, str | None, bool | None]],
-               config: HygieneConfig, cache: ParseCache | None = None) -> list[ScanResult]:
-    """``scan_one`` of each (path, old hash, generated) of ``chunk``, in a worker process
-    (new entries of ``cache`` are written as it fills, and when the worker ends: see
-    ``workers``)."""
+               config: HygieneConfig, cache: ParseCache | None = None) -> list[tuple]:
+    """``scan_one`` of each (path, old hash, generated) of ``chunk``, in a worker process,
+    each result packed for its parent (``packed``); the worker only reads ``cache``, and
+    its parent stores the new entries (``unpacked``)."""
     gc.disable()  # a worker makes no reference cycles worth collecting (see without_cyclic_gc)
-    return [scan_one(root, path, old_hash, config, generated, cache)
+    return [packed(*_looked_up(root, path, old_hash, config, generated, cache))
             for path, old_hash, generated in chunk]
+
+
+def packed(result: ScanResult, key: bytes | None) -> tuple:
+    """A worker's result as sent to its parent: (status, path, size, mtime_ns,
+    checked_ns, cached, cache key or None, the marshalled ``content()`` or None for a
+    file that is not "new"). The marshalled content is also the parse cache's entry, so
+    a new scan is marshalled once, not once for the cache and again for the pipe."""
+    content = marshal.dumps(result.content()) if result.status == "new" else None
+    return (result.status, result.path, result.size, result.mtime_ns, result.checked_ns,
+            result.cached, key, content)
+
+
+def unpacked(fields: tuple, cache: ParseCache | None) -> ScanResult:
+    """The ``ScanResult`` of a ``packed`` result, its entry stored in ``cache`` when the
+    worker found it to be stored (and there is a cache)."""
+    status, path, size, mtime_ns, checked_ns, cached, key, content = fields
+    if content is None:
+        return ScanResult(status, path, size, mtime_ns, checked_ns)
+    if key is not None and cache is not None:
+        cache.put_marshalled(key, content)
+    return ScanResult(*(status, path, size, mtime_ns, checked_ns, *marshal.loads(content), cached))

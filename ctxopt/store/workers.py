@@ -13,7 +13,7 @@ from typing import Any, cast
 from ..files.safety import HygieneConfig
 from ..errors import IndexStoreError
 from .parsecache import ParseCache
-from .scan import ScanResult, scan_chunk, scan_one
+from .scan import ScanResult, scan_chunk, scan_one, unpacked
 
 __all__ = ["scan_files"]
 
@@ -61,7 +61,7 @@ def _worker_init(parent: int) -> None:
         os._exit(1)
 
 
-# The first byte of a worker's answer: the results (marshalled ``ScanResult.fields``,
+# The first byte of a worker's answer: the results (marshalled ``scan.packed`` tuples,
 # faster both ways than pickling the objects), or the exception (pickled).
 _RESULTS, _ERROR = b"r", b"e"
 
@@ -69,20 +69,18 @@ _RESULTS, _ERROR = b"r", b"e"
 def _worker_main(conn: Any, root: str, config: HygieneConfig, parent: int,
                  cache: ParseCache | None) -> None:
     """A worker: scan the chunks received on ``conn`` until None (or the pipe closes),
-    answering each with its results or the exception it raised (``_answer``)."""
+    answering each with its results or the exception it raised (``_answer``). It reads
+    the parse ``cache`` but leaves the writing to its parent (``scan.unpacked``): one
+    writer, where two workers writing at once took turns at the cache's write lock."""
     _worker_init(parent)
+    outbox = _sender(conn)
     try:
         while True:
             chunk = conn.recv()
             if chunk is None:
-                # the cache's last entries: written once at the end rather than after each
-                # chunk, as two workers writing the cache take turns at its write lock
-                if cache is not None:
-                    cache.flush()
                 return
             try:
-                answer = _RESULTS + marshal.dumps(
-                    [result.fields() for result in scan_chunk(root, chunk, config, cache)])
+                answer = _RESULTS + marshal.dumps(scan_chunk(root, chunk, config, cache))
             except Exception as exc:
                 import pickle  # (here: a warm gather never starts a worker)
 
@@ -90,30 +88,57 @@ def _worker_main(conn: Any, root: str, config: HygieneConfig, parent: int,
                     answer = _ERROR + pickle.dumps(exc)
                 except Exception:  # an exception that does not pickle
                     answer = _ERROR + pickle.dumps(RuntimeError(f"{type(exc).__name__}: {exc}"))
-            conn.send_bytes(answer)
+            outbox.put(answer)
     except (EOFError, OSError):
         return  # the parent went away
 
 
-def _answer(data: bytes) -> list[ScanResult]:
-    """The results in a worker's answer; raises the exception a worker sent instead."""
+def _sender(conn: Any) -> Any:
+    """A queue whose answers a thread of this worker writes to ``conn``, in order, while
+    the worker scans its next chunk. An answer (a megabyte or two for a chunk of big
+    files) passes a pipe's buffer only as fast as the parent reads it, and the parent
+    reads none while it stores a batch: written in line, the workers of a cold index of
+    sympy waited 0.4-0.5 s each (wall, at a load of 3.5) for the parent to read. The
+    parent asks for no more (None) before it has read every answer, so none is left
+    unsent when the worker ends; a write that fails (the parent gone) ends the thread."""
+    import queue
+    import threading
+
+    outbox: queue.SimpleQueue[bytes] = queue.SimpleQueue()
+
+    def send() -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                conn.send_bytes(outbox.get())
+
+    threading.Thread(target=send, name="ctxopt answers", daemon=True).start()
+    return outbox
+
+
+def _answer(data: bytes, cache: ParseCache | None) -> list[ScanResult]:
+    """The results in a worker's answer, their new entries put in ``cache``; raises the
+    exception a worker sent instead."""
     if data[:1] == _ERROR:
         import pickle
 
         raise pickle.loads(data[1:])
-    return [ScanResult(*fields) for fields in marshal.loads(memoryview(data)[1:])]
+    return [unpacked(fields, cache) for fields in marshal.loads(memoryview(data)[1:])]
 
 
 def scan_files(root: Path, work: list[tuple[str, str | None, bool | None]], jobs: int,
           progress: Callable[[int, int], None] | None,
-          config: HygieneConfig, cache: ParseCache | None = None
-          ) -> Generator[ScanResult, None, None]:
+          config: HygieneConfig, cache: ParseCache | None = None,
+          sizes: dict[str, int] | None = None) -> Generator[ScanResult, None, None]:
     """Scan ``work`` ((path, old hash, generated) triples), in worker processes when there
     is much, through the parse ``cache`` when there is one (``scan.scan_one``).
+    ``sizes``: the files' sizes in bytes as listed (path -> size), which order the work
+    for the workers; a file missing there is looked up (``stat``).
 
-    The workers are plain processes with one pipe each (no helper threads): when the
+    The workers are plain processes with one pipe each (no pool threads here): when the
     scan does not run to its end (an exception, Ctrl-C, the generator closed), they are
-    killed at once, so nothing waits on a worker blocked on a pipe."""
+    killed at once, so nothing waits on a worker blocked on a pipe. The new entries they
+    found are put in ``cache`` here; after a scan that ran to its end, the last of them
+    are written by the caller's ``cache.close()``."""
     total = len(work)
     done = 0
     if jobs <= 1 or total < _PARALLEL_THRESHOLD:
@@ -135,8 +160,11 @@ def scan_files(root: Path, work: list[tuple[str, str | None, bool | None]], jobs
 
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
-    # largest files first, so that no worker is left with a big file at the end
-    order = sorted(work, key=lambda w: -_size_or_zero(root / w[0]))
+    # largest files first, so that no worker is left with a big file at the end (sizes
+    # as listed: a stat of each file here took 14 ms before any worker started)
+    sizes = sizes or {}
+    order = sorted(work, key=lambda w: -(sizes[w[0]] if w[0] in sizes
+                                         else _size_or_zero(root / w[0])))
     chunks = iter([order[i:i + _CHUNK] for i in range(0, total, _CHUNK)])
     workers: dict[Any, Any] = {}  # connection -> process
     finished = False
@@ -163,7 +191,7 @@ def scan_files(root: Path, work: list[tuple[str, str | None, bool | None]], jobs
                 except (EOFError, OSError) as exc:
                     raise IndexStoreError("a worker process died while indexing "
                                           f"(exit code {workers[conn].exitcode})") from exc
-                results = _answer(data)
+                results = _answer(data, cache)
                 chunk = next(chunks, None)
                 if chunk is None:
                     busy[conn] -= 1
@@ -178,6 +206,8 @@ def scan_files(root: Path, work: list[tuple[str, str | None, bool | None]], jobs
         finished = True
     finally:
         _stop_workers(workers, finished)
+        if cache is not None and not finished:  # (else the caller's close writes the rest)
+            cache.flush()
 
 
 @contextlib.contextmanager
