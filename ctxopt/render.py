@@ -122,17 +122,19 @@ def _commentless(block: Block) -> bool:
 def _unwrapped(blocks: list[Block]) -> list[Block]:
     """One file's blocks in line order, each signature without the headers of containers
     above it that it lists members inside (``Block.wrappers``) when a block above it shows
-    that header's line (a cut's shown lines, a signature's range: a container whose header
-    is in a signature block's lines is listed in it), or a signature above repeats it
-    already. (Trial 16: `public class DefaultParser implements CommandLineParser {` under
-    a block of its header, then above each of two blocks of fields far below it.)"""
+    that header's line or a line below it, inside the container (a cut's shown lines, a
+    signature's range: a container whose header is in a signature block's lines is
+    listed in it), or a signature above repeats it already. (Trial 16: `public class
+    DefaultParser implements CommandLineParser {` under a block of its header, then above
+    each of two blocks of fields far below it; its re-check: `struct IgnoreInner {`
+    below a block of its own fields, out of order.)"""
     shown: list[tuple[int, int]] = []
     found = []
     for block in blocks:
         if block.kind is Fidelity.SIGNATURE and block.wrappers:
             content = block.content
             for line, text in block.wrappers:
-                if any(first <= line <= last for first, last in shown):
+                if any(first < block.start_line and line <= last for first, last in shown):
                     content = _without(content, text)
                 else:
                     shown.append((line, line))

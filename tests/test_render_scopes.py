@@ -1,0 +1,39 @@
+"""How the text shows a file's blocks around the scopes they sit in: a container's header
+once and in line order, a body shown or elided, not both, and windows cut from inside a
+definition marked (re-check of trial 16: F1, F2, F4, F6)."""
+from ctxopt.model import Fidelity, Intent, Item, Result, Selection
+from ctxopt.render import Layout, render_text
+from ctxopt.source import read_blocks
+from ctxopt.tokens import Cl100kCounter, count_tokens
+
+
+def _blocks(make_repo, build_index, files: dict[str, str], items: list[Item]) -> list:
+    root = make_repo(files)
+    return read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False,
+                       context_lines=0, merge_gap=0)
+
+
+def _text(blocks: list) -> str:
+    """The blocks' fenced text (the header left out); the fitter's measure is its count."""
+    result = Result(task="t", intent=Intent.GENERAL, budget=1000,
+                    selection=Selection(blocks=tuple(blocks)))
+    rendered = render_text(result, count_tokens)
+    assert Layout(result, count_tokens, additive=True).tokens(result.selection) == \
+        count_tokens(rendered)
+    return rendered.split("```", 1)[1].split("\n", 1)[1]
+
+
+_INNER = ("#[derive(Clone, Debug)]\nstruct Inner {\n    a: u32,\n    b: u32,\n    c: u32,\n"
+          "    d: u32,\n    e: u32,\n    f: u32,\n}\n")
+
+
+def test_a_signature_repeats_no_header_of_a_struct_whose_fields_a_block_above_shows(
+        make_repo, build_index) -> None:
+    # re-check of trial 16 (F1): ripgrep's `struct IgnoreInner {` (line 115) was shown
+    # below lines 127-133, its own fields, above the signature of the fields after them
+    items = [Item("lib.rs", 5, 6, 130.0, 0, "definition of Inner.c", "Inner.c"),
+             Item("lib.rs", 7, 7, 70.0, 1, "used by g", "Inner.e", Fidelity.SIGNATURE),
+             Item("lib.rs", 8, 8, 70.0, 1, "used by g", "Inner.f", Fidelity.SIGNATURE)]
+    blocks = _blocks(make_repo, build_index, {"lib.rs": _INNER}, items)
+    assert _text(blocks) == ("// lines 5-6\n    c: u32,\n    d: u32,\n"
+                             "// lines 7-8 (signature)\n    e: u32,\n    f: u32,\n⋮\n```\n")
