@@ -252,6 +252,10 @@ class Block:
     # left out above); the renderer leaves that text out when a block above in the file
     # shows the line (``render._unwrapped``)
     wrappers: tuple[tuple[int, str], ...] = ()
+    # a signature whose last definition, shown ``{ ... }``, goes on below the block: that
+    # definition's last line; the renderer opens it (``{``) when the next block in the
+    # file shows lines inside it (``render._opened``); 0: none
+    opens: int = 0
 
 
 @dataclass(frozen=True, slots=True)

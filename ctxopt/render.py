@@ -145,6 +145,36 @@ def _unwrapped(blocks: list[Block]) -> list[Block]:
     return found
 
 
+# The placeholder of a body a signature leaves out (``treesitter.signature_of``).
+_ELIDED = " { ... }"
+
+
+def _opened(blocks: list[Block]) -> list[Block]:
+    """One file's blocks in line order, each signature whose last definition goes on
+    below it shown open (``Block.opens``: ``struct Match {``, not ``struct Match { ...
+    }``) when the next block shows lines inside that definition, and the last of those
+    blocks ending with a ``⋮`` line when none shows the definition's last line (and it
+    does not end with a marker already). (Re-check of trial 16: `pub struct Match { ...
+    }`, then a block of its fields and `}`; `export class Immer ... { ... }`, then one of
+    its members.)"""
+    found = list(blocks)
+    for n, block in enumerate(found):
+        inside = [k for k in range(n + 1, len(found)) if found[k].start_line <= block.opens]
+        if block.kind is not Fidelity.SIGNATURE or not inside \
+                or not block.content.endswith(_ELIDED):
+            continue
+        found[n] = replace(block, content=block.content[:-len(_ELIDED)] + " {")
+        last = found[inside[-1]]
+        if last.end_line < block.opens and not _marker(last.content.rsplit("\n", 1)[-1]):
+            found[inside[-1]] = replace(last, content=last.content + "\n⋮")
+    return found
+
+
+def _marker(line: str) -> bool:
+    """Whether ``line`` is a marker of lines left out (``⋮``, ``⋮ 12 lines``, ...)."""
+    return line.lstrip().startswith("⋮")
+
+
 def _without(content: str, text: str) -> str:
     """``content`` without ``text``, lines of it starting a line (unchanged when it holds
     none: a secret redacted in them)."""
@@ -154,12 +184,19 @@ def _without(content: str, text: str) -> str:
     return content if at < 0 else content[:at + 1] + content[at + 1 + len(text):]
 
 
+def _as_text(blocks: list[Block]) -> list[Block]:
+    """One file's blocks in line order as the text shows them: container headers shown
+    once (``_unwrapped``), elided bodies opened when a block below shows them
+    (``_opened``)."""
+    return _opened(_unwrapped(blocks))
+
+
 def _sections(blocks: tuple[Block, ...] | list[Block]) -> list[list[Block]]:
-    """The fenced sections of the text: a file's blocks (``by_file``, ``_unwrapped``), or
+    """The fenced sections of the text: a file's blocks (``by_file``, ``_as_text``), or
     each block of a file in a language without comments alone, in line order (its range
     cannot be a comment inside the fence)."""
     sections: list[list[Block]] = []
-    for group in map(_unwrapped, by_file(blocks)):
+    for group in map(_as_text, by_file(blocks)):
         if _commentless(group[0]):
             sections += [[block] for block in group]
         else:
@@ -520,11 +557,11 @@ def render_json(result: Result, count: Callable[[str], int]) -> str:
 
 
 def _as_shown(blocks: tuple[Block, ...], count: Callable[[str], int]) -> dict[Block, Block]:
-    """Each block as the text shows it (``_unwrapped``), its tokens counted again when its
+    """Each block as the text shows it (``_as_text``), its tokens counted again when its
     content is not its own."""
     shown = {}
     for group in by_file(blocks):
-        for block, as_shown in zip(group, _unwrapped(group)):
+        for block, as_shown in zip(group, _as_text(group)):
             shown[block] = as_shown if as_shown is block else replace(
                 as_shown, tokens=count(as_shown.content))
     return shown

@@ -242,13 +242,15 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
 
 
 def _signature_wrapped(index: IndexView, path: str, lines: list[str], start: int, end: int
-                       ) -> tuple[str, tuple[tuple[int, str], ...]]:
-    """``_signature`` and the headers of containers above the block it lists members
+                       ) -> tuple[str, tuple[tuple[int, str], ...], int]:
+    """``_signature``, the headers of containers above the block it lists members
     inside (``Block.wrappers``): (the last line of the container's header, and the
-    signature's text from that header to its first member, "⋮" included)."""
+    signature's text from that header to its first member, "⋮" included), and the last
+    line of its last definition when that is shown ``{ ... }`` and goes on below the
+    block (``Block.opens``; 0: none)."""
     definitions = index.file_definitions(path)
     if definitions is None:
-        return "", ()
+        return "", (), 0
     inside = []
     for i, d in enumerate(definitions):
         if d.start_line <= end and d.end_line >= start:
@@ -291,7 +293,9 @@ def _signature_wrapped(index: IndexView, path: str, lines: list[str], start: int
         closing += [a for a in _closed_here(definitions, owner, lines, end) if a not in closing]
     parts += [(definitions[a].end_line, lines[definitions[a].end_line - 1]) for a in closing]
     parts += [(n, lines[n - 1]) for n in _scope_lines(definitions, lines, outermost, start, end)]
-    return "\n".join(text for _, text in sorted(parts, key=lambda part: part[0])), tuple(wrappers)
+    text = "\n".join(text for _, text in sorted(parts, key=lambda part: part[0]))
+    last = definitions[outermost[-1]].end_line if outermost else 0
+    return text, tuple(wrappers), last if last > end and text.endswith("{ ... }") else 0
 
 
 # Lines that close a braced scope that is no definition (``_scope_lines``).
@@ -747,8 +751,8 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
     symbols, reason = label_members(held)
     # a part below its items' first lines (a struct's fields under one a stronger block
     # shows) is no signature of its own: trial 9 showed a field as parse_buffer's
-    signature, wrappers = _signature_wrapped(index, path, lines, start, end) \
-        if any(i.start_line >= start for i in inside) else ("", ())
+    signature, wrappers, opens = _signature_wrapped(index, path, lines, start, end) \
+        if any(i.start_line >= start for i in inside) else ("", (), 0)
     content, kind, whole = "\n".join(lines[start - 1:end]), Fidelity.FULL, ""
     if signature and all(i.fidelity is Fidelity.SIGNATURE for i in members):
         # (its lines whole come last, when budget is left; a test's after all else)
@@ -763,7 +767,7 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
         tokens=counter.count(content), score=best.score, ring=min(i.ring for i in members),
         reason=reason, symbols=symbols, kind=kind, signature=signature, focus_line=focus,
         whole=whole, whole_last=bool(whole) and index.is_test(path), members=held,
-        wrappers=wrappers,
+        wrappers=wrappers, opens=opens,
         cells=cell_label(lines, start, end) if is_notebook(path) else "",
         part_of=None if kind is Fidelity.SIGNATURE else _part_of(index, path, inside,
                                                                 span, taken))

@@ -37,3 +37,40 @@ def test_a_signature_repeats_no_header_of_a_struct_whose_fields_a_block_above_sh
     blocks = _blocks(make_repo, build_index, {"lib.rs": _INNER}, items)
     assert _text(blocks) == ("// lines 5-6\n    c: u32,\n    d: u32,\n"
                              "// lines 7-8 (signature)\n    e: u32,\n    f: u32,\n⋮\n```\n")
+
+
+_MATCH = "pub struct Match {\n    start: usize,\n    end: usize,\n}\n"
+
+
+def test_a_struct_shown_as_its_signature_is_open_above_a_block_of_its_fields(
+        make_repo, build_index) -> None:
+    # re-check of trial 16 (F2): `pub struct Match { ... }`, then `// lines 70-72 (part of
+    # Match)` showed its fields and a `}` that closed nothing shown
+    items = [Item("lib.rs", 1, 1, 70.0, 1, "used by f", "Match", Fidelity.SIGNATURE),
+             Item("lib.rs", 2, 4, 130.0, 0, "definition of Match.start", "Match.start")]
+    blocks = _blocks(make_repo, build_index, {"lib.rs": _MATCH}, items)
+    assert _text(blocks) == ("// lines 1-1 (signature)\npub struct Match {\n// lines 2-4\n"
+                             "    start: usize,\n    end: usize,\n}\n```\n")
+    # alone, its body is elided
+    assert _text([b for b in blocks if b.start_line == 1]) == (
+        "// lines 1-1 (signature)\npub struct Match { ... }\n```\n")
+
+
+_IMMER = ("export class Immer {\n    a = 1\n"
+          + "".join(f"    m{n}() {{\n        return {n}\n    }}\n" for n in range(6))
+          + "    produce = (base: any) => {\n        return base\n    }\n"
+          + "    b = 2\n}\n")
+
+
+def test_a_class_shown_as_its_signature_is_open_above_a_window_of_a_member(
+        make_repo, build_index) -> None:
+    # re-check of trial 16 (F2): `export class Immer implements ProducersFns { ... }`, then
+    # lines 137-150 showed its member `produceWithPatches`; the class goes on below it
+    items = [Item("immer.ts", 1, 1, 70.0, 1, "used by f", "Immer", Fidelity.SIGNATURE),
+             Item("immer.ts", 21, 23, 130.0, 0, "definition of Immer.produce",
+                  "Immer.produce")]
+    blocks = _blocks(make_repo, build_index, {"immer.ts": _IMMER}, items)
+    assert _text(blocks) == ("// lines 1-1 (signature)\nexport class Immer {\n// lines 21-23\n"
+                             "    produce = (base: any) => {\n        return base\n    }\n⋮\n"
+                             "```\n")
+
