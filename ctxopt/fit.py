@@ -76,7 +76,7 @@ from .errors import BudgetTooSmallForContent
 from .model import (RING_BANDS, WHOLE_FILE, Block, Dropped, Fidelity, Selection, Tier, Upcoming,
                     label_members)
 from .parsing.languages import comment_opener
-from .wording import counted
+from .wording import omitted
 
 __all__ = [
     "CAP_FLOOR",
@@ -133,7 +133,7 @@ _MARKER_TOKENS = 5
 def _omitted(count: int, side: str) -> str:
     """The marker line for ``count`` lines a cut drops on ``side`` (``above``, ``below``):
     ``⋮ 12 lines below omitted``, ``⋮ 1 line below omitted`` (trial 14: "1 lines")."""
-    return f"⋮ {counted(count, 'line')} {side} omitted"
+    return omitted(count, side)
 
 
 def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:

@@ -15,7 +15,7 @@ from . import __version__
 from .files.text import display_text
 from .model import Block, Dropped, Fidelity, Result, Selection, Upcoming
 from .parsing.languages import comment_syntax
-from .wording import counted
+from .wording import counted, omitted
 
 __all__ = [
     "RENDERERS",
@@ -170,6 +170,34 @@ def _opened(blocks: list[Block]) -> list[Block]:
     return found
 
 
+def _marked(blocks: list[Block]) -> list[Block]:
+    """One file's blocks in line order, each window cut from inside a definition
+    (``Block.part_of``) with a marker line for the lines of it left out above and below
+    that no block next to it shows (``⋮ 12 lines above omitted``, as a cut's), one
+    marker a gap: the block above marks it. A side that ends with a marker already (a
+    cut's) keeps it. (Re-check of trial 16: windows of commons-cli's appendOptions and
+    ripgrep's add_line began with a `}` and ended inside an `if`, unmarked.)"""
+    found = list(blocks)
+    marked = 0  # the last line the marker below the block before counts
+    for n, block in enumerate(found):
+        if block.part_of is None or block.kind is Fidelity.SIGNATURE:
+            marked = 0
+            continue
+        _, first, last = block.part_of
+        lines = block.content.split("\n")
+        top = max(first, found[n - 1].end_line + 1 if n else first)
+        if top < block.start_line and marked < block.start_line - 1 and not _marker(lines[0]):
+            lines.insert(0, omitted(block.start_line - top, "above"))
+        bottom = min(last, found[n + 1].start_line - 1 if n + 1 < len(found) else last)
+        marked = bottom if bottom > block.end_line else 0
+        if marked and not _marker(lines[-1]):
+            lines.append(omitted(bottom - block.end_line, "below"))
+        content = "\n".join(lines)
+        if content != block.content:
+            found[n] = replace(block, content=content)
+    return found
+
+
 def _marker(line: str) -> bool:
     """Whether ``line`` is a marker of lines left out (``⋮``, ``⋮ 12 lines``, ...)."""
     return line.lstrip().startswith("⋮")
@@ -186,9 +214,9 @@ def _without(content: str, text: str) -> str:
 
 def _as_text(blocks: list[Block]) -> list[Block]:
     """One file's blocks in line order as the text shows them: container headers shown
-    once (``_unwrapped``), elided bodies opened when a block below shows them
-    (``_opened``)."""
-    return _opened(_unwrapped(blocks))
+    once (``_unwrapped``), windows inside a definition marked where it goes on
+    (``_marked``), elided bodies opened when a block below shows them (``_opened``)."""
+    return _opened(_marked(_unwrapped(blocks)))
 
 
 def _sections(blocks: tuple[Block, ...] | list[Block]) -> list[list[Block]]:

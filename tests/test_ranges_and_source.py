@@ -749,7 +749,7 @@ def test_a_signature_of_fields_repeats_no_class_header_a_block_above_shows(
         return rendered.split("```java\n", 1)[1]
 
     assert text(blocks) == ("// lines 1-1 (part of Parser, lines 1-22)\npublic class Parser {\n"
-                            "// lines 19-19 (signature)\n"
+                            "⋮ 17 lines below omitted\n// lines 19-19 (signature)\n"
                             "    int c;\n⋮\n// lines 21-21 (signature)\n    int e;\n⋮\n```\n")
     # without the header's block, the first signature shows it (the members above marked)
     assert text([b for b in blocks if b.start_line > 1]) == (

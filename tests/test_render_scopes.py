@@ -74,3 +74,25 @@ def test_a_class_shown_as_its_signature_is_open_above_a_window_of_a_member(
                              "    produce = (base: any) => {\n        return base\n    }\n⋮\n"
                              "```\n")
 
+
+_FLATTEN = ("class P {\n    void flatten(String t) {\n"
+            + "".join(f"        if (t.equals(\"{n}\")) {{\n            go({n});\n        }}\n"
+                      for n in range(10))
+            + "    }\n}\n")
+
+
+def test_windows_inside_a_definition_mark_the_lines_of_it_left_out(make_repo,
+                                                                    build_index) -> None:
+    # re-check of trial 16 (F4): a window "part of HelpFormatter.appendOptions" began with
+    # a `}` whose opener was not shown and ended inside an `if`, with no marker
+    items = [Item("P.java", 9, 11, 80.0, 1, "calls go", "P.flatten"),
+             Item("P.java", 18, 20, 80.0, 1, "calls go", "P.flatten")]
+    blocks = _blocks(make_repo, build_index, {"P.java": _FLATTEN}, items)
+    assert [b.part_of for b in blocks] == [("P.flatten", 2, 33)] * 2
+    assert _text(blocks) == (
+        "// lines 9-11 (part of P.flatten, lines 2-33)\n⋮ 7 lines above omitted\n"
+        "        if (t.equals(\"2\")) {\n            go(2);\n        }\n"
+        "⋮ 6 lines below omitted\n"  # (one marker for the lines between the windows)
+        "// lines 18-20 (part of P.flatten, lines 2-33)\n"
+        "        if (t.equals(\"5\")) {\n            go(5);\n        }\n"
+        "⋮ 13 lines below omitted\n```\n")
