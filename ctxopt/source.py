@@ -551,7 +551,10 @@ def _context_start(lines: list[str], start: int, context_lines: int) -> int:
     began with the `{` of `public class LogEvent`, without the class.)"""
     first = max(1, start - context_lines)
     for number in range(min(start - 1, len(lines)), first - 1, -1):
-        if lines[number - 1].strip() in _CLOSING_LINE or lines[number - 1].strip() == "{":
+        text = lines[number - 1].strip()
+        # (a line that opens with a closer ends a statement above it: re-check of trial 16,
+        # six blocks began with `} from "../internal"`, their `import {` not shown)
+        if text in _CLOSING_LINE or text == "{" or text.startswith(_CLOSERS):
             first = number + 1
             while first < min(start, len(lines) + 1) and not lines[first - 1].strip():
                 first += 1

@@ -96,3 +96,34 @@ def test_windows_inside_a_definition_mark_the_lines_of_it_left_out(make_repo,
         "// lines 18-20 (part of P.flatten, lines 2-33)\n"
         "        if (t.equals(\"5\")) {\n            go(5);\n        }\n"
         "⋮ 13 lines below omitted\n```\n")
+
+
+def test_context_lines_do_not_start_with_the_end_of_a_statement_above(make_repo,
+                                                                      build_index) -> None:
+    # re-check of trial 16 (F6): six blocks began with `} from "../internal"`, their
+    # `import {` not shown
+    source = 'import {\n\ta,\n\tb\n} from "../internal"\n\nexport type T = number\n'
+    root = make_repo({"t.ts": source})
+    (block,) = read_blocks(root, [Item("t.ts", 6, 6, 130.0, 0, "definition of T", "T")],
+                           build_index(root), Cl100kCounter(), whole_files=False)
+    assert (block.start_line, block.content) == (6, "export type T = number")
+
+
+_ARCH = ('import {a} from "x"\n\nexport const enum ArchType {\n\tObject,\n\tArray,\n\tMap,\n'
+         '\tSet\n}\n\nexport interface Base {\n\tparent: Base\n\tscope: number\n}\n')
+
+
+def test_a_cut_from_a_member_shows_the_header_of_the_scope_it_is_in() -> None:
+    # re-check of trial 16 (F6): a cut of immer's types-internal.ts from `ArchType.Map`
+    # showed `⋮ 22 lines above omitted`, `Map,`, `Set`, `}`: not `export const enum ArchType {`
+    from ctxopt.fit import truncate_block
+    from ctxopt.model import Block
+
+    content = _ARCH.rstrip("\n")
+    block = Block(path="t.ts", language="typescript", start_line=1, end_line=13,
+                  content=content, tokens=count_tokens(content), score=130.0, ring=0,
+                  reason="definition of ArchType.Map", symbols=("ArchType.Map",), focus_line=6)
+    cut = truncate_block(block, 3, count_tokens)
+    assert cut.content == ("export const enum ArchType {\n\t⋮ 2 lines\n\tMap,\n\tSet\n"
+                           "⋮ 6 lines below omitted")
+    assert (cut.start_line, cut.end_line) == (3, 7)
