@@ -127,19 +127,21 @@ def _unwrapped(blocks: list[Block]) -> list[Block]:
     listed in it), or a signature above repeats it already. (Trial 16: `public class
     DefaultParser implements CommandLineParser {` under a block of its header, then above
     each of two blocks of fields far below it; its re-check: `struct IgnoreInner {`
-    below a block of its own fields, out of order.)"""
+    below a block of its own fields, out of order.) A header it keeps starts its range:
+    ``lines 114-147``, not ``lines 134-147`` over `struct IgnoreInner {` of line 115."""
     shown: list[tuple[int, int]] = []
     found = []
     for block in blocks:
         if block.kind is Fidelity.SIGNATURE and block.wrappers:
-            content = block.content
-            for line, text in block.wrappers:
+            content, start = block.content, block.start_line
+            for top, line, text in block.wrappers:
                 if any(first < block.start_line and line <= last for first, last in shown):
                     content = _without(content, text)
-                else:
+                else:  # (its label's range holds the header it shows: re-check of trial 16)
                     shown.append((line, line))
-            if content != block.content:
-                block = replace(block, content=content)
+                    start = min(start, top)
+            if content != block.content or start != block.start_line:
+                block = replace(block, content=content, start_line=start)
         shown += block.shown or ((block.start_line, block.end_line),)
         found.append(block)
     return found

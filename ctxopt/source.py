@@ -242,10 +242,10 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
 
 
 def _signature_wrapped(index: IndexView, path: str, lines: list[str], start: int, end: int
-                       ) -> tuple[str, tuple[tuple[int, str], ...], int]:
+                       ) -> tuple[str, tuple[tuple[int, int, str], ...], int]:
     """``_signature``, the headers of containers above the block it lists members
-    inside (``Block.wrappers``): (the last line of the container's header, and the
-    signature's text from that header to its first member, "⋮" included), and the last
+    inside (``Block.wrappers``): (the first and last lines of the container's header, and
+    the signature's text from that header to its first member, "⋮" included), and the last
     line of its last definition when that is shown ``{ ... }`` and goes on below the
     block (``Block.opens``; 0: none)."""
     definitions = index.file_definitions(path)
@@ -271,7 +271,7 @@ def _signature_wrapped(index: IndexView, path: str, lines: list[str], start: int
     # 16 showed `public class DefaultParser ... {` three times, twice under ranges of
     # fields far below it; ``render._unwrapped``)
     parts: list[tuple[int, str]] = []  # (file line, text), in line order
-    wrappers: list[tuple[int, str]] = []
+    wrappers: list[tuple[int, int, str]] = []
     # (containers above the block whose closing line is in it, innermost last: a member's
     # signature, then the next type's, read as nested in it; trial 13)
     closing: list[int] = []
@@ -284,7 +284,7 @@ def _signature_wrapped(index: IndexView, path: str, lines: list[str], start: int
             wrapped = _skeleton_parts(definitions, owner, end, lines, only=set(members))
             if wrapped is not None:
                 head, body, tail = wrapped
-                wrappers.append((header_lines(definitions[owner], lines)[1],
+                wrappers.append((*header_lines(definitions[owner], lines),
                                  "\n".join(head) + "\n"))
                 parts.append((definitions[members[0]].start_line, "\n".join(head + body + tail)))
                 continue

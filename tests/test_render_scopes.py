@@ -127,3 +127,13 @@ def test_a_cut_from_a_member_shows_the_header_of_the_scope_it_is_in() -> None:
     assert cut.content == ("export const enum ArchType {\n\t⋮ 2 lines\n\tMap,\n\tSet\n"
                            "⋮ 6 lines below omitted")
     assert (cut.start_line, cut.end_line) == (3, 7)
+
+
+def test_a_signatures_range_holds_the_header_of_the_struct_it_shows(make_repo,
+                                                                    build_index) -> None:
+    # re-check of trial 16 (F5): `// lines 79-81 (signature)` showed `#[derive(Debug)]
+    # pub(crate) struct HiArgs {` of lines 35-36 above three fields
+    items = [Item("lib.rs", 7, 7, 70.0, 1, "used by g", "Inner.e", Fidelity.SIGNATURE)]
+    blocks = _blocks(make_repo, build_index, {"lib.rs": _INNER}, items)
+    assert _text(blocks) == ("// lines 1-7 (signature)\n#[derive(Clone, Debug)]\nstruct Inner {\n"
+                             "⋮\n    e: u32,\n⋮\n```\n")
