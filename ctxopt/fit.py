@@ -130,12 +130,6 @@ CUT_UNSIGNED_ABOVE = CAP_FLOOR
 _MARKER_TOKENS = 5
 
 
-def _omitted(count: int, side: str) -> str:
-    """The marker line for ``count`` lines a cut drops on ``side`` (``above``, ``below``):
-    ``⋮ 12 lines below omitted``, ``⋮ 1 line below omitted`` (trial 14: "1 lines")."""
-    return omitted(count, side)
-
-
 def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
     """``keep`` lines from the block's focus line (where its best item starts), or fewer
     lines above it when the block ends first, with a marker line for each side where
@@ -162,9 +156,9 @@ def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Bloc
     above, below = first, len(lines) - first - keep
     shown = lines[first:first + keep]
     if above > QUIET_ABOVE:
-        shown.insert(0, _omitted(above, "above"))
+        shown.insert(0, omitted(above, "above"))
     if below:
-        shown.append(_omitted(below, "below"))
+        shown.append(omitted(below, "below"))
     else:
         shown += tail
     content = "\n".join(shown)
@@ -254,9 +248,9 @@ def _cut_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
     shown, first, last = cut_lines(lines, kept)
     # (only the context lines above the focus go unmarked: not a doc comment below it)
     if first > min(QUIET_ABOVE, max(0, block.focus_line - block.start_line)):
-        shown.insert(0, _omitted(first, "above"))
+        shown.insert(0, omitted(first, "above"))
     if last < len(lines) - 1:
-        shown.append(_omitted(len(lines) - 1 - last, "below"))
+        shown.append(omitted(len(lines) - 1 - last, "below"))
     content = "\n".join(shown)
     return replace(block, content=content, tokens=count(content), kind=Fidelity.TRUNCATED,
                    start_line=block.start_line + first, end_line=block.start_line + last,

@@ -667,7 +667,8 @@ def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Bloc
                     signature=_signature(index, path, lines, 1, end),
                     focus_line=max(1, min(first_item, end)),
                     salient=tuple(line for line in dict.fromkeys(order) if line <= end),
-                    part_of=None, cover=cover, whole="", near_covers=tuple(near),
+                    part_of=None, cover=cover, whole="", near_covers=tuple(near), wrappers=(),
+                    opens=0,
                     cells=cell_label(lines, 1, end) if is_notebook(path) else "")]
 
 

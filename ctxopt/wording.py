@@ -18,7 +18,8 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
 
 def omitted(count: int, side: str) -> str:
     """The marker line for ``count`` lines left out on ``side`` (``above``, ``below``) of
-    what is shown: a cut's (``fit.truncate_block``) or a window's (``render._marked``).
+    what is shown: a cut's (``fit.truncate_block``) or a window's (``render._marked``);
+    "1 line", not "1 lines" (trial 14).
 
     Examples
     --------
