@@ -12,9 +12,8 @@ the seeds' names, the headers of the definitions inside), which a cut of it keep
 (``fit.truncate_block``). A block that stops inside a definition one of its items names
 (a class header, a window around a call in a long caller, the lines around a line the
 task points at) says so in ``part_of``: the renderer labels it (``# lines 120-132 (part
-of NAME, lines 100-230)``, JSON kind ``window``). (A ``⋮ N more lines of NAME`` line for
-them cost 0.02 line recall on the localization benchmark; the label is a few tokens on
-the block's marker line.) Files are decoded and split into lines as ``files.text`` says
+of NAME, lines 100-230)``, JSON kind ``window``), and marks the lines of the definition
+no block next to it shows (``render._marked``). Files are decoded and split into lines as ``files.text`` says
 (BOMs, UTF-16, ``\\r\\n``, ``\\r`` and ``\\n``), the same way the indexer numbered
 them.
 """
