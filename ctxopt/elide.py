@@ -205,8 +205,8 @@ def _scopes(lines: Sequence[str], spans: list[tuple[int, int]], index: int,
 def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
                   comment: str | None = "#", members: Sequence[int] = ()) -> list[list[int]]:
     """The order in which cuts of a block reveal its lines, as chunks of indices: the
-    header at ``focus`` (below the comments and blank lines it starts with) with the
-    headers of the scopes above it in the block (its class), then each
+    header at ``focus`` (below the comments and blank lines it starts with; a focus that
+    is no header, with the headers of the scopes above it in the block), then each
     salient index (best first) with its statement, the scope headers above it and the
     header of the other definition it is in, then every other statement from the header
     down, then those comments, then the lines above ``focus``: the headers of the other
@@ -239,9 +239,14 @@ def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
             seen.update(fresh)
             chunks.append(sorted(fresh))
 
-    # (with the headers of the scopes above it in the block: re-check of trial 16, a cut
-    # of immer's types-internal.ts began at `Map,` under `export const enum ArchType {`)
-    add(_scopes(lines, spans, start, 0) + (_header(lines, spans, start) or [start]))
+    # a focus that is no header (a field, an enum's member) with the headers of the
+    # scopes above it in the block: re-check of trial 16, a cut of immer's
+    # types-internal.ts began at `Map,` under `export const enum ArchType {`. (A method's
+    # class too moved two Live tasks' last signature out of 4,000 and 8,000 tokens.)
+    head = _header(lines, spans, start) or [start]
+    if not lines[head[-1]].rstrip().endswith(_HEADER_ENDS):
+        head = _scopes(lines, spans, start, 0) + head
+    add(head)
     for index in salient:
         if focus <= index < len(lines):
             first, last = spans[index]
