@@ -243,10 +243,10 @@ def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
     # scopes above it in the block: re-check of trial 16, a cut of immer's
     # types-internal.ts began at `Map,` under `export const enum ArchType {`. (A method's
     # class too moved two Live tasks' last signature out of 4,000 and 8,000 tokens.)
-    head = _header(lines, spans, start) or [start]
-    if not lines[head[-1]].rstrip().endswith(_HEADER_ENDS):
-        head = _scopes(lines, spans, start, 0) + head
-    add(head)
+    opening = _header(lines, spans, start) or [start]
+    if not lines[opening[-1]].rstrip().endswith(_HEADER_ENDS):
+        opening = _scopes(lines, spans, start, 0) + opening
+    add(opening)
     for index in salient:
         if focus <= index < len(lines):
             first, last = spans[index]
