@@ -161,12 +161,14 @@ def _string_stops(quote: str) -> re.Pattern[str]:
 def _header(lines: Sequence[str], spans: list[tuple[int, int]], focus: int) -> list[int]:
     """The focus line's definition header: its statements until one ends like a header
     (``:``, ``{``, ``=>``, ``->``), at most ``HEADER_LINES`` lines; the focus line's
-    statement alone when none does within them (a window that starts inside a body: its
+    statement alone when none does within them or its scope (a window that starts inside a body: its
     first twelve statements had come before the line the task points at; trial 7)."""
     found: list[int] = []
     i = focus
     while i < len(lines) and len(found) < HEADER_LINES:
         first, last = spans[i]
+        if i > focus and lines[first].strip() and _indent(lines[first]) < _indent(lines[focus]):
+            break  # (out of the focus's scope: an enum's `Map,` is no header of the next type)
         found.extend(range(max(first, focus), last + 1))
         if lines[last].rstrip().endswith(_HEADER_ENDS):
             return found[:HEADER_LINES]
@@ -203,7 +205,8 @@ def _scopes(lines: Sequence[str], spans: list[tuple[int, int]], index: int,
 def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
                   comment: str | None = "#", members: Sequence[int] = ()) -> list[list[int]]:
     """The order in which cuts of a block reveal its lines, as chunks of indices: the
-    header at ``focus`` (below the comments and blank lines it starts with), then each
+    header at ``focus`` (below the comments and blank lines it starts with; a focus that
+    is no header, with the headers of the scopes above it in the block), then each
     salient index (best first) with its statement, the scope headers above it and the
     header of the other definition it is in, then every other statement from the header
     down, then those comments, then the lines above ``focus``: the headers of the other
@@ -236,7 +239,14 @@ def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
             seen.update(fresh)
             chunks.append(sorted(fresh))
 
-    add(_header(lines, spans, start) or [start])
+    # a focus that is no header (a field, an enum's member) with the headers of the
+    # scopes above it in the block: re-check of trial 16, a cut of immer's
+    # types-internal.ts began at `Map,` under `export const enum ArchType {`. (A method's
+    # class too moved two Live tasks' last signature out of 4,000 and 8,000 tokens.)
+    opening = _header(lines, spans, start) or [start]
+    if not lines[opening[-1]].rstrip().endswith(_HEADER_ENDS):
+        opening = _scopes(lines, spans, start, 0) + opening
+    add(opening)
     for index in salient:
         if focus <= index < len(lines):
             first, last = spans[index]

@@ -76,7 +76,7 @@ from .errors import BudgetTooSmallForContent
 from .model import (RING_BANDS, WHOLE_FILE, Block, Dropped, Fidelity, Selection, Tier, Upcoming,
                     label_members)
 from .parsing.languages import comment_opener
-from .wording import counted
+from .wording import omitted
 
 __all__ = [
     "CAP_FLOOR",
@@ -130,12 +130,6 @@ CUT_UNSIGNED_ABOVE = CAP_FLOOR
 _MARKER_TOKENS = 5
 
 
-def _omitted(count: int, side: str) -> str:
-    """The marker line for ``count`` lines a cut drops on ``side`` (``above``, ``below``):
-    ``⋮ 12 lines below omitted``, ``⋮ 1 line below omitted`` (trial 14: "1 lines")."""
-    return f"⋮ {counted(count, 'line')} {side} omitted"
-
-
 def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
     """``keep`` lines from the block's focus line (where its best item starts), or fewer
     lines above it when the block ends first, with a marker line for each side where
@@ -148,7 +142,7 @@ def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Bloc
     its last line is kept. More ``keep`` never shows fewer of the file's lines.
 
     A whole block with ``salient`` lines, or whose focus line opens the comments above
-    its header, or whose cut reaches above its focus line into another of its
+    its header or lies under a scope header above it, or whose cut reaches above its focus line into another of its
     definitions, is cut by ``elide`` instead: its header, then its salient lines with
     their statements and scope headers, then the rest, whole statements at a time, the
     comments after, then the other definition from its header down (``_cut_block``;
@@ -156,15 +150,15 @@ def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Bloc
     lines, tail = _file_lines(block)
     keep = max(1, min(keep, len(lines)))
     first = _first_kept(block, keep, len(lines))
-    if block.kind is Fidelity.FULL and (block.salient or _comment_led(block) or (
+    if block.kind is Fidelity.FULL and (block.salient or _led_apart(block) or (
             first < block.focus_line - block.start_line and _above(block))):
         return _named(block, _cut_block(block, keep, count))
     above, below = first, len(lines) - first - keep
     shown = lines[first:first + keep]
     if above > QUIET_ABOVE:
-        shown.insert(0, _omitted(above, "above"))
+        shown.insert(0, omitted(above, "above"))
     if below:
-        shown.append(_omitted(below, "below"))
+        shown.append(omitted(below, "below"))
     else:
         shown += tail
     content = "\n".join(shown)
@@ -224,12 +218,14 @@ def _above(block: Block) -> bool:
     return any(block.start_line <= m.start_line < block.focus_line for m in block.members)
 
 
-def _comment_led(block: Block) -> bool:
-    """Whether the block's focus line opens comments or blank lines above its header: a
-    cut then shows the header first (``elide.reveal_chunks``), as a cut with salient
-    lines does (trial 9: at 100 tokens cobra's Command.Execute was three lines of its
-    doc comment and no ``func`` line)."""
-    return _block_chunks(block)[0][0] > max(0, block.focus_line - block.start_line)
+def _led_apart(block: Block) -> bool:
+    """Whether the first lines a cut of the block reveals (``elide.reveal_chunks``) are
+    not its focus line: the focus opens comments or blank lines above its header (trial
+    9: at 100 tokens cobra's Command.Execute was three lines of its doc comment and no
+    ``func`` line), or lies inside a scope whose header is above it (re-check of trial
+    16: ``Map,`` under ``export const enum ArchType {``, not shown). A cut then shows that
+    header first, as a cut with salient lines does."""
+    return _block_chunks(block)[0][0] != max(0, block.focus_line - block.start_line)
 
 
 def _cut_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
@@ -252,9 +248,9 @@ def _cut_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
     shown, first, last = cut_lines(lines, kept)
     # (only the context lines above the focus go unmarked: not a doc comment below it)
     if first > min(QUIET_ABOVE, max(0, block.focus_line - block.start_line)):
-        shown.insert(0, _omitted(first, "above"))
+        shown.insert(0, omitted(first, "above"))
     if last < len(lines) - 1:
-        shown.append(_omitted(len(lines) - 1 - last, "below"))
+        shown.append(omitted(len(lines) - 1 - last, "below"))
     content = "\n".join(shown)
     return replace(block, content=content, tokens=count(content), kind=Fidelity.TRUNCATED,
                    start_line=block.start_line + first, end_line=block.start_line + last,

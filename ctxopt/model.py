@@ -247,11 +247,16 @@ class Block:
     # names only those whose lines it shows (``fit.truncate_block``)
     members: tuple[Member, ...] = ()
     # the headers of containers above the block that ``signature`` lists members inside
-    # (``source._signature_wrapped``): (the last line of the container's header, the text
-    # of ``signature`` from that header to its first member, with the "⋮" marking members
-    # left out above); the renderer leaves that text out when a block above in the file
-    # shows the line (``render._unwrapped``)
-    wrappers: tuple[tuple[int, str], ...] = ()
+    # (``source._signature_wrapped``): (the first and last lines of the container's header,
+    # the text of ``signature`` from that header to its first member, with the "⋮" marking
+    # members left out above); the renderer leaves that text out when a block above in the
+    # file shows the last line or one below it, and otherwise labels the block from the
+    # first (``render._unwrapped``)
+    wrappers: tuple[tuple[int, int, str], ...] = ()
+    # a signature whose last definition, shown ``{ ... }``, goes on below the block: that
+    # definition's last line; the renderer opens it (``{``) when the next block in the
+    # file shows lines inside it (``render._opened``); 0: none
+    opens: int = 0
 
 
 @dataclass(frozen=True, slots=True)

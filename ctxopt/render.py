@@ -15,7 +15,7 @@ from . import __version__
 from .files.text import display_text
 from .model import Block, Dropped, Fidelity, Result, Selection, Upcoming
 from .parsing.languages import comment_syntax
-from .wording import counted
+from .wording import counted, omitted
 
 __all__ = [
     "RENDERERS",
@@ -122,25 +122,87 @@ def _commentless(block: Block) -> bool:
 def _unwrapped(blocks: list[Block]) -> list[Block]:
     """One file's blocks in line order, each signature without the headers of containers
     above it that it lists members inside (``Block.wrappers``) when a block above it shows
-    that header's line (a cut's shown lines, a signature's range: a container whose header
-    is in a signature block's lines is listed in it), or a signature above repeats it
-    already. (Trial 16: `public class DefaultParser implements CommandLineParser {` under
-    a block of its header, then above each of two blocks of fields far below it.)"""
+    that header's line or a line below it, inside the container (a cut's shown lines, a
+    signature's range: a container whose header is in a signature block's lines is
+    listed in it), or a signature above repeats it already. (Trial 16: `public class
+    DefaultParser implements CommandLineParser {` under a block of its header, then above
+    each of two blocks of fields far below it; its re-check: `struct IgnoreInner {`
+    below a block of its own fields, out of order.) A header it keeps starts its range:
+    ``lines 114-147``, not ``lines 134-147`` over `struct IgnoreInner {` of line 115."""
     shown: list[tuple[int, int]] = []
     found = []
     for block in blocks:
         if block.kind is Fidelity.SIGNATURE and block.wrappers:
-            content = block.content
-            for line, text in block.wrappers:
-                if any(first <= line <= last for first, last in shown):
+            content, start = block.content, block.start_line
+            for top, line, text in block.wrappers:
+                if any(first < block.start_line and line <= last for first, last in shown):
                     content = _without(content, text)
-                else:
+                else:  # (its label's range holds the header it shows: re-check of trial 16)
                     shown.append((line, line))
-            if content != block.content:
-                block = replace(block, content=content)
+                    start = min(start, top)
+            if content != block.content or start != block.start_line:
+                block = replace(block, content=content, start_line=start)
         shown += block.shown or ((block.start_line, block.end_line),)
         found.append(block)
     return found
+
+
+# The placeholder of a body a signature leaves out (``treesitter.signature_of``).
+_ELIDED = " { ... }"
+
+
+def _opened(blocks: list[Block]) -> list[Block]:
+    """One file's blocks in line order, each signature whose last definition goes on
+    below it shown open (``Block.opens``: ``struct Match {``, not ``struct Match { ...
+    }``) when the next block shows lines inside that definition, and the last of those
+    blocks ending with a ``⋮`` line when none shows the definition's last line (and it
+    does not end with a marker already). (Re-check of trial 16: `pub struct Match { ...
+    }`, then a block of its fields and `}`; `export class Immer ... { ... }`, then one of
+    its members.)"""
+    found = list(blocks)
+    for n, block in enumerate(found):
+        inside = [k for k in range(n + 1, len(found)) if found[k].start_line <= block.opens]
+        if block.kind is not Fidelity.SIGNATURE or not inside \
+                or not block.content.endswith(_ELIDED):
+            continue
+        found[n] = replace(block, content=block.content[:-len(_ELIDED)] + " {")
+        last = found[inside[-1]]
+        if last.end_line < block.opens and not _marker(last.content.rsplit("\n", 1)[-1]):
+            found[inside[-1]] = replace(last, content=last.content + "\n⋮")
+    return found
+
+
+def _marked(blocks: list[Block]) -> list[Block]:
+    """One file's blocks in line order, each window cut from inside a definition
+    (``Block.part_of``) with a marker line for the lines of it left out above and below
+    that no block next to it shows (``⋮ 12 lines above omitted``, as a cut's), one
+    marker a gap: the block above marks it. A side that ends with a marker already (a
+    cut's) keeps it. (Re-check of trial 16: windows of commons-cli's appendOptions and
+    ripgrep's add_line began with a `}` and ended inside an `if`, unmarked.)"""
+    found = list(blocks)
+    marked = 0  # the last line the marker below the block before counts
+    for n, block in enumerate(found):
+        if block.part_of is None or block.kind is Fidelity.SIGNATURE:
+            marked = 0
+            continue
+        _, first, last = block.part_of
+        lines = block.content.split("\n")
+        top = max(first, found[n - 1].end_line + 1 if n else first)
+        if top < block.start_line and marked < block.start_line - 1 and not _marker(lines[0]):
+            lines.insert(0, omitted(block.start_line - top, "above"))
+        bottom = min(last, found[n + 1].start_line - 1 if n + 1 < len(found) else last)
+        marked = bottom if bottom > block.end_line else 0
+        if marked and not _marker(lines[-1]):
+            lines.append(omitted(bottom - block.end_line, "below"))
+        content = "\n".join(lines)
+        if content != block.content:
+            found[n] = replace(block, content=content)
+    return found
+
+
+def _marker(line: str) -> bool:
+    """Whether ``line`` is a marker of lines left out (``⋮``, ``⋮ 12 lines``, ...)."""
+    return line.lstrip().startswith("⋮")
 
 
 def _without(content: str, text: str) -> str:
@@ -152,12 +214,19 @@ def _without(content: str, text: str) -> str:
     return content if at < 0 else content[:at + 1] + content[at + 1 + len(text):]
 
 
+def _as_text(blocks: list[Block]) -> list[Block]:
+    """One file's blocks in line order as the text shows them: container headers shown
+    once (``_unwrapped``), windows inside a definition marked where it goes on
+    (``_marked``), elided bodies opened when a block below shows them (``_opened``)."""
+    return _opened(_marked(_unwrapped(blocks)))
+
+
 def _sections(blocks: tuple[Block, ...] | list[Block]) -> list[list[Block]]:
-    """The fenced sections of the text: a file's blocks (``by_file``, ``_unwrapped``), or
+    """The fenced sections of the text: a file's blocks (``by_file``, ``_as_text``), or
     each block of a file in a language without comments alone, in line order (its range
     cannot be a comment inside the fence)."""
     sections: list[list[Block]] = []
-    for group in map(_unwrapped, by_file(blocks)):
+    for group in map(_as_text, by_file(blocks)):
         if _commentless(group[0]):
             sections += [[block] for block in group]
         else:
@@ -518,11 +587,11 @@ def render_json(result: Result, count: Callable[[str], int]) -> str:
 
 
 def _as_shown(blocks: tuple[Block, ...], count: Callable[[str], int]) -> dict[Block, Block]:
-    """Each block as the text shows it (``_unwrapped``), its tokens counted again when its
+    """Each block as the text shows it (``_as_text``), its tokens counted again when its
     content is not its own."""
     shown = {}
     for group in by_file(blocks):
-        for block, as_shown in zip(group, _unwrapped(group)):
+        for block, as_shown in zip(group, _as_text(group)):
             shown[block] = as_shown if as_shown is block else replace(
                 as_shown, tokens=count(as_shown.content))
     return shown

@@ -12,9 +12,8 @@ the seeds' names, the headers of the definitions inside), which a cut of it keep
 (``fit.truncate_block``). A block that stops inside a definition one of its items names
 (a class header, a window around a call in a long caller, the lines around a line the
 task points at) says so in ``part_of``: the renderer labels it (``# lines 120-132 (part
-of NAME, lines 100-230)``, JSON kind ``window``). (A ``⋮ N more lines of NAME`` line for
-them cost 0.02 line recall on the localization benchmark; the label is a few tokens on
-the block's marker line.) Files are decoded and split into lines as ``files.text`` says
+of NAME, lines 100-230)``, JSON kind ``window``), and marks the lines of the definition
+no block next to it shows (``render._marked``). Files are decoded and split into lines as ``files.text`` says
 (BOMs, UTF-16, ``\\r\\n``, ``\\r`` and ``\\n``), the same way the indexer numbered
 them.
 """
@@ -242,13 +241,15 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
 
 
 def _signature_wrapped(index: IndexView, path: str, lines: list[str], start: int, end: int
-                       ) -> tuple[str, tuple[tuple[int, str], ...]]:
-    """``_signature`` and the headers of containers above the block it lists members
-    inside (``Block.wrappers``): (the last line of the container's header, and the
-    signature's text from that header to its first member, "⋮" included)."""
+                       ) -> tuple[str, tuple[tuple[int, int, str], ...], int]:
+    """``_signature``, the headers of containers above the block it lists members
+    inside (``Block.wrappers``): (the first and last lines of the container's header, and
+    the signature's text from that header to its first member, "⋮" included), and the last
+    line of its last definition when that is shown ``{ ... }`` and goes on below the
+    block (``Block.opens``; 0: none)."""
     definitions = index.file_definitions(path)
     if definitions is None:
-        return "", ()
+        return "", (), 0
     inside = []
     for i, d in enumerate(definitions):
         if d.start_line <= end and d.end_line >= start:
@@ -269,7 +270,7 @@ def _signature_wrapped(index: IndexView, path: str, lines: list[str], start: int
     # 16 showed `public class DefaultParser ... {` three times, twice under ranges of
     # fields far below it; ``render._unwrapped``)
     parts: list[tuple[int, str]] = []  # (file line, text), in line order
-    wrappers: list[tuple[int, str]] = []
+    wrappers: list[tuple[int, int, str]] = []
     # (containers above the block whose closing line is in it, innermost last: a member's
     # signature, then the next type's, read as nested in it; trial 13)
     closing: list[int] = []
@@ -282,7 +283,7 @@ def _signature_wrapped(index: IndexView, path: str, lines: list[str], start: int
             wrapped = _skeleton_parts(definitions, owner, end, lines, only=set(members))
             if wrapped is not None:
                 head, body, tail = wrapped
-                wrappers.append((header_lines(definitions[owner], lines)[1],
+                wrappers.append((*header_lines(definitions[owner], lines),
                                  "\n".join(head) + "\n"))
                 parts.append((definitions[members[0]].start_line, "\n".join(head + body + tail)))
                 continue
@@ -291,7 +292,9 @@ def _signature_wrapped(index: IndexView, path: str, lines: list[str], start: int
         closing += [a for a in _closed_here(definitions, owner, lines, end) if a not in closing]
     parts += [(definitions[a].end_line, lines[definitions[a].end_line - 1]) for a in closing]
     parts += [(n, lines[n - 1]) for n in _scope_lines(definitions, lines, outermost, start, end)]
-    return "\n".join(text for _, text in sorted(parts, key=lambda part: part[0])), tuple(wrappers)
+    text = "\n".join(text for _, text in sorted(parts, key=lambda part: part[0]))
+    last = definitions[outermost[-1]].end_line if outermost else 0
+    return text, tuple(wrappers), last if last > end and text.endswith("{ ... }") else 0
 
 
 # Lines that close a braced scope that is no definition (``_scope_lines``).
@@ -547,7 +550,10 @@ def _context_start(lines: list[str], start: int, context_lines: int) -> int:
     began with the `{` of `public class LogEvent`, without the class.)"""
     first = max(1, start - context_lines)
     for number in range(min(start - 1, len(lines)), first - 1, -1):
-        if lines[number - 1].strip() in _CLOSING_LINE or lines[number - 1].strip() == "{":
+        text = lines[number - 1].strip()
+        # (a line that opens with a closer ends a statement above it: re-check of trial 16,
+        # six blocks began with `} from "../internal"`, their `import {` not shown)
+        if text in _CLOSING_LINE or text == "{" or text.startswith(_CLOSERS):
             first = number + 1
             while first < min(start, len(lines) + 1) and not lines[first - 1].strip():
                 first += 1
@@ -660,7 +666,8 @@ def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Bloc
                     signature=_signature(index, path, lines, 1, end),
                     focus_line=max(1, min(first_item, end)),
                     salient=tuple(line for line in dict.fromkeys(order) if line <= end),
-                    part_of=None, cover=cover, whole="", near_covers=tuple(near),
+                    part_of=None, cover=cover, whole="", near_covers=tuple(near), wrappers=(),
+                    opens=0,
                     cells=cell_label(lines, 1, end) if is_notebook(path) else "")]
 
 
@@ -747,8 +754,8 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
     symbols, reason = label_members(held)
     # a part below its items' first lines (a struct's fields under one a stronger block
     # shows) is no signature of its own: trial 9 showed a field as parse_buffer's
-    signature, wrappers = _signature_wrapped(index, path, lines, start, end) \
-        if any(i.start_line >= start for i in inside) else ("", ())
+    signature, wrappers, opens = _signature_wrapped(index, path, lines, start, end) \
+        if any(i.start_line >= start for i in inside) else ("", (), 0)
     content, kind, whole = "\n".join(lines[start - 1:end]), Fidelity.FULL, ""
     if signature and all(i.fidelity is Fidelity.SIGNATURE for i in members):
         # (its lines whole come last, when budget is left; a test's after all else)
@@ -763,7 +770,7 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
         tokens=counter.count(content), score=best.score, ring=min(i.ring for i in members),
         reason=reason, symbols=symbols, kind=kind, signature=signature, focus_line=focus,
         whole=whole, whole_last=bool(whole) and index.is_test(path), members=held,
-        wrappers=wrappers,
+        wrappers=wrappers, opens=opens,
         cells=cell_label(lines, start, end) if is_notebook(path) else "",
         part_of=None if kind is Fidelity.SIGNATURE else _part_of(index, path, inside,
                                                                 span, taken))

@@ -1,7 +1,7 @@
 """Wording shared by messages: a count with its noun in the singular or plural (pure)."""
 from __future__ import annotations
 
-__all__ = ["counted"]
+__all__ = ["counted", "omitted"]
 
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:
@@ -14,3 +14,16 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
     ('1 byte', '2 bytes', '0 matches')
     """
     return f"{count} {noun if count == 1 else plural or noun + 's'}"
+
+
+def omitted(count: int, side: str) -> str:
+    """The marker line for ``count`` lines left out on ``side`` (``above``, ``below``) of
+    what is shown: a cut's (``fit.truncate_block``) or a window's (``render._marked``);
+    "1 line", not "1 lines" (trial 14).
+
+    Examples
+    --------
+    >>> omitted(12, "below"), omitted(1, "above")
+    ('⋮ 12 lines below omitted', '⋮ 1 line above omitted')
+    """
+    return f"⋮ {counted(count, 'line')} {side} omitted"

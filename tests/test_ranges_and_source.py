@@ -749,11 +749,11 @@ def test_a_signature_of_fields_repeats_no_class_header_a_block_above_shows(
         return rendered.split("```java\n", 1)[1]
 
     assert text(blocks) == ("// lines 1-1 (part of Parser, lines 1-22)\npublic class Parser {\n"
-                            "// lines 19-19 (signature)\n"
+                            "⋮ 17 lines below omitted\n// lines 19-19 (signature)\n"
                             "    int c;\n⋮\n// lines 21-21 (signature)\n    int e;\n⋮\n```\n")
     # without the header's block, the first signature shows it (the members above marked)
     assert text([b for b in blocks if b.start_line > 1]) == (
-        "// lines 19-19 (signature)\npublic class Parser {\n⋮\n    int c;\n⋮\n"
+        "// lines 1-19 (signature)\npublic class Parser {\n⋮\n    int c;\n⋮\n"
         "// lines 21-21 (signature)\n    int e;\n⋮\n```\n")
 
 
@@ -778,7 +778,7 @@ def test_a_rust_signature_shows_the_file_text_between_a_structs_fields_and_its_i
     assert below.signature == ("#[derive(Clone, Debug)]\npub struct Gitignore {\n⋮\n"
                                "    globs: Vec<Glob>,\n    num: u64,\n}\nimpl Gitignore {\n"
                                "    pub fn new(path: &Path) -> Gitignore { ... }")
-    assert below.wrappers == ((3, "#[derive(Clone, Debug)]\npub struct Gitignore {\n⋮\n"),)
+    assert below.wrappers == ((2, 3, "#[derive(Clone, Debug)]\npub struct Gitignore {\n⋮\n"),)
     # shown as read, it is no part of the struct whose end it runs past
     items = [replace(item, fidelity=Fidelity.FULL) for item in items]
     blocks = _read(make_repo, build_index, {"lib.rs": _GITIGNORE}, items, context_lines=0)

@@ -1,0 +1,139 @@
+"""How the text shows a file's blocks around the scopes they sit in: a container's header
+once and in line order, a body shown or elided, not both, and windows cut from inside a
+definition marked (re-check of trial 16: F1, F2, F4, F6)."""
+from ctxopt.model import Fidelity, Intent, Item, Result, Selection
+from ctxopt.render import Layout, render_text
+from ctxopt.source import read_blocks
+from ctxopt.tokens import Cl100kCounter, count_tokens
+
+
+def _blocks(make_repo, build_index, files: dict[str, str], items: list[Item]) -> list:
+    root = make_repo(files)
+    return read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False,
+                       context_lines=0, merge_gap=0)
+
+
+def _text(blocks: list) -> str:
+    """The blocks' fenced text (the header left out); the fitter's measure is its count."""
+    result = Result(task="t", intent=Intent.GENERAL, budget=1000,
+                    selection=Selection(blocks=tuple(blocks)))
+    rendered = render_text(result, count_tokens)
+    assert Layout(result, count_tokens, additive=True).tokens(result.selection) == \
+        count_tokens(rendered)
+    return rendered.split("```", 1)[1].split("\n", 1)[1]
+
+
+_INNER = ("#[derive(Clone, Debug)]\nstruct Inner {\n    a: u32,\n    b: u32,\n    c: u32,\n"
+          "    d: u32,\n    e: u32,\n    f: u32,\n}\n")
+
+
+def test_a_signature_repeats_no_header_of_a_struct_whose_fields_a_block_above_shows(
+        make_repo, build_index) -> None:
+    # re-check of trial 16 (F1): ripgrep's `struct IgnoreInner {` (line 115) was shown
+    # below lines 127-133, its own fields, above the signature of the fields after them
+    items = [Item("lib.rs", 5, 6, 130.0, 0, "definition of Inner.c", "Inner.c"),
+             Item("lib.rs", 7, 7, 70.0, 1, "used by g", "Inner.e", Fidelity.SIGNATURE),
+             Item("lib.rs", 8, 8, 70.0, 1, "used by g", "Inner.f", Fidelity.SIGNATURE)]
+    blocks = _blocks(make_repo, build_index, {"lib.rs": _INNER}, items)
+    assert _text(blocks) == ("// lines 5-6\n    c: u32,\n    d: u32,\n"
+                             "// lines 7-8 (signature)\n    e: u32,\n    f: u32,\n⋮\n```\n")
+
+
+_MATCH = "pub struct Match {\n    start: usize,\n    end: usize,\n}\n"
+
+
+def test_a_struct_shown_as_its_signature_is_open_above_a_block_of_its_fields(
+        make_repo, build_index) -> None:
+    # re-check of trial 16 (F2): `pub struct Match { ... }`, then `// lines 70-72 (part of
+    # Match)` showed its fields and a `}` that closed nothing shown
+    items = [Item("lib.rs", 1, 1, 70.0, 1, "used by f", "Match", Fidelity.SIGNATURE),
+             Item("lib.rs", 2, 4, 130.0, 0, "definition of Match.start", "Match.start")]
+    blocks = _blocks(make_repo, build_index, {"lib.rs": _MATCH}, items)
+    assert _text(blocks) == ("// lines 1-1 (signature)\npub struct Match {\n// lines 2-4\n"
+                             "    start: usize,\n    end: usize,\n}\n```\n")
+    # alone, its body is elided
+    assert _text([b for b in blocks if b.start_line == 1]) == (
+        "// lines 1-1 (signature)\npub struct Match { ... }\n```\n")
+
+
+_IMMER = ("export class Immer {\n    a = 1\n"
+          + "".join(f"    m{n}() {{\n        return {n}\n    }}\n" for n in range(6))
+          + "    produce = (base: any) => {\n        return base\n    }\n"
+          + "    b = 2\n}\n")
+
+
+def test_a_class_shown_as_its_signature_is_open_above_a_window_of_a_member(
+        make_repo, build_index) -> None:
+    # re-check of trial 16 (F2): `export class Immer implements ProducersFns { ... }`, then
+    # lines 137-150 showed its member `produceWithPatches`; the class goes on below it
+    items = [Item("immer.ts", 1, 1, 70.0, 1, "used by f", "Immer", Fidelity.SIGNATURE),
+             Item("immer.ts", 21, 23, 130.0, 0, "definition of Immer.produce",
+                  "Immer.produce")]
+    blocks = _blocks(make_repo, build_index, {"immer.ts": _IMMER}, items)
+    assert _text(blocks) == ("// lines 1-1 (signature)\nexport class Immer {\n// lines 21-23\n"
+                             "    produce = (base: any) => {\n        return base\n    }\n⋮\n"
+                             "```\n")
+
+
+_FLATTEN = ("class P {\n    void flatten(String t) {\n"
+            + "".join(f"        if (t.equals(\"{n}\")) {{\n            go({n});\n        }}\n"
+                      for n in range(10))
+            + "    }\n}\n")
+
+
+def test_windows_inside_a_definition_mark_the_lines_of_it_left_out(make_repo,
+                                                                    build_index) -> None:
+    # re-check of trial 16 (F4): a window "part of HelpFormatter.appendOptions" began with
+    # a `}` whose opener was not shown and ended inside an `if`, with no marker
+    items = [Item("P.java", 9, 11, 80.0, 1, "calls go", "P.flatten"),
+             Item("P.java", 18, 20, 80.0, 1, "calls go", "P.flatten")]
+    blocks = _blocks(make_repo, build_index, {"P.java": _FLATTEN}, items)
+    assert [b.part_of for b in blocks] == [("P.flatten", 2, 33)] * 2
+    assert _text(blocks) == (
+        "// lines 9-11 (part of P.flatten, lines 2-33)\n⋮ 7 lines above omitted\n"
+        "        if (t.equals(\"2\")) {\n            go(2);\n        }\n"
+        "⋮ 6 lines below omitted\n"  # (one marker for the lines between the windows)
+        "// lines 18-20 (part of P.flatten, lines 2-33)\n"
+        "        if (t.equals(\"5\")) {\n            go(5);\n        }\n"
+        "⋮ 13 lines below omitted\n```\n")
+
+
+def test_context_lines_do_not_start_with_the_end_of_a_statement_above(make_repo,
+                                                                      build_index) -> None:
+    # re-check of trial 16 (F6): six blocks began with `} from "../internal"`, their
+    # `import {` not shown
+    source = 'import {\n\ta,\n\tb\n} from "../internal"\n\nexport type T = number\n'
+    root = make_repo({"t.ts": source})
+    (block,) = read_blocks(root, [Item("t.ts", 6, 6, 130.0, 0, "definition of T", "T")],
+                           build_index(root), Cl100kCounter(), whole_files=False)
+    assert (block.start_line, block.content) == (6, "export type T = number")
+
+
+_ARCH = ('import {a} from "x"\n\nexport const enum ArchType {\n\tObject,\n\tArray,\n\tMap,\n'
+         '\tSet\n}\n\nexport interface Base {\n\tparent: Base\n\tscope: number\n}\n')
+
+
+def test_a_cut_from_a_member_shows_the_header_of_the_scope_it_is_in() -> None:
+    # re-check of trial 16 (F6): a cut of immer's types-internal.ts from `ArchType.Map`
+    # showed `⋮ 22 lines above omitted`, `Map,`, `Set`, `}`: not `export const enum ArchType {`
+    from ctxopt.fit import truncate_block
+    from ctxopt.model import Block
+
+    content = _ARCH.rstrip("\n")
+    block = Block(path="t.ts", language="typescript", start_line=1, end_line=13,
+                  content=content, tokens=count_tokens(content), score=130.0, ring=0,
+                  reason="definition of ArchType.Map", symbols=("ArchType.Map",), focus_line=6)
+    cut = truncate_block(block, 3, count_tokens)
+    assert cut.content == ("export const enum ArchType {\n\t⋮ 2 lines\n\tMap,\n\tSet\n"
+                           "⋮ 6 lines below omitted")
+    assert (cut.start_line, cut.end_line) == (3, 7)
+
+
+def test_a_signatures_range_holds_the_header_of_the_struct_it_shows(make_repo,
+                                                                    build_index) -> None:
+    # re-check of trial 16 (F5): `// lines 79-81 (signature)` showed `#[derive(Debug)]
+    # pub(crate) struct HiArgs {` of lines 35-36 above three fields
+    items = [Item("lib.rs", 7, 7, 70.0, 1, "used by g", "Inner.e", Fidelity.SIGNATURE)]
+    blocks = _blocks(make_repo, build_index, {"lib.rs": _INNER}, items)
+    assert _text(blocks) == ("// lines 1-7 (signature)\n#[derive(Clone, Debug)]\nstruct Inner {\n"
+                             "⋮\n    e: u32,\n⋮\n```\n")
