@@ -42,9 +42,9 @@ The plan follows the tiers (``model.Tier``):
 - ``Tier.FILL`` (the rest of a file other blocks show part of, ``source.read_blocks``;
   and the step to whole of a block the walker asked to show as its signature,
   ``Block.whole``, which ranks first by its score; a test's, ``Block.whole_last``, after
-  every other fill step): whole, in rank order, only once every other block is whole, so
-  a budget that the candidates leave unused shows more of the files they are in, and a
-  smaller budget shows what it did without them. A rest not shown is not counted as
+  every other fill step unless small beside it): whole, in rank order, only once every
+  other block is whole, so a budget that the candidates leave unused shows more of the
+  files they are in, and a smaller budget shows what it did without them. A rest not shown is not counted as
   excluded.
 
 Each step takes, in this order of precedence, the next ring-0 rung, the next signature,
@@ -56,8 +56,10 @@ ring 1-2 blocks (the only ring-0 block is never capped); for a ring 1-2 block, t
 ring 0-2 blocks; for a tier-WHOLE block, the other tier-WHOLE blocks. A queue offers its
 best block that need not wait; when every candidate waits, the one due first goes. A
 tier-WHOLE block of at most ``SHARE_FLOOR`` tokens goes before an upgrade to whole or a
-tier-WHOLE block ``_SMALL_RATIO`` (8) times its size or more: small blocks are not held up
-behind a large one (what a greedy fitter's skipping gave, kept monotone).
+tier-WHOLE block ``_SMALL_RATIO`` (8) times its size or more, and a tier-FILL step of at
+most ``SHARE_FLOOR`` tokens before a fill step 8 times its size (a test's lines whole before
+the rest of a large file): small blocks are not held up behind a large one (what a greedy
+fitter's skipping gave, kept monotone).
 
 Costs are what the renderer prints for a block (``cost``); ``fit_text`` measures the whole
 text, header included, with the parts the renderer exposes (``render.Layout``), and owns
@@ -497,9 +499,12 @@ class _Planner:
                 self._tier(chosen) is Tier.SIGNATURE and not self._upgrade(chosen)):
             return chosen
         # a small block is not held up behind a large one (the skip of a greedy fitter,
-        # kept monotone by coming first in the plan)
+        # kept monotone by coming first in the plan); among fill steps, which come only
+        # once nothing else is left, a small one behind a large one (trial 17: a test's
+        # 35 lines whole waited behind 5,327 tokens of the rest of its code's file)
         large = self._increment(chosen)
-        small = [j for j in sorted(self.pending) if self._tier(j) is Tier.WHOLE and
+        among = Tier.FILL if self._tier(chosen) is Tier.FILL else Tier.WHOLE
+        small = [j for j in sorted(self.pending) if self._tier(j) is among and
                  self._increment(j) <= min(SHARE_FLOOR, large // _SMALL_RATIO)]
         return small[0] if small else chosen
 

@@ -130,16 +130,35 @@ def test_a_tests_signature_has_its_whole_lines_shown_after_all_other_fill(
     assert not lib.whole_last
     assert test.whole == code.replace("helper", "test_helper").rstrip("\n") and test.whole_last
     # room for the test's whole lines or the rest of a file, not both: the rest goes first
-    rest = _blocks()[3]
+    # (a rest of a size near theirs: see the next test for a large one)
+    rest = _blocks()[4]
     candidates = [test, rest]
     full_test = replace(test, content=test.whole, kind=Fidelity.FULL, whole="")
     at = _cost(test) + _cost(rest) + (_cost(full_test) - _cost(test)) // 2
     shown = {b.path: b for b in fit_budget(candidates, at, cost=_cost, count=count_tokens).blocks}
-    assert shown["rest.py"].kind is Fidelity.FULL
+    assert shown[rest.path].kind is Fidelity.FULL
     assert shown["tests/test_lib.py"].kind is Fidelity.SIGNATURE
     at = _cost(full_test) + _cost(rest)
     shown = {b.path: b for b in fit_budget(candidates, at, cost=_cost, count=count_tokens).blocks}
     assert shown["tests/test_lib.py"].kind is Fidelity.FULL
+
+
+def test_a_small_step_to_whole_of_a_tests_signature_goes_before_a_large_rest(
+        make_repo, build_index) -> None:
+    # trial 17: cobra's TestExactArgs (35 tokens whole) stayed a signature at 8,000 tokens
+    # behind 5,327 tokens of the rest of command.go, whole only from 18,092
+    code = "def test_helper(key):\n    token = 'x'\n    return key\n"
+    root = make_repo({"tests/test_lib.py": code})
+    item = Item("tests/test_lib.py", 1, 3, 40.0, 3, "matches key", "test_helper",
+                Fidelity.SIGNATURE)
+    (test,) = read_blocks(root, [item], build_index(root), Cl100kCounter())
+    rest = _blocks()[3]
+    full_test = replace(test, content=test.whole, kind=Fidelity.FULL, whole="")
+    assert (_cost(full_test) - _cost(test)) * 8 <= _cost(rest)  # small beside it
+    at = _cost(full_test) + _cost(rest) // 2
+    shown = {b.path: b for b in fit_budget([test, rest], at, cost=_cost, count=count_tokens).blocks}
+    assert shown["tests/test_lib.py"].kind is Fidelity.FULL
+    assert "rest.py" not in shown or shown["rest.py"].kind is not Fidelity.FULL
 
 
 def test_a_secret_in_the_whole_lines_of_a_signature_is_redacted() -> None:
