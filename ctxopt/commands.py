@@ -307,7 +307,8 @@ def mcp_command(root: Path | None, budget: int, max_ring: int, tests: bool,
     """Serve ctxopt's tools (gather, tags, index, tokens, compact) to an MCP client over
     stdio.
 
-    The options set the defaults of the gather tool and how the index is kept."""
+    The options set the defaults of the gather tool and how the index is kept; the
+    parse cache is $CTXOPT_PARSE_CACHE's (default: the user cache directory)."""
     from .errors import UsageError
     from .files.safety import HygieneConfig
     from .mcp_server import ServerSettings, serve
