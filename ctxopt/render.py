@@ -406,8 +406,10 @@ class Layout:
         return known
 
     def block_cost(self, block: Block) -> int:
-        """Tokens of ``render_block(block)``, the block alone in its file: at least what
-        the block adds to any text (a file already shown adds only its part)."""
+        """Tokens of ``render_block(block)``, the block alone in its file: what the fitter
+        plans by. Mostly at least what the block adds to a text (a file already shown adds
+        only its part), but a block under a signature shown open adds a ``⋮`` line; the
+        text's own count (``fit_text``) keeps the budget."""
         known = self._whole.get(id(block))
         if known is not None and known[0] is block:
             return known[1]

@@ -275,6 +275,41 @@ def test_worker_processes_read_and_write_the_cache(tmp_path: Path, jobs: int) ->
     shutil.rmtree(tmp_path / "cache")
 
 
+def test_a_write_that_fails_after_the_scan_keeps_the_cache_entries(tmp_path: Path,
+                                                                      monkeypatch) -> None:
+    # review 34: the parent writes the workers' entries; when the last batch's write
+    # failed, the entries it still held were lost and its connection left open
+    from ctxopt.errors import IndexStoreError
+    from ctxopt.store import update
+
+    files = {f"pkg/m{i}.py": f"def f{i}(x):\n    return g{i % 7}(x)\n" for i in range(80)}
+    roots = []
+    for name in ("one", "two"):
+        roots.append(tmp_path / name)
+        for relative, text in files.items():
+            (roots[-1] / relative).parent.mkdir(parents=True, exist_ok=True)
+            (roots[-1] / relative).write_text(text)
+    options = IndexOptions(path=tmp_path / "one.db", jobs=2, parse_cache=tmp_path / "cache")
+    write = update._write_batch
+    calls = []
+
+    def last_fails(conn: sqlite3.Connection, pending: list) -> set[str]:
+        calls.append(len(pending))
+        if len(pending) < update.COMMIT_EVERY:  # the last batch, after the scan
+            raise sqlite3.OperationalError("database or disk is full")
+        return write(conn, pending)
+
+    monkeypatch.setattr(update, "_write_batch", last_fails)
+    with pytest.raises((IndexStoreError, sqlite3.OperationalError)):
+        open_index(roots[0], options)
+    monkeypatch.undo()
+    assert calls and calls[-1] < update.COMMIT_EVERY
+    index, report = open_index(roots[1], IndexOptions(path=tmp_path / "two.db", jobs=1,
+                                                      parse_cache=tmp_path / "cache"))
+    index.close()
+    assert (report.cache_hits, report.cache_misses) == (80, 0)
+
+
 def test_library_versions_are_the_installed_ones() -> None:
     """The versions in the code fingerprint, read from the dist-info directories, are
     those importlib.metadata reports."""

@@ -522,41 +522,71 @@ def test_bulk_load_raises_the_index_builders_failure(fixture_repo, monkeypatch) 
         open_index(root, IndexOptions(jobs=1))
 
 
-def test_indexes_are_built_in_small_sorted_runs_and_the_settings_restored(tmp_path) -> None:
-    """The secondary indexes are sorted in runs kept in temporary files (a small page
-    cache while they are built); the connection's own settings are back after."""
-    conn = schema.connect(str(tmp_path / "index.db"))
-    schema.prepare_schema(conn, str(tmp_path), "fp")
+class _Recording(sqlite3.Connection):
+    """Records the sort settings each index is built with; fails a build that sorts
+    with temporary files with ``failure`` (an exception), when one is set."""
+
+    failure: sqlite3.OperationalError | None = None
+
+    def execute(self, sql, *args):  # type: ignore[override]
+        if sql.startswith("CREATE INDEX"):
+            store, cache = (super(_Recording, self).execute(f"PRAGMA {p}").fetchone()[0]
+                            for p in ("temp_store", "cache_size"))
+            self.built = [*getattr(self, "built", []), (store, cache)]
+            if store == 1 and self.failure is not None:
+                raise self.failure
+        return super().execute(sql, *args)
+
+
+def _bare_index(path: Path, failure: sqlite3.OperationalError | None = None) -> _Recording:
+    conn = sqlite3.connect(str(path), isolation_level=None, factory=_Recording)
+    assert isinstance(conn, _Recording)
+    conn.failure = failure
+    schema.prepare_schema(conn, str(path.parent), "fp")
     schema.drop_indexes(conn)
+    return conn
+
+
+def test_indexes_are_built_in_small_sorted_runs_and_the_settings_restored(tmp_path) -> None:
+    """The secondary indexes are sorted in runs of ``_SORT_CACHE_KIB`` kept in temporary
+    files; the connection's own settings, whatever they were, are back after."""
+    conn = _bare_index(tmp_path / "index.db")
     conn.executemany("INSERT INTO postings(term, file_id, data) VALUES (?, ?, ?)",
                      [(f"term{i % 5000}", i, b"x") for i in range(40_000)])
+    conn.execute("PRAGMA temp_store = DEFAULT")
+    conn.execute("PRAGMA cache_size = -1234")
     schema.ensure_indexes(conn)
     indexes = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
     assert set(schema.INDEXES) <= indexes
-    assert conn.execute("PRAGMA temp_store").fetchone()[0] == 2  # MEMORY
-    assert conn.execute("PRAGMA cache_size").fetchone()[0] == -65536
+    assert set(conn.built) == {(1, -schema._SORT_CACHE_KIB)}  # FILE, 1 MB
+    assert conn.execute("PRAGMA temp_store").fetchone()[0] == 0  # DEFAULT, as before
+    assert conn.execute("PRAGMA cache_size").fetchone()[0] == -1234
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     conn.close()
 
 
+def test_an_index_build_that_fails_not_for_temporary_files_is_not_tried_again(tmp_path) -> None:
+    # review 34: any OperationalError (a damaged database) built every index a second time
+    # in memory and lost the first error
+    damaged = sqlite3.OperationalError("database disk image is malformed")
+    damaged.sqlite_errorcode = 11  # type: ignore[attr-defined]  # SQLITE_CORRUPT
+    conn = _bare_index(tmp_path / "index.db", damaged)
+    with pytest.raises(sqlite3.OperationalError, match="malformed"):
+        schema.ensure_indexes(conn)
+    assert len(conn.built) == 1
+    assert conn.execute("PRAGMA temp_store").fetchone()[0] == 0  # as before: DEFAULT
+    conn.close()
+
+
 def test_indexes_are_sorted_in_memory_when_no_temporary_file_can_be_made(tmp_path) -> None:
-    class NoTemporaryFiles(sqlite3.Connection):
-        """Fails an index build that would sort with temporary files."""
-
-        def execute(self, sql, *args):  # type: ignore[override]
-            if sql.startswith("CREATE INDEX") and super().execute(
-                    "PRAGMA temp_store").fetchone()[0] == 1:
-                raise sqlite3.OperationalError("unable to open database file")
-            return super().execute(sql, *args)
-
-    conn = sqlite3.connect(str(tmp_path / "index.db"), isolation_level=None,
-                           factory=NoTemporaryFiles)
-    schema.prepare_schema(conn, str(tmp_path), "fp")
-    schema.drop_indexes(conn)
+    cannot_open = sqlite3.OperationalError("unable to open database file")
+    cannot_open.sqlite_errorcode = 14  # type: ignore[attr-defined]  # SQLITE_CANTOPEN
+    conn = _bare_index(tmp_path / "index.db", cannot_open)
     schema.ensure_indexes(conn)
     indexes = {n for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type='index'")}
     assert set(schema.INDEXES) <= indexes
-    assert conn.execute("PRAGMA temp_store").fetchone()[0] == 2
+    assert conn.built[0][0] == 1 and {store for store, _ in conn.built[1:]} == {2}  # MEMORY
+    assert conn.execute("PRAGMA temp_store").fetchone()[0] == 0  # as before: DEFAULT
     conn.close()
 
 

@@ -324,3 +324,37 @@ def test_an_index_missing_a_table_is_moved_aside_and_rebuilt(tmp_path, monkeypat
     assert not stale.exists() or stale.read_bytes() != b"the log of an older damaged copy"
     again = _gather(root)
     assert again.exit_code == 0 and "damaged" not in again.stderr and "helper_1" in again.stdout
+
+
+_FAILING_SENDS = """
+import errno, os, sys
+from multiprocessing.connection import Connection
+from pathlib import Path
+from ctxopt.errors import IndexStoreError
+from ctxopt.files.safety import HygieneConfig
+from ctxopt.store.workers import scan_files
+
+root = Path(sys.argv[1])
+parent, send = os.getpid(), Connection.send_bytes
+def failing(self, buf, *args):
+    if os.getpid() != parent:  # a worker's answer cannot be written
+        raise OSError(errno.ENOBUFS, "No buffer space available")
+    return send(self, buf, *args)
+Connection.send_bytes = failing
+work = [(p.name, None, None) for p in sorted(root.glob("*.py"))]
+try:
+    sum(1 for _ in scan_files(root, work, 2, None, HygieneConfig()))
+except IndexStoreError as exc:
+    print("stopped:", exc)
+"""
+
+
+def test_a_worker_whose_answer_cannot_be_written_stops_the_index(tmp_path) -> None:
+    # review 34: the answers are written by a thread of the worker; when a write failed,
+    # the thread ended, the worker waited for its next chunk and the parent for the
+    # answer, for ever (before, the worker died and the parent stopped with an error)
+    for i in range(100):
+        (tmp_path / f"m{i}.py").write_text(f"def f{i}():\n    return {i}\n")
+    done = subprocess.run([sys.executable, "-c", _FAILING_SENDS, str(tmp_path)],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert "stopped: a worker process died while indexing" in done.stdout, done.stderr

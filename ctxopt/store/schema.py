@@ -28,12 +28,10 @@ APPLICATION_ID = 0x6374786F
 SQLITE_MAGIC = b"SQLite format 3\x00"
 _BUSY_TIMEOUT_S = 60.0
 _CACHE_KIB = 65536  # the page cache of a connection: 64 MB at most
-# The page cache while the secondary indexes are built. Building one sorts its table's keys
-# in runs as large as the page cache, each sorted alone and then merged, and SQLite keeps
-# runs only in temporary files (``temp_store = FILE``): with 64 MB and temporary storage in
-# memory, a cold index of sympy sorted each index's keys in one run (postings: 282,000)
-# and its 8 indexes took 0.34-0.40 CPU-s; in runs of 1 MB, which fit the processor's caches,
-# 0.25-0.27 CPU-s (3.59 -> 3.00 G instructions), on the critical path after the scan.
+# The page cache while the secondary indexes are built: SQLite sorts an index's keys in
+# runs as large as the page cache, and runs of 1 MB, which fit the processor's caches,
+# sort faster than one run of 64 MB (sympy's 8 indexes: 0.34-0.40 -> 0.25-0.27 CPU-s).
+# It keeps such runs only in temporary files (``temp_store = FILE``).
 _SORT_CACHE_KIB = 1024
 SQL_VARS = 900  # host parameters per statement (SQLite's old limit is 999)
 _T = TypeVar("_T")
@@ -249,13 +247,30 @@ def ensure_indexes(conn: sqlite3.Connection) -> None:
         return
     try:
         _create_indexes(conn, missing, "FILE")
-    except sqlite3.OperationalError:  # (no temporary file could be made: sort in memory)
-        _create_indexes(conn, missing, "MEMORY")
+    except sqlite3.OperationalError as exc:
+        if not _temporary_file_error(exc):
+            raise
+        _create_indexes(conn, missing, "MEMORY")  # no temporary file could be made
+
+
+def _temporary_file_error(exc: sqlite3.OperationalError) -> bool:
+    """Whether ``exc`` says SQLite could not make or write a temporary file (a full or
+    missing temporary directory), not that the database itself failed."""
+    return getattr(exc, "sqlite_errorcode", None) in _TEMPORARY_FILE_ERRORS
+
+
+# SQLite's primary result codes (sqlite.org/rescode.html) for a file that cannot be opened
+# (SQLITE_CANTOPEN), a full disk (SQLITE_FULL) and an I/O error (SQLITE_IOERR, the
+# primary code of every extended one: the errors ``sqlite3`` gives are primary codes)
+_TEMPORARY_FILE_ERRORS = frozenset({14, 13, 10})
 
 
 def _create_indexes(conn: sqlite3.Connection, names: list[str], temp_store: str) -> None:
     """Create the indexes ``names``, sorting in small runs (``_SORT_CACHE_KIB``) kept in
-    ``temp_store``; the connection's settings are as before after."""
+    ``temp_store``; the connection's ``temp_store`` and ``cache_size`` are as before
+    after, whether or not the indexes could be made."""
+    (before_store,), (before_cache,) = (conn.execute("PRAGMA temp_store").fetchone(),
+                                        conn.execute("PRAGMA cache_size").fetchone())
     conn.execute(f"PRAGMA temp_store = {temp_store}")  # (not inside a transaction)
     conn.execute(f"PRAGMA cache_size = -{_SORT_CACHE_KIB}")
     try:
@@ -263,8 +278,8 @@ def _create_indexes(conn: sqlite3.Connection, names: list[str], temp_store: str)
             for name in names:
                 conn.execute(INDEXES[name].replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS"))
     finally:
-        conn.execute(f"PRAGMA cache_size = -{_CACHE_KIB}")
-        conn.execute("PRAGMA temp_store = MEMORY")
+        conn.execute(f"PRAGMA cache_size = {int(before_cache)}")
+        conn.execute(f"PRAGMA temp_store = {int(before_store)}")
 
 
 def drop_indexes(conn: sqlite3.Connection) -> None:

@@ -102,7 +102,7 @@ def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
     # when the traceback lets go of the generator
     scan = contextlib.closing(scan_files(root, work, jobs, options.progress, options.hygiene,
                                          cache, sizes))
-    with scan as results:
+    with scan as results, _closed_on_error(cache):
         for result in results:
             report.scanned += 1
             if result.status == "new":
@@ -119,7 +119,7 @@ def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
             pending.append(result)
             if len(pending) >= COMMIT_EVERY:
                 current |= _write_batch(conn, pending)
-    current |= _write_batch(conn, pending)
+        current |= _write_batch(conn, pending)
     redo_imports = full_imports or bool(changed - current)
     only = None if full_imports else changed - current
     plan = None
@@ -333,6 +333,18 @@ class ImportPlan(NamedTuple):
     resolved: list[tuple[int | None, int, int]]  # the bindings' files: (dst or None, file id, seq)
 
 
+@contextlib.contextmanager
+def _closed_on_error(cache: ParseCache | None) -> Iterator[None]:
+    """Close ``cache`` (writing the entries it still holds) when the block raises; after
+    the block the caller closes it (``_index_beside_import_plan``)."""
+    try:
+        yield
+    except BaseException:
+        if cache is not None:
+            cache.close()
+        raise
+
+
 def _index_beside_import_plan(conn: sqlite3.Connection, root: Path, only: set[str] | None,
                               cache: ParseCache | None = None) -> ImportPlan | None:
     """``ensure_indexes(conn)`` while ``plan_imports`` reads and resolves on a connection of
@@ -350,11 +362,13 @@ def _index_beside_import_plan(conn: sqlite3.Connection, root: Path, only: set[st
         return None
 
     def plan() -> ImportPlan:
-        reader = connect(database)
         try:
-            return plan_imports(reader, root, only)
+            reader = connect(database)
+            try:
+                return plan_imports(reader, root, only)
+            finally:
+                reader.close()
         finally:
-            reader.close()
             if cache is not None:
                 cache.close()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
+import queue
 import sys
 import time
 from collections.abc import Callable, Generator, Iterator
@@ -93,23 +94,26 @@ def _worker_main(conn: Any, root: str, config: HygieneConfig, parent: int,
         return  # the parent went away
 
 
-def _sender(conn: Any) -> Any:
+def _sender(conn: Any) -> queue.SimpleQueue[bytes]:
     """A queue whose answers a thread of this worker writes to ``conn``, in order, while
     the worker scans its next chunk. An answer (a megabyte or two for a chunk of big
     files) passes a pipe's buffer only as fast as the parent reads it, and the parent
     reads none while it stores a batch: written in line, the workers of a cold index of
     sympy waited 0.4-0.5 s each (wall, at a load of 3.5) for the parent to read. The
     parent asks for no more (None) before it has read every answer, so none is left
-    unsent when the worker ends; a write that fails (the parent gone) ends the thread."""
-    import queue
+    unsent when the worker ends. A write that fails ends the worker (exit code 1): the
+    parent then sees its pipe close and stops with an error, where a worker left waiting
+    for its next chunk would leave the parent waiting for ever (review 34)."""
     import threading
 
     outbox: queue.SimpleQueue[bytes] = queue.SimpleQueue()
 
     def send() -> None:
-        with contextlib.suppress(OSError):
+        try:
             while True:
                 conn.send_bytes(outbox.get())
+        except BaseException:  # (the parent gone, or any error: the answer is lost)
+            os._exit(1)
 
     threading.Thread(target=send, name="ctxopt answers", daemon=True).start()
     return outbox
