@@ -176,9 +176,11 @@ def _marked(blocks: list[Block]) -> list[Block]:
     """One file's blocks in line order, each window cut from inside a definition
     (``Block.part_of``) with a marker line for the lines of it left out above and below
     that no block next to it shows (``⋮ 12 lines above omitted``, as a cut's), one
-    marker a gap: the block above marks it. A side that ends with a marker already (a
-    cut's) keeps it. (Re-check of trial 16: windows of commons-cli's appendOptions and
-    ripgrep's add_line began with a `}` and ended inside an `if`, unmarked.)"""
+    marker a gap: the block above marks it. A cut's own markers, which count only to the
+    ends of the block it was cut from, give way to these (review 34: "⋮ 18 lines below
+    omitted" where 51 were, and one gap counted by two markers). (Re-check of trial 16:
+    windows of commons-cli's appendOptions and ripgrep's add_line began with a `}` and
+    ended inside an `if`, unmarked.)"""
     found = list(blocks)
     marked = 0  # the last line the marker below the block before counts
     for n, block in enumerate(found):
@@ -187,6 +189,10 @@ def _marked(blocks: list[Block]) -> list[Block]:
             continue
         _, first, last = block.part_of
         lines = block.content.split("\n")
+        if len(lines) > 1 and _marker(lines[0]) and lines[0].endswith(" above omitted"):
+            lines.pop(0)
+        if len(lines) > 1 and _marker(lines[-1]) and lines[-1].endswith(" below omitted"):
+            lines.pop()
         top = max(first, found[n - 1].end_line + 1 if n else first)
         if top < block.start_line and marked < block.start_line - 1 and not _marker(lines[0]):
             lines.insert(0, omitted(block.start_line - top, "above"))

@@ -98,6 +98,30 @@ def test_windows_inside_a_definition_mark_the_lines_of_it_left_out(make_repo,
         "⋮ 13 lines below omitted\n```\n")
 
 
+def test_a_cut_window_is_marked_to_the_ends_of_its_definition_once_a_gap(make_repo,
+                                                                        build_index) -> None:
+    # review 34: a window the fitter cut kept the cut's markers, which count only to the
+    # ends of the block it was cut from ("⋮ 11 lines below omitted" where 13 were), and the
+    # gap to the window above was counted by that window's marker and the cut's both
+    from dataclasses import replace
+
+    from ctxopt.fit import truncate_block
+
+    items = [Item("P.java", 9, 11, 80.0, 1, "calls go", "P.flatten"),
+             Item("P.java", 15, 23, 80.0, 1, "calls go", "P.flatten")]
+    first, second = _blocks(make_repo, build_index, {"P.java": _FLATTEN}, items)
+    # its lines 18-20, marked as a cut's: 3 lines above, 3 below
+    cut = truncate_block(replace(second, focus_line=18), 3, count_tokens)
+    assert (cut.start_line, cut.end_line) == (18, 20) and cut.content.startswith("⋮")
+    assert _text([first, cut]) == (
+        "// lines 9-11 (part of P.flatten, lines 2-33)\n⋮ 7 lines above omitted\n"
+        "        if (t.equals(\"2\")) {\n            go(2);\n        }\n"
+        "⋮ 6 lines below omitted\n"
+        "// lines 18-20 (part of P.flatten, lines 2-33)\n"
+        "        if (t.equals(\"5\")) {\n            go(5);\n        }\n"
+        "⋮ 13 lines below omitted\n```\n")
+
+
 def test_context_lines_do_not_start_with_the_end_of_a_statement_above(make_repo,
                                                                       build_index) -> None:
     # re-check of trial 16 (F6): six blocks began with `} from "../internal"`, their
