@@ -60,10 +60,17 @@ __all__ = [
 
 def _header_range(index: IndexView, node: str, definition: Definition, config: WalkConfig
                   ) -> tuple[int, int]:
+    """The lines (1-based, inclusive) that show a definition's header: from its first
+    line to the line above its first member in its own file, at most
+    ``header_max_lines``. (A member declared in another file, a Kotlin extension or a Go
+    method, says nothing of where this file's header ends: trial 17's ``Moshi`` header was
+    cut to its doc comment's first line by extensions at lines 26-37 of another file.)"""
     end = min(definition.end_line, definition.start_line + config.header_max_lines - 1)
-    for child in _children(index, node):
-        end = min(end, max(definition.start_line, index.definition(child).start_line - 1))
-        break
+    path = index.path_of(node)
+    starts = [index.definition(child).start_line for child in _children(index, node)
+              if index.path_of(child) == path]
+    if starts:
+        end = min(end, max(definition.start_line, min(starts) - 1))
     return definition.start_line, end
 
 

@@ -166,6 +166,20 @@ def test_large_class_is_shown_by_its_header_and_the_members_the_task_points_at(m
     assert len(shown) == WalkConfig().max_members_of_large
 
 
+def test_a_large_class_header_is_not_cut_by_its_extensions_in_another_file(
+        make_repo, build_index) -> None:
+    # trial 17: moshi's `Moshi` header was its KDoc's first line, `/**`: the extension
+    # functions of -MoshiKotlinExtensions.kt (lines 26-37 there) counted as its first members
+    members = "".join(f"  fun method{i}(): Int {{\n" + "    val x = 1\n" * 18 + "    return x\n  }\n"
+                      for i in range(8))
+    big = "package app\n\n/**\n * Doc.\n */\nclass Big {\n  val size = 1\n" + members + "}\n"
+    extensions = "package app\n\nfun Big.helper(): Int = size\n"
+    root = make_repo({"Big.kt": big, "-BigExtensions.kt": extensions})  # (sorts first)
+    items = walk_rings(build_index(root), parse_task("fix Big"))
+    header = _by_symbol(items)["Big"]
+    assert (header.start_line, header.end_line) == (3, 6)  # the KDoc and `class Big {`
+
+
 def test_a_large_class_shows_its_methods_before_fields_that_quote_the_task(
         make_repo, build_index) -> None:
     fields = "".join(f'    tag_{i} = "getatt"\n' for i in range(8))
