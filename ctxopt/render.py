@@ -130,12 +130,15 @@ def _unwrapped(blocks: list[Block]) -> list[Block]:
     below a block of its own fields, out of order.) A header it keeps starts its range:
     ``lines 114-147``, not ``lines 134-147`` over `struct IgnoreInner {` of line 115."""
     shown: list[tuple[int, int]] = []
-    found = []
+    found: list[Block] = []
     for block in blocks:
         if block.kind is Fidelity.SIGNATURE and block.wrappers:
             content, start = block.content, block.start_line
             for top, line, text in block.wrappers:
                 if any(first < block.start_line and line <= last for first, last in shown):
+                    if not any(first <= line <= last for first, last in shown):
+                        _lead_with(found, top, line, text)
+                        shown.append((line, line))
                     content = _without(content, text)
                 else:  # (its label's range holds the header it shows: re-check of trial 16)
                     shown.append((line, line))
@@ -145,6 +148,20 @@ def _unwrapped(blocks: list[Block]) -> list[Block]:
         shown += block.shown or ((block.start_line, block.end_line),)
         found.append(block)
     return found
+
+
+def _lead_with(found: list[Block], top: int, line: int, text: str) -> None:
+    """Put the container header ``text`` (lines ``top``-``line``, a signature's
+    ``Block.wrappers`` entry) above the first block of ``found`` that shows code inside
+    that container, labelled from ``top``: a signature below it leaves the header out,
+    and the code above it showed no header at all (review 34: ripgrep's `struct
+    IgnoreInner {` was nowhere, above neither its fields nor the signature of the others)."""
+    for n, block in enumerate(found):
+        if block.start_line > line and block.kind is not Fidelity.SIGNATURE \
+                and any(wrapper[:2] == (top, line) for wrapper in block.wrappers):
+            head = text if block.start_line > line + 1 else text.removesuffix("⋮\n")
+            found[n] = replace(block, content=head + block.content, start_line=top)
+            return
 
 
 # The placeholder of a body a signature leaves out (``treesitter.signature_of``).

@@ -30,13 +30,20 @@ _INNER = ("#[derive(Clone, Debug)]\nstruct Inner {\n    a: u32,\n    b: u32,\n  
 def test_a_signature_repeats_no_header_of_a_struct_whose_fields_a_block_above_shows(
         make_repo, build_index) -> None:
     # re-check of trial 16 (F1): ripgrep's `struct IgnoreInner {` (line 115) was shown
-    # below lines 127-133, its own fields, above the signature of the fields after them
+    # below lines 127-133, its own fields, above the signature of the fields after them;
+    # review 34: left out of the signature, it was nowhere: it goes above the fields
     items = [Item("lib.rs", 5, 6, 130.0, 0, "definition of Inner.c", "Inner.c"),
              Item("lib.rs", 7, 7, 70.0, 1, "used by g", "Inner.e", Fidelity.SIGNATURE),
              Item("lib.rs", 8, 8, 70.0, 1, "used by g", "Inner.f", Fidelity.SIGNATURE)]
     blocks = _blocks(make_repo, build_index, {"lib.rs": _INNER}, items)
-    assert _text(blocks) == ("// lines 5-6\n    c: u32,\n    d: u32,\n"
+    assert _text(blocks) == ("// lines 1-6\n#[derive(Clone, Debug)]\nstruct Inner {\n⋮\n"
+                             "    c: u32,\n    d: u32,\n"
                              "// lines 7-8 (signature)\n    e: u32,\n    f: u32,\n⋮\n```\n")
+    # fields right below the header: no mark between them
+    items = [Item("lib.rs", 3, 4, 130.0, 0, "definition of Inner.a", "Inner.a"), *items[1:]]
+    blocks = _blocks(make_repo, build_index, {"lib.rs": _INNER}, items)
+    assert _text(blocks).startswith("// lines 1-4\n#[derive(Clone, Debug)]\nstruct Inner {\n"
+                                    "    a: u32,\n    b: u32,\n// lines 7-8 (signature)\n")
 
 
 _MATCH = "pub struct Match {\n    start: usize,\n    end: usize,\n}\n"
