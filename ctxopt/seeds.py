@@ -213,15 +213,33 @@ def _repository_part(index: IndexView, written: str, referenced: bool) -> str:
 def files_named(index: IndexView, written: str) -> list[str]:
     """The repository files a path written in a task names: those it is a suffix of
     (``db.py``, ``storage/db.py``), else the longest one that is a suffix of it (an
-    absolute path from a traceback, ``/srv/app/storage/db.py``)."""
+    absolute path from a traceback, ``/srv/app/storage/db.py``), else the one file that
+    shares the most trailing directories with it, at least one (an installed package's
+    ``site-packages/click/core.py`` is the repository's ``src/click/core.py``: trial 17's
+    traceback of click pointed at no file, and its frames' names seeded every namesake)."""
     wanted = _relative(written)
-    # (both kinds end with the written file name: only files of that name are looked at)
+    # (all kinds end with the written file name: only files of that name are looked at)
     same_name = index.files_called(wanted.rpartition("/")[2])
     named = [p for p in same_name if p == wanted or p.endswith("/" + wanted)]
     if named:
         return named
     within = [p for p in same_name if wanted.endswith("/" + p)]
-    return [max(within, key=len)] if within else []
+    if within:
+        return [max(within, key=len)]
+    shared = {p: _shared_tail(p, wanted) for p in same_name}
+    most = max(shared.values(), default=0)
+    best = [p for p, parts in shared.items() if parts == most]
+    return best if most >= 2 and len(best) == 1 else []
+
+
+def _shared_tail(path: str, other: str) -> int:
+    """How many trailing parts (directories and the file name) two paths share."""
+    count = 0
+    for mine, theirs in zip(reversed(path.split("/")), reversed(other.split("/"))):
+        if mine != theirs:
+            break
+        count += 1
+    return count
 
 
 def _framed_names(task: ParsedTask) -> set[str]:

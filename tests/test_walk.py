@@ -7,7 +7,7 @@ import pytest
 from ctxopt.model import RING_BANDS, Tier
 from ctxopt.task import parse_task
 from ctxopt.lexical import query_terms
-from ctxopt.seeds import WordMatches, in_repository
+from ctxopt.seeds import WordMatches, files_named, in_repository
 from ctxopt.walk import WalkConfig, _rank_files, find_seeds, walk_rings
 
 
@@ -838,6 +838,26 @@ def test_a_traces_frames_seed_nearest_the_failure_first_and_their_names_no_more(
     # are no frames of a known order: each keeps the top quality
     places = find_seeds(index, parse_task("src/a/Outer.java:3: in run\nsrc/a/Inner.java:3: in fail"))
     assert sorted(s.quality for s in places[:2]) == [1.0, 1.0]
+
+
+def test_an_installed_packages_frame_is_the_repositorys_file_of_the_same_package(
+        make_repo, build_index) -> None:
+    # trial 17: a traceback through site-packages/click/core.py named no file of click's
+    # src/click/core.py, and its frames' function names seeded every namesake (types.py's
+    # ParamType.__call__ for core.py's __call__)
+    code = "class Command:\n    def __call__(self):\n        return self.main()\n"
+    index = build_index(make_repo({"src/click/core.py": code, "docs/core.py": code,
+                                   "src/click/types.py": code.replace("Command", "ParamType")}))
+    trace = ('Traceback (most recent call last):\n'
+             '  File "/home/me/.venv/lib/python3.12/site-packages/click/core.py", line 2, '
+             'in __call__\n    return self.main()\nTypeError: boom\n')
+    seeds = find_seeds(index, parse_task(trace))
+    assert seeds[0].node == "src/click/core.py#1" and "holds line 2" in seeds[0].reason
+    assert not any(s.reason.startswith("definition of __call__") for s in seeds)  # by name
+    # a file that shares only its name, or two that share as much, are no answer
+    assert files_named(index, "/opt/lib/other/core.py") == []
+    twins = build_index(make_repo({"src/a/x.py": "x = 1\n", "lib/a/x.py": "x = 2\n"}, "twins"))
+    assert files_named(twins, "site-packages/a/x.py") == []
 
 
 def test_a_python_tracebacks_frames_come_innermost_first() -> None:
