@@ -168,3 +168,18 @@ def sigint_caught() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def fenced_text(blocks: list) -> str:
+    """The text ``render_text`` gives for ``blocks`` (of one file) from below its fence line,
+    checked to be what the fitter measures (``render.Layout``: the text's token count)."""
+    from ctxopt.model import Intent, Result, Selection
+    from ctxopt.tokens import count_tokens
+
+    result = Result(task="t", intent=Intent.GENERAL, budget=1000,
+                    selection=Selection(blocks=tuple(blocks)))
+    rendered = ctxopt.render.render_text(result, count_tokens)
+    assert ctxopt.render.Layout(result, count_tokens, additive=True).tokens(
+        result.selection) == count_tokens(rendered)
+    return rendered.split("```", 1)[1].split("\n", 1)[1]
+

@@ -2,6 +2,7 @@ from dataclasses import replace
 from itertools import pairwise
 
 import pytest
+from conftest import fenced_text
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -724,7 +725,7 @@ def test_a_signature_of_fields_repeats_no_class_header_a_block_above_shows(
     import json
 
     from ctxopt.model import Intent, Result, Selection
-    from ctxopt.render import Layout, render_json, render_text
+    from ctxopt.render import render_json
     from ctxopt.tokens import count_tokens
 
     items = [Item("Parser.java", 1, 1, 130.0, 0, "definition of Parser", "Parser"),
@@ -737,16 +738,13 @@ def test_a_signature_of_fields_repeats_no_class_header_a_block_above_shows(
                                                  (21, 21, Fidelity.SIGNATURE)]
 
     def text(shown: list) -> str:
+        rendered = fenced_text(shown)
+        # (the JSON's blocks are as the text shows them)
         result = Result(task="t", intent=Intent.GENERAL, budget=1000,
                         selection=Selection(blocks=tuple(shown)))
-        rendered = render_text(result, count_tokens)
-        # the fitter's measure is the text's count
-        assert Layout(result, count_tokens, additive=True).tokens(result.selection) == \
-            count_tokens(rendered)
-        # (the JSON's blocks are as the text shows them)
         assert all(f"{b['content']}\n" in rendered
                    for b in json.loads(render_json(result, count_tokens))["blocks"])
-        return rendered.split("```java\n", 1)[1]
+        return rendered
 
     assert text(blocks) == ("// lines 1-1 (part of Parser, lines 1-22)\npublic class Parser {\n"
                             "⋮ 17 lines below omitted\n// lines 19-19 (signature)\n"

@@ -1,8 +1,9 @@
 """How the text shows a file's blocks around the scopes they sit in: a container's header
 once and in line order, a body shown or elided, not both, and windows cut from inside a
 definition marked (re-check of trial 16: F1, F2, F4, F6)."""
-from ctxopt.model import Fidelity, Intent, Item, Result, Selection
-from ctxopt.render import Layout, render_text
+from conftest import fenced_text
+
+from ctxopt.model import Fidelity, Item
 from ctxopt.source import read_blocks
 from ctxopt.tokens import Cl100kCounter, count_tokens
 
@@ -11,16 +12,6 @@ def _blocks(make_repo, build_index, files: dict[str, str], items: list[Item]) ->
     root = make_repo(files)
     return read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False,
                        context_lines=0, merge_gap=0)
-
-
-def _text(blocks: list) -> str:
-    """The blocks' fenced text (the header left out); the fitter's measure is its count."""
-    result = Result(task="t", intent=Intent.GENERAL, budget=1000,
-                    selection=Selection(blocks=tuple(blocks)))
-    rendered = render_text(result, count_tokens)
-    assert Layout(result, count_tokens, additive=True).tokens(result.selection) == \
-        count_tokens(rendered)
-    return rendered.split("```", 1)[1].split("\n", 1)[1]
 
 
 _INNER = ("#[derive(Clone, Debug)]\nstruct Inner {\n    a: u32,\n    b: u32,\n    c: u32,\n"
@@ -36,13 +27,13 @@ def test_a_signature_repeats_no_header_of_a_struct_whose_fields_a_block_above_sh
              Item("lib.rs", 7, 7, 70.0, 1, "used by g", "Inner.e", Fidelity.SIGNATURE),
              Item("lib.rs", 8, 8, 70.0, 1, "used by g", "Inner.f", Fidelity.SIGNATURE)]
     blocks = _blocks(make_repo, build_index, {"lib.rs": _INNER}, items)
-    assert _text(blocks) == ("// lines 1-6\n#[derive(Clone, Debug)]\nstruct Inner {\n⋮\n"
+    assert fenced_text(blocks) == ("// lines 1-6\n#[derive(Clone, Debug)]\nstruct Inner {\n⋮\n"
                              "    c: u32,\n    d: u32,\n"
                              "// lines 7-8 (signature)\n    e: u32,\n    f: u32,\n⋮\n```\n")
     # fields right below the header: no mark between them
     items = [Item("lib.rs", 3, 4, 130.0, 0, "definition of Inner.a", "Inner.a"), *items[1:]]
     blocks = _blocks(make_repo, build_index, {"lib.rs": _INNER}, items)
-    assert _text(blocks).startswith("// lines 1-4\n#[derive(Clone, Debug)]\nstruct Inner {\n"
+    assert fenced_text(blocks).startswith("// lines 1-4\n#[derive(Clone, Debug)]\nstruct Inner {\n"
                                     "    a: u32,\n    b: u32,\n// lines 7-8 (signature)\n")
 
 
@@ -56,10 +47,10 @@ def test_a_struct_shown_as_its_signature_is_open_above_a_block_of_its_fields(
     items = [Item("lib.rs", 1, 1, 70.0, 1, "used by f", "Match", Fidelity.SIGNATURE),
              Item("lib.rs", 2, 4, 130.0, 0, "definition of Match.start", "Match.start")]
     blocks = _blocks(make_repo, build_index, {"lib.rs": _MATCH}, items)
-    assert _text(blocks) == ("// lines 1-1 (signature)\npub struct Match {\n// lines 2-4\n"
+    assert fenced_text(blocks) == ("// lines 1-1 (signature)\npub struct Match {\n// lines 2-4\n"
                              "    start: usize,\n    end: usize,\n}\n```\n")
     # alone, its body is elided
-    assert _text([b for b in blocks if b.start_line == 1]) == (
+    assert fenced_text([b for b in blocks if b.start_line == 1]) == (
         "// lines 1-1 (signature)\npub struct Match { ... }\n```\n")
 
 
@@ -77,7 +68,7 @@ def test_a_class_shown_as_its_signature_is_open_above_a_window_of_a_member(
              Item("immer.ts", 21, 23, 130.0, 0, "definition of Immer.produce",
                   "Immer.produce")]
     blocks = _blocks(make_repo, build_index, {"immer.ts": _IMMER}, items)
-    assert _text(blocks) == ("// lines 1-1 (signature)\nexport class Immer {\n// lines 21-23\n"
+    assert fenced_text(blocks) == ("// lines 1-1 (signature)\nexport class Immer {\n// lines 21-23\n"
                              "    produce = (base: any) => {\n        return base\n    }\n⋮\n"
                              "```\n")
 
@@ -96,7 +87,7 @@ def test_windows_inside_a_definition_mark_the_lines_of_it_left_out(make_repo,
              Item("P.java", 18, 20, 80.0, 1, "calls go", "P.flatten")]
     blocks = _blocks(make_repo, build_index, {"P.java": _FLATTEN}, items)
     assert [b.part_of for b in blocks] == [("P.flatten", 2, 33)] * 2
-    assert _text(blocks) == (
+    assert fenced_text(blocks) == (
         "// lines 9-11 (part of P.flatten, lines 2-33)\n⋮ 7 lines above omitted\n"
         "        if (t.equals(\"2\")) {\n            go(2);\n        }\n"
         "⋮ 6 lines below omitted\n"  # (one marker for the lines between the windows)
@@ -120,7 +111,7 @@ def test_a_cut_window_is_marked_to_the_ends_of_its_definition_once_a_gap(make_re
     # its lines 18-20, marked as a cut's: 3 lines above, 3 below
     cut = truncate_block(replace(second, focus_line=18), 3, count_tokens)
     assert (cut.start_line, cut.end_line) == (18, 20) and cut.content.startswith("⋮")
-    assert _text([first, cut]) == (
+    assert fenced_text([first, cut]) == (
         "// lines 9-11 (part of P.flatten, lines 2-33)\n⋮ 7 lines above omitted\n"
         "        if (t.equals(\"2\")) {\n            go(2);\n        }\n"
         "⋮ 6 lines below omitted\n"
@@ -166,5 +157,5 @@ def test_a_signatures_range_holds_the_header_of_the_struct_it_shows(make_repo,
     # pub(crate) struct HiArgs {` of lines 35-36 above three fields
     items = [Item("lib.rs", 7, 7, 70.0, 1, "used by g", "Inner.e", Fidelity.SIGNATURE)]
     blocks = _blocks(make_repo, build_index, {"lib.rs": _INNER}, items)
-    assert _text(blocks) == ("// lines 1-7 (signature)\n#[derive(Clone, Debug)]\nstruct Inner {\n"
+    assert fenced_text(blocks) == ("// lines 1-7 (signature)\n#[derive(Clone, Debug)]\nstruct Inner {\n"
                              "⋮\n    e: u32,\n⋮\n```\n")
