@@ -449,6 +449,7 @@ class _Planner:
         self.ring0 = self.tiers.count(Tier.TRUNCATE)
         self.shown = [0] * len(ranked)  # cost of each block's form so far
         self.total = 0
+        self.opened = False  # whether a ring-0 block is shown yet (``_candidates``)
 
     def _tier(self, i: int) -> Tier:
         """The tier block ``i``'s next step is planned in: a whole file's later steps (its
@@ -487,6 +488,7 @@ class _Planner:
             cost = self.cost(form)
             self.total += cost - self.shown[i]
             self.shown[i] = cost
+            self.opened = self.opened or self.tiers[i] is Tier.TRUNCATE
             steps.append(PlanStep(i, form))
         return steps
 
@@ -530,9 +532,7 @@ class _Planner:
             # the best block opens the plan: a budget that shows anything shows it (trial
             # 17: at 300 tokens click's Context.invoke, named by the task, was left out for
             # 8 lines of an example whose first cut cost less beside its share)
-            first = not any(self.shown[i] for i, tier in enumerate(self.tiers)
-                            if tier is Tier.TRUNCATE)
-            found.append(min(by_tier[Tier.TRUNCATE]) if first
+            found.append(min(by_tier[Tier.TRUNCATE]) if not self.opened
                          else min(by_tier[Tier.TRUNCATE], key=next_cost))
         entries = [i for i in by_tier[Tier.SIGNATURE] if not self._upgrade(i)]
         upgrades = [i for i in by_tier[Tier.SIGNATURE] if self._upgrade(i)]
