@@ -213,7 +213,10 @@ def _marked(blocks: list[Block]) -> list[Block]:
         top = max(first, found[n - 1].end_line + 1 if n else first)
         if top < block.start_line and marked < block.start_line - 1 and not _marker(lines[0]):
             lines.insert(0, omitted(block.start_line - top, "above"))
-        bottom = min(last, found[n + 1].start_line - 1 if n + 1 < len(found) else last)
+        # (up to the lines the next block marks above itself, a cut's: trial 18 counted
+        # lines 120-128 in "⋮ 38 lines below omitted" and again in "⋮ 9 lines above")
+        bottom = min(last, found[n + 1].start_line - 1 - _above_count(found[n + 1])
+                     if n + 1 < len(found) else last)
         marked = bottom if bottom > block.end_line else 0
         if marked and not _marker(lines[-1]):
             lines.append(omitted(bottom - block.end_line, "below"))
@@ -221,6 +224,19 @@ def _marked(blocks: list[Block]) -> list[Block]:
         if content != block.content:
             found[n] = replace(block, content=content)
     return found
+
+
+def _above_count(block: Block) -> int:
+    """The lines a block's first line marks as left out above it (``⋮ 9 lines above
+    omitted``, ``wording.omitted``) and keeps, else 0 (a window's own marks are written
+    anew by ``_marked``)."""
+    if block.part_of is not None and block.kind is not Fidelity.SIGNATURE:
+        return 0
+    first = block.content.partition("\n")[0]
+    if not (_marker(first) and first.endswith(" above omitted")):
+        return 0
+    count = first.split()[1]
+    return int(count) if count.isdecimal() else 0
 
 
 def _marker(line: str) -> bool:

@@ -118,6 +118,15 @@ def test_a_cut_window_is_marked_to_the_ends_of_its_definition_once_a_gap(make_re
         "// lines 18-20 (part of P.flatten, lines 2-33)\n"
         "        if (t.equals(\"5\")) {\n            go(5);\n        }\n"
         "⋮ 13 lines below omitted\n```\n")
+    # trial 18: a cut of a block that is no window keeps its marks; the window above
+    # counts only the lines above them (12-14, not 12-17 again)
+    assert fenced_text([first, replace(cut, part_of=None)]) == (
+        "// lines 9-11 (part of P.flatten, lines 2-33)\n⋮ 7 lines above omitted\n"
+        "        if (t.equals(\"2\")) {\n            go(2);\n        }\n"
+        "⋮ 3 lines below omitted\n"
+        "// lines 18-20\n⋮ 3 lines above omitted\n"
+        "        if (t.equals(\"5\")) {\n            go(5);\n        }\n"
+        "⋮ 3 lines below omitted\n```\n")
 
 
 def test_context_lines_do_not_start_with_the_end_of_a_statement_above(make_repo,
