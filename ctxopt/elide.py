@@ -203,7 +203,8 @@ def _scopes(lines: Sequence[str], spans: list[tuple[int, int]], index: int,
 
 
 def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
-                  comment: str | None = "#", members: Sequence[int] = ()) -> list[list[int]]:
+                  comment: str | None = "#", members: Sequence[int] = (),
+                  in_body: bool = False) -> list[list[int]]:
     """The order in which cuts of a block reveal its lines, as chunks of indices: the
     header at ``focus`` (below the comments and blank lines it starts with; a focus that
     is no header, with the headers of the scopes above it in the block), then each
@@ -213,6 +214,8 @@ def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
     definitions that start there, nearest first (a definition's tail alone says nothing
     of what it is), then the rest, nearest first. ``members``: the first lines of the
     block's other definitions (a header is the code below the comments it starts with).
+    ``in_body``: the focus is a line inside a body (one the task points at), not a
+    definition's header: the cut opens at its statement under the headers of its scopes.
     Each index appears in exactly one chunk; every chunk is non-empty; the chunks cover
     every line. ``comment`` opens a line comment, as for ``statement_spans``."""
     spans, prose = _scan(lines, comment)
@@ -243,8 +246,11 @@ def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
     # scopes above it in the block: re-check of trial 16, a cut of immer's
     # types-internal.ts began at `Map,` under `export const enum ArchType {`. (A method's
     # class too moved two Live tasks' last signature out of 4,000 and 8,000 tokens.)
-    opening = _header(lines, spans, start) or [start]
-    if not lines[opening[-1]].rstrip().endswith(_HEADER_ENDS):
+    # (trial 19: read as a header, the line a traceback points at took the statements
+    # below it up to the next `while ...:`, and none of the scopes it is in)
+    opening = (list(range(start, spans[start][1] + 1)) if in_body and start < len(lines)
+               else _header(lines, spans, start)) or [start]
+    if in_body or not lines[opening[-1]].rstrip().endswith(_HEADER_ENDS):
         opening = _scopes(lines, spans, start, 0) + opening
     add(opening)
     for index in salient:

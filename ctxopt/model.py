@@ -159,6 +159,11 @@ class Item:
     # start when the task points at a line further down (``FOCUS_ABOVE`` lines above
     # that line); None: from the item's start
     focus_line: int | None = None
+    # The line the task points at inside the item (1-indexed), which a cut of its block
+    # keeps first, whatever else the block holds (trial 19: a C# frame's line 21 of an
+    # 8-line method, near enough its start to need no focus, was hidden in its class's
+    # block by lines holding the task's words); None: the task points at none
+    pointed_line: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +222,9 @@ class Block:
     # file lines that matter most when the block is cut (``elide``), best first; () when
     # a cut keeps lines from ``focus_line`` on
     salient: tuple[int, ...] = ()
+    # the line the task points at inside the block (``Item.pointed_line``; 0: none): such a
+    # block goes first among blocks of its score (``fit._rank``)
+    pointed_line: int = 0
     # a cut around salient lines (``fit.truncate_block``): the lines it keeps, gaps
     # between them marked ``⋮ N lines`` (a gap of one line is shown instead, uncounted);
     # 0: a cut that shows all of start_line..end_line, or no cut

@@ -44,6 +44,9 @@ class Seed:
     # the first line a cut block of it keeps (``Item.focus_line``), so that the line the
     # task points at stays in view; None: the definition's first line
     focus: int | None = None
+    # the line the task points at (1-indexed), which a cut of the seed's block keeps first
+    # (``Item.pointed_line``); None: no line
+    line: int | None = None
 
 
 def _specificity(matches: int) -> float:
@@ -307,7 +310,7 @@ def _seed_references(found: _SeedSet, task: ParsedTask) -> bool:
                     continue
             if not around:
                 _keep_best(found, Seed(path, quality, f"the task points at {where}", window,
-                                       _focus(window[0], first)))
+                                       _focus(window[0], first), first))
                 found.referenced.add(path)
                 continue
             span, i, definition = min(around, key=lambda a: (a[0], -a[1]))
@@ -322,7 +325,7 @@ def _seed_references(found: _SeedSet, task: ParsedTask) -> bool:
                 start, min(definition.end_line, window[1]))
             _keep_best(found, Seed(f"{path}#{i}", quality,
                                    f"{definition.qualified_name} holds {where}", lines,
-                                   _focus((lines or (definition.start_line,))[0], first)))
+                                   _focus((lines or (definition.start_line,))[0], first), first))
             found.referenced.add(f"{path}#{i}")
     return frames > 0
 

@@ -384,12 +384,12 @@ def header_lines(definition: Definition, lines: list[str]) -> tuple[int, int]:
     return top, min(top + len(head) - 1, definition.end_line)
 
 
-def salient_lines(lines: list[str], start: int, focus: int | None,
+def salient_lines(lines: list[str], start: int, pointed: int | None,
                   terms: Mapping[str, float], definitions: tuple = (),
                   comment: str | None = "#") -> tuple[int, ...]:
     """The file lines of ``lines`` (file line ``start`` first) that a cut keeps first,
-    best first: the line the task points at, ``FOCUS_ABOVE`` lines below ``focus`` (an
-    item's ``focus_line``), then the rest of the ``POINTED_LINES`` from ``focus`` on (those
+    best first: the line the task points at, ``pointed`` (an item's ``pointed_line``),
+    then the rest of the ``POINTED_LINES`` from ``FOCUS_ABOVE`` lines above it on (those
     above the line first), then lines holding the task's
     terms (``lexical.text_terms``; weight: the sum of ``terms``' weights of the distinct
     terms a line holds, times ``PROSE_WEIGHT`` in comments and docstrings; ties in line
@@ -417,11 +417,11 @@ def salient_lines(lines: list[str], start: int, focus: int | None,
             first += 1
         if first < len(lines):
             found.append(start + first)
-    if focus is not None:
+    if pointed is not None:
         # the line itself first, then those leading to it, then those below (trial 8: a
         # cut of one line showed a comment above a Java frame's line, not the line)
-        pointed = focus + FOCUS_ABOVE
-        window = [pointed, *range(focus, pointed), *range(pointed + 1, focus + POINTED_LINES)]
+        above = pointed - FOCUS_ABOVE
+        window = [pointed, *range(above, pointed), *range(pointed + 1, above + POINTED_LINES)]
         found[:0] = [line for line in window if start <= line < start + len(lines)]
     return tuple(dict.fromkeys(found))[:_SALIENT_MAX]
 
@@ -595,6 +595,7 @@ def _with_headers(items: list[Item], definitions: tuple[Definition, ...],
                 top, last = header_lines(d, lines)
                 if item.start_line - last > near:
                     headers.append(replace(item, start_line=top, end_line=last, focus_line=None,
+                                           pointed_line=None,
                                            reason=f"header of {d.qualified_name}"))
                 elif item.start_line > last:  # a few lines below it: one block with it
                     item = replace(item, start_line=top)
@@ -716,20 +717,24 @@ def _rest_of_file(index: IndexView, path: str, lines: list[str], blocks: list[Bl
 def _with_salient(block: Block, lines: list[str], items: list[Item],
                   terms: Mapping[str, float], definitions: tuple) -> Block:
     """``block`` with its salient lines; a cut of it then starts at the header of the
-    innermost definition around the place the task points at (its items' ``focus_line``,
-    ``FOCUS_ABOVE`` lines above the line), the line itself salient first."""
+    innermost definition of the block around the place the task points at (its items'
+    ``pointed_line``), else at the place itself (with the headers of the scopes around
+    it), the line itself salient first."""
     start, end = block.start_line, block.end_line
-    pointed = [i.focus_line for i in items
-               if i.focus_line is not None and start <= i.focus_line <= end]
+    pointed = [i.pointed_line for i in items
+               if i.pointed_line is not None and start <= i.pointed_line <= end]
     focus, line = block.focus_line, min(pointed) if pointed else None
     if line is not None:
         around = [d.start_line for d in definitions
                   if start <= d.start_line <= line <= d.end_line]
-        focus = max(around) if around else start
+        # (a window inside a long definition opens at the line with the headers of the
+        # scopes around it, not at the window's first line: trial 19's cut of ky's
+        # merge.ts at 300 tokens showed line 280 of a window around line 311, not 311)
+        focus = max(around) if around else line
     salient = salient_lines(lines[start - 1:end], start, line, terms, definitions,
                             comment_opener(block.language))
     # (no line that matters: the cut still keeps whole statements from the focus on)
-    return replace(block, focus_line=focus, salient=salient or (focus,))
+    return replace(block, focus_line=focus, salient=salient or (focus,), pointed_line=line or 0)
 
 
 def _block(index: IndexView, path: str, lines: list[str], items: list[Item],

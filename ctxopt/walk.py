@@ -148,10 +148,11 @@ class _Walk:
 
     def add(self, node: str, ring: int, weight: float, reason: str,
             lines: tuple[int, int] | None = None, fidelity: Fidelity = Fidelity.FULL,
-            focus: int | None = None) -> None:
+            focus: int | None = None, pointed: int | None = None) -> None:
         """Offer ``node`` (its ``lines``, else its whole definition or file) at ``ring``
         with ``weight`` in [0, 1]; kept when in scope and better than what is known.
-        ``focus``: the first line a cut block of it keeps (``Item.focus_line``)."""
+        ``focus``: the first line a cut block of it keeps (``Item.focus_line``);
+        ``pointed``: the line the task points at (``Item.pointed_line``)."""
         path = self.index.path_of(node)
         if not self.config.admits(path) or ring > self.config.max_ring or (
                 not self.config.include_tests and self.index.is_test(node)):
@@ -178,6 +179,8 @@ class _Walk:
                     score=RING_BANDS[ring].score(weight), ring=ring, reason=reason,
                     symbol=symbol, fidelity=fidelity,
                     focus_line=focus if focus is not None and lines[0] < focus <= lines[1]
+                    else None,
+                    pointed_line=pointed if pointed is not None and lines[0] <= pointed <= lines[1]
                     else None)
         key = (path, lines[0], lines[1])
         known = self.items.get(key)
@@ -326,7 +329,8 @@ def seed_ring(walk: _Walk, seeds: list[Seed]) -> set[str]:
                     and _children(index, seed.node)):
                 large.add(seed.node)
                 lines = _header_range(index, seed.node, d, config)
-        walk.add(seed.node, 0, seed.quality, seed.reason, lines, focus=seed.focus)
+        walk.add(seed.node, 0, seed.quality, seed.reason, lines, focus=seed.focus,
+                 pointed=seed.line)
     return large
 
 

@@ -124,15 +124,12 @@ def test_salient_lines_are_the_pointed_line_then_task_words_then_inner_definitio
     lines = ["class Session:", "    # redirect notes", "    def send(self):",
              "        return self.redirect(url)", "    def close(self):", "        pass"]
     terms = {"redirect": 2.0, "url": 1.0}
-    found = salient_lines(lines, 10, 15, terms, (Definition("send", "method", "Session.send", 12,
-                                                             13, ""),
-                                                 Definition("close", "method", "Session.close",
-                                                            14, 15, "")))
-    # from the focus line on (a line the task points at); code over a comment with the
-    # same word; then headers
-    assert found == (15, 13, 11, 12, 14)
-    # the line pointed at (``FOCUS_ABOVE`` below the focus) first, then those above it
-    assert salient_lines(lines, 10, 11, {}, ())[:4] == (14, 11, 12, 13)
+    definitions = (Definition("send", "method", "Session.send", 12, 13, ""),
+                   Definition("close", "method", "Session.close", 14, 15, ""))
+    # code over a comment with the same word; then headers
+    assert salient_lines(lines, 10, None, terms, definitions) == (13, 11, 12, 14)
+    # the line pointed at first, then the ``FOCUS_ABOVE`` lines above it, then those below
+    assert salient_lines(lines, 10, 14, terms, definitions) == (14, 11, 12, 13, 15)
 
 
 def test_the_smallest_cut_of_a_block_shows_the_line_a_stack_frame_points_at(
