@@ -172,10 +172,11 @@ def _opened(blocks: list[Block]) -> list[Block]:
     """One file's blocks in line order, each signature whose last definition goes on
     below it shown open (``Block.opens``: ``struct Match {``, not ``struct Match { ...
     }``) when the next block shows lines inside that definition, and the last of those
-    blocks ending with a ``⋮`` line when none shows the definition's last line (and it
+    blocks ending with a marker of the definition's lines left out below it
+    (``⋮ 6 lines below omitted``) when none shows the definition's last line (and it
     does not end with a marker already). (Re-check of trial 16: `pub struct Match { ...
     }`, then a block of its fields and `}`; `export class Immer ... { ... }`, then one of
-    its members.)"""
+    its members. Trial 19: a bare `⋮` said neither how much was left out nor of what.)"""
     found = list(blocks)
     for n, block in enumerate(found):
         inside = [k for k in range(n + 1, len(found)) if found[k].start_line <= block.opens]
@@ -185,7 +186,8 @@ def _opened(blocks: list[Block]) -> list[Block]:
         found[n] = replace(block, content=block.content[:-len(_ELIDED)] + " {")
         last = found[inside[-1]]
         if last.end_line < block.opens and not _marker(last.content.rsplit("\n", 1)[-1]):
-            found[inside[-1]] = replace(last, content=last.content + "\n⋮")
+            found[inside[-1]] = replace(
+                last, content=last.content + "\n" + omitted(block.opens - last.end_line, "below"))
     return found
 
 

@@ -63,14 +63,16 @@ _IMMER = ("export class Immer {\n    a = 1\n"
 def test_a_class_shown_as_its_signature_is_open_above_a_window_of_a_member(
         make_repo, build_index) -> None:
     # re-check of trial 16 (F2): `export class Immer implements ProducersFns { ... }`, then
-    # lines 137-150 showed its member `produceWithPatches`; the class goes on below it
+    # lines 137-150 showed its member `produceWithPatches`; the class goes on below it,
+    # as many lines as the marker says (trial 19: a bare `⋮` said neither how many nor of
+    # what)
     items = [Item("immer.ts", 1, 1, 70.0, 1, "used by f", "Immer", Fidelity.SIGNATURE),
              Item("immer.ts", 21, 23, 130.0, 0, "definition of Immer.produce",
                   "Immer.produce")]
     blocks = _blocks(make_repo, build_index, {"immer.ts": _IMMER}, items)
     assert fenced_text(blocks) == ("// lines 1-1 (signature)\nexport class Immer {\n// lines 21-23\n"
-                             "    produce = (base: any) => {\n        return base\n    }\n⋮\n"
-                             "```\n")
+                             "    produce = (base: any) => {\n        return base\n    }\n"
+                             "⋮ 2 lines below omitted\n```\n")
 
 
 _FLATTEN = ("class P {\n    void flatten(String t) {\n"
