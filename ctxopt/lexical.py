@@ -23,11 +23,10 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter, defaultdict
-from bisect import bisect_right
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from itertools import accumulate, chain, groupby, islice
+from itertools import chain, groupby, islice
 
 import Stemmer  # type: ignore[import-not-found]  # PyStemmer ships no type stubs
 
@@ -36,7 +35,7 @@ from .task import (MAX_TASK_KEYWORDS, STOP_WORDS, ParsedTask, case_shape, is_pat
                    split_identifier)
 
 __all__ = ["LexicalIndex", "file_documents", "query_terms", "joined_words", "NAME_WEIGHT",
-           "DOCUMENTS_VERSION", "abbreviation_terms", "compound_part_terms"]
+           "DOCUMENTS_VERSION", "abbreviation_terms"]
 
 NAME_WEIGHT = 3
 # The version of the terms ``file_documents`` makes: a persistent index keeps them, so it is
@@ -387,42 +386,6 @@ def abbreviation_terms(words: Iterable[str], names: Iterable[str]) -> Counter[st
                          _abbreviates(word, v)
                          or (_abbreviates(v, word) and word[len(v):] not in vocabulary))
                      for t in _words(v)}
-        if len(found) <= MAX_EXPANSIONS:
-            terms.update(dict.fromkeys(found, 1))
-    return terms
-
-
-def compound_part_terms(grams: Iterable[str], names: Sequence[str]) -> Counter[str]:
-    """Terms for the definition ``names`` that hold a task's adjacent words as
-    consecutive parts of a longer compound: ``=is_super_table`` for "super table"
-    (``grams``: ``joined_words`` terms, ``=super_table``, which meet only the whole name
-    ``super_table``), ``=issupertable`` for ``isSuperTable``, learned from the
-    repository's names, not from a list. A gram that more than ``MAX_EXPANSIONS`` names
-    hold gives nothing, as a word abbreviating too many does (``abbreviation_terms``);
-    each term weighs 1, as a word of the task.
-
-    >>> sorted(compound_part_terms(["=super_table", "=table_leaves"],
-    ...                            ["is_super_table", "SuperTableName", "super_table"]))
-    ['=is_super_table', '=supertablename']
-    """
-    wanted = [gram[1:].split("_") for gram in dict.fromkeys(grams) if "_" in gram]
-    if not wanted or not names:
-        return Counter()
-    # one search a gram over every name at once, each name's parts run together
-    flats = [name.lower().replace("_", "") for name in names]
-    flat = "\n".join(flats)
-    starts = list(accumulate((len(name) + 1 for name in flats), initial=0))
-    terms: Counter[str] = Counter()
-    for words in wanted:
-        joined, found = "".join(words), set[str]()
-        at = flat.find(joined)
-        while at >= 0 and len(found) <= MAX_EXPANSIONS:
-            name = names[bisect_right(starts, at) - 1]
-            parts = [part.lower() for part in split_identifier(name)]
-            if len(parts) > len(words) and any(parts[i:i + len(words)] == words
-                                               for i in range(len(parts) - len(words) + 1)):
-                found.add("=" + name.lower())
-            at = flat.find(joined, at + 1)
         if len(found) <= MAX_EXPANSIONS:
             terms.update(dict.fromkeys(found, 1))
     return terms

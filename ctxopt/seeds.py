@@ -20,12 +20,11 @@ from itertools import chain
 from .graph.names import dotted_names
 from .graph.rules import file_stem, is_example_path, split_symbol
 from .graph.view import IndexView
-from .lexical import (REPORT_WORDS, abbreviation_terms, compound_part_terms, joined_words,
-                      name_words, query_terms, term_words)
+from .lexical import REPORT_WORDS, abbreviation_terms, name_words, query_terms, term_words
 from .model import FOCUS_ABOVE
 from .parsing.kinds import CALLABLE_KINDS
-from .task import (IDENTIFIER, MAX_TASK_KEYWORDS, STOP_WORDS, ParsedTask, Reference, case_shape,
-                   is_path_symbol, split_identifier)
+from .task import (IDENTIFIER, STOP_WORDS, ParsedTask, Reference, case_shape, is_path_symbol,
+                   split_identifier)
 from .walk_config import WalkConfig
 
 __all__ = ["Seed", "WordMatches", "best_first", "find_seeds", "files_named", "in_repository", "most_relevant",
@@ -72,12 +71,7 @@ def relevance_scores(index: IndexView, task: ParsedTask, config: WalkConfig
     terms = query_terms(task)
     if not terms:
         return {}, {}
-    names = _Names(index)
-    grams = [g for g in joined_words(task.raw, limit=MAX_TASK_KEYWORDS) if "_" in g]
-    found = _abbreviations(index, task, names)
-    if grams:
-        found += compound_part_terms(grams, names.get())
-    for term, weight in found.items():
+    for term, weight in _abbreviations(index, task).items():
         terms[term] = max(terms[term], weight)
     definition_scores = index.lexical.score_definitions(terms)
     file_scores = index.lexical.score_files(terms)
@@ -95,27 +89,14 @@ def relevance_scores(index: IndexView, task: ParsedTask, config: WalkConfig
     return {node: value / best for node, value in combined.items()}, file_scores
 
 
-class _Names:
-    """The repository's distinct definition names, read once and only when asked for."""
-
-    def __init__(self, index: IndexView) -> None:
-        self._index = index
-        self._names: list[str] | None = None
-
-    def get(self) -> list[str]:
-        if self._names is None:
-            self._names = self._index.definition_names()
-        return self._names
-
-
-def _abbreviations(index: IndexView, task: ParsedTask, names: _Names) -> Counter[str]:
+def _abbreviations(index: IndexView, task: ParsedTask) -> Counter[str]:
     """``lexical.abbreviation_terms`` of the task's prose words that no document holds,
     learned from the repository's definition names (read only for such a word)."""
     written = {symbol.lower() for symbol in task.symbols}
     # (a word without terms, such as ``import`` or ``object``, is ignored, not unknown)
     unknown = [k for k in task.keywords if k not in written and k not in REPORT_WORDS
                and (terms := name_words(k)) and not any(map(index.lexical.holds, terms))]
-    return abbreviation_terms(unknown, names.get()) if unknown else Counter()
+    return abbreviation_terms(unknown, index.definition_names()) if unknown else Counter()
 
 
 def find_seeds(index: IndexView, task: ParsedTask, config: WalkConfig | None = None,

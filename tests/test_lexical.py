@@ -11,7 +11,6 @@ from ctxopt.lexical import (
     _identifier_terms,
     _identifiers,
     abbreviation_terms,
-    compound_part_terms,
     file_documents,
     joined_words,
     query_terms,
@@ -144,29 +143,6 @@ def test_a_task_word_no_document_holds_meets_the_names_it_abbreviates(make_repo,
     assert list(relevance(index, parse_task("the cfg is ignored"))) == ["settings.py#0"]
     best = max(relevance(index, parse_task("a doctype is written wrong")).items(), key=lambda r: r[1])
     assert index.definition(best[0]).name == "DocumentType"
-
-
-def test_adjacent_task_words_meet_the_longer_compound_names_holding_them() -> None:
-    # trial 19: "super table" never met tomlkit's `Table.is_super_table`
-    names = ["is_super_table", "isSuperTable", "super_table", "super_tables", "a_super_tablex"]
-    assert compound_part_terms(["=super_table", "=supertable"], names) == {
-        "=is_super_table": 1, "=issupertable": 1}
-    # a gram more names hold than MAX_EXPANSIONS says nothing; grams of one word none
-    many = [f"{verb}_table_row" for verb in ("get", "set", "add", "drop")]
-    assert compound_part_terms(["=table_row"], many) == {}
-    assert compound_part_terms(["=tablerow"], ["get_table_row"]) == {}
-
-
-def test_a_task_phrase_ranks_the_compound_name_holding_it(make_repo, build_index) -> None:
-    index = build_index(make_repo({
-        "items.py": ("class Table:\n    def is_super_table(self):\n        return self._super\n"
-                     "    def render(self):\n        return str(self)\n"),
-        "api.py": ("def table():\n    return Table()\n\n"
-                   "def dump(document):\n    return document.as_string()\n"),
-    }))
-    ranked = sorted(relevance(index, parse_task("dumping a super table leaves an empty header"))
-                    .items(), key=lambda r: -r[1])
-    assert index.definition(ranked[0][0]).name == "is_super_table"
 
 
 def test_a_word_the_query_ignores_is_not_taken_for_an_abbreviation(make_repo, build_index) -> None:
