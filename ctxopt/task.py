@@ -843,14 +843,20 @@ def parse_task(text: str) -> ParsedTask:
 
 def _head(text: str) -> str:
     """The part of a task that is read: all of it, or its first ``MAX_TASK_CHARS``
-    characters, cut before the last blank among them when one of the last
-    ``MAX_RUN_CHARS`` is blank (so that no word is cut in two)."""
+    characters, cut at the last word boundary among them (a blank on either side) when
+    one lies in the last ``MAX_RUN_CHARS`` (so that no word is cut in two): a task whose
+    first ``MAX_TASK_CHARS`` characters end with a blank is read to them."""
     if len(text) <= MAX_TASK_CHARS:
         return text
     cut = MAX_TASK_CHARS
-    while cut > MAX_TASK_CHARS - MAX_RUN_CHARS and not text[cut].isspace():
+    while cut > MAX_TASK_CHARS - MAX_RUN_CHARS and not _boundary(text, cut):
         cut -= 1
-    return text[:cut if text[cut].isspace() else MAX_TASK_CHARS]
+    return text[:cut if _boundary(text, cut) else MAX_TASK_CHARS]
+
+
+def _boundary(text: str, at: int) -> bool:
+    """Whether cutting ``text`` before ``text[at]`` cuts no word in two."""
+    return text[at].isspace() or text[at - 1].isspace()
 
 
 def _scannable(text: str) -> str:

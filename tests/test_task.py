@@ -264,7 +264,7 @@ def test_names_in_prose_without_blanks_are_read_apart_from_it():
 def test_a_huge_task_is_cut_at_a_blank_and_the_note_counts_what_was_read():
     text = "fix Storage.get " + "x" * (MAX_TASK_CHARS - 100) + " " + "y" * 300 + " Cache.put"
     parsed = parse_task(text)
-    assert parsed.raw == text[:MAX_TASK_CHARS - 100 + 16] and parsed.cut_from == len(text)
+    assert parsed.raw == text[:MAX_TASK_CHARS - 100 + 17] and parsed.cut_from == len(text)
     assert limit_task(parsed)[1] == (f"task cut: searched the first {len(parsed.raw):,} of "
                                      f"{len(text):,} characters")
     assert parse_task("fix Storage.get").cut_from is None
@@ -638,3 +638,11 @@ def test_a_place_written_with_a_column_is_a_diagnostics_place_like_a_frames() ->
     assert parse_task("src/a.ts(1681,40): error TS2345: bad").places == ("src/a.ts",)
     # (a place a person writes, without a column, keeps its words)
     assert parse_task("see routes.py:619 for the crash").places == ()
+
+
+def test_a_huge_task_whose_first_max_task_chars_end_with_a_blank_is_read_to_them():
+    # trial 19: lines of 25 characters, a line break at character 100,000, read 99,999
+    text = "retry delay at Ky.ts:500\n" * (2 * MAX_TASK_CHARS // 25)
+    parsed = parse_task(text)
+    assert parsed.raw == text[:MAX_TASK_CHARS]
+    assert limit_task(parsed)[1].startswith(f"task cut: searched the first {MAX_TASK_CHARS:,} of ")
