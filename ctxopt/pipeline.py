@@ -22,7 +22,7 @@ from .render import Layout, render_header
 from .seeds import in_repository, place_file
 from .source import read_blocks
 from .store import IndexOptions, StoredIndex, open_index
-from .task import ParsedTask, limit_task, parse_task
+from .task import ParsedTask, is_path_symbol, limit_task, parse_task
 from .tokens import Cl100kCounter, TokenCounter
 from .walk import WalkConfig, outermost_tests, walk_rings
 
@@ -326,9 +326,10 @@ def lines_past_the_end(index: IndexView, task: ParsedTask) -> list[str]:
 
 
 def named_files_left_out(root: Path, result: Result) -> list[str]:
-    """What became of each file the task names that the index skipped or that is empty,
-    one note each (``src/db.rs is unreadable (Permission denied)``, ``a.py is empty``),
-    in the task's order; ``[]`` when every file it names was indexed with content."""
+    """What became of each file the task names that the index skipped, that is empty or
+    that does not exist, one note each (``src/db.rs is unreadable (Permission denied)``,
+    ``a.py is empty``, ``src/b.ts does not exist``), in the task's order; ``[]`` when
+    every file it names was indexed with content."""
     notes = []
     shown = {block.path for block in result.selection.blocks}  # (a degraded one is shown)
     for symbol in result.task_symbols:
@@ -342,6 +343,8 @@ def named_files_left_out(root: Path, result: Result) -> list[str]:
                          + (f" ({skip.detail})" if skip.detail and skip.reason in _SKIPPED_AS else ""))
         elif _is_empty_file(root, symbol):
             notes.append(f"{symbol} is empty")
+        elif _is_missing_file(root, symbol, shown):
+            notes.append(f"{symbol} does not exist")
     return list(dict.fromkeys(notes))
 
 
@@ -356,6 +359,24 @@ def _skip_of(named: str, diagnostics: tuple[Diagnostic, ...]) -> Diagnostic | No
         if (d.path.endswith("/") or d.reason == "submodule") and named.startswith(directory + "/"):
             return d
     return None
+
+
+def _is_missing_file(root: Path, named: str, shown: set[str]) -> bool:
+    """Whether ``named``, a path with directories, is no file of the root's although its
+    directory is one (trial 19: ``source/utils/timeout.ts``, deleted since the index, left
+    the output about other files and said nothing), and no file shown ends with it. A path
+    whose directory is not the root's (``usr/lib/python3.11/json/decoder.py`` of a
+    library's frame, ``app/node_modules/...``) names no file of the repository; a file
+    name alone may be anywhere in it."""
+    if "/" not in named or not is_path_symbol(named) or any(
+            path == named or path.endswith("/" + named) for path in shown):
+        return False
+    try:
+        path = root.resolve() / named
+        return path.parent.is_dir() and path.parent.resolve().is_relative_to(root.resolve()) \
+            and not path.exists() and not path.is_symlink()
+    except (OSError, ValueError):
+        return False
 
 
 def _is_empty_file(root: Path, named: str) -> bool:

@@ -123,6 +123,14 @@ def test_the_notes_on_named_files_read_the_parsed_task_not_the_text(make_repo, m
     assert pipeline.named_files_left_out(root, result) == ["a.py is empty"]
 
 
+def test_a_named_file_that_does_not_exist_is_noted_but_not_a_library_path(make_repo) -> None:
+    # trial 19: source/utils/timeout.ts, deleted since the last index, got no note
+    root = make_repo({"src/b.py": "def run():\n    return 1\n"})
+    task = 'fix run in src/gone.py\n  File "/usr/lib/python3.11/json/decoder.py", line 3, in f'
+    result = pipeline.gather(root, task, pipeline.GatherConfig(budget=2000))
+    assert pipeline.named_files_left_out(root, result) == ["src/gone.py does not exist"]
+
+
 def test_every_too_small_error_names_a_budget_that_shows_a_block() -> None:
     # trial F11: --budget 30 said "at least 35 tokens" (the header alone); 35-85 failed too
     prepared = pipeline.prepare(ROOT, "fix Storage bug", pipeline.GatherConfig(budget=1))
