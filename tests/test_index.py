@@ -97,6 +97,9 @@ def test_oversized_file_is_reported(make_repo) -> None:
     # `MethodSpec$Builder.build` seeded every other `Builder.build`
     ("src/main/java/com/squareup/javapoet/MethodSpec.java", False),
     ("src/main/kotlin/FunSpec.kt", False), ("src/test/scala/StoreSpec.scala", True),
+    # trial 19: PHPUnit tests kept beside the code (league/csv)
+    ("src/ReaderTest.php", True), ("src/TabularDataReaderTestCase.php", True),
+    ("src/Reader.php", False), ("src/Contest.php", False),
 ])
 def test_is_test_path(path: str, expected: bool) -> None:
     assert is_test_path(path) is expected

@@ -381,6 +381,26 @@ def test_tests_beside_the_code_are_tests(make_repo, build_index) -> None:
     assert {i.symbol for i in walk_rings(index, task)} & tests  # shown when tests are wanted
 
 
+def test_php_tests_beside_the_code_are_tests(make_repo, build_index) -> None:
+    # trial 19: league/csv keeps src/ReaderTest.php beside src/Reader.php; --no-tests
+    # showed only its tests
+    index = build_index(make_repo({
+        "src/Reader.php": "<?php\nclass Reader {\n    public function stripBom() { return 1; }\n}\n",
+        "src/ReaderTest.php": "<?php\nclass ReaderTest extends TestCase {\n"
+                              "    public function testStripBom() { (new Reader())->stripBom(); }\n}\n",
+        "src/ReaderTestCase.php": "<?php\nclass ReaderTestCase extends TestCase {\n"
+                                  "    public function stripBomTwice() { (new Reader())->stripBom(); }\n}\n",
+        "src/Checks.php": "<?php\nclass Checks {\n    #[Test]\n"
+                          "    public function stripBomOnce() { (new Reader())->stripBom(); }\n"
+                          "    public function bom() { return 2; }\n}\n"}))
+    tests = {index.definition(f"{p}#{i}").qualified_name for p in index.files
+             for i in range(len(index.file_definitions(p) or ())) if index.is_test(f"{p}#{i}")}
+    assert tests == {"ReaderTest", "ReaderTest.testStripBom", "ReaderTestCase",
+                     "ReaderTestCase.stripBomTwice", "Checks.stripBomOnce"}
+    kept = {i.path for i in walk_rings(index, parse_task("strip bom"), WalkConfig(include_tests=False))}
+    assert kept and not kept & {"src/ReaderTest.php", "src/ReaderTestCase.php"}
+
+
 @pytest.mark.parametrize("task", ["fix src/lib.rs", "fix Store get"])
 def test_a_whole_file_leaves_its_tests_out_without_tests(make_repo, build_index, task) -> None:
     # trial: --no-tests showed src/lib.rs whole, its #[cfg(test)] module with it, for a

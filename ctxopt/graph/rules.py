@@ -36,23 +36,27 @@ VIA_PRIORITY = {"inherit": 0, "call": 1, "type": 2, "import_member": 3, "referen
 _TEST_PATH = re.compile(
     r"(^|/)(tests?|__tests__|spec|testing)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$"
     r"|\.(test|spec)\.[jt]sx?$|(^|/)conftest\.py$"
-    # .NET and Swift test projects (Tests/, App.Tests/); JUnit, xUnit, XCTest and
-    # ScalaTest class files (StoreTest.java, StoreTests.cs); RSpec and Minitest files.
+    # .NET and Swift test projects (Tests/, App.Tests/); JUnit, xUnit, XCTest, ScalaTest
+    # and PHPUnit class files (StoreTest.java, StoreTests.cs, src/ReaderTest.php, and
+    # PHPUnit's shared bases, ReaderTestCase.php); RSpec and Minitest files.
     # (not ``Spec.java``: JavaPoet's MethodSpec and KotlinPoet's FunSpec are the code; a
     # Spock, Kotest or Quick spec lives in a test directory)
-    r"|(^|/)([\w.-]+\.)?Tests?/|[a-z0-9]Tests?\.(java|kt|cs|swift|scala)$"
-    r"|_(spec|test)\.rb$"
+    r"|(^|/)([\w.-]+\.)?Tests?/|[a-z0-9]Tests?\.(java|kt|cs|swift|scala|php)$"
+    r"|[a-z0-9]TestCase\.php$|_(spec|test)\.rb$"
 )
 # Attributes and annotations that mark a definition as a test wherever it lies (its
 # signature's leading lines): Rust #[test], #[tokio::test] and #[cfg(test)] modules,
-# JUnit @Test, NUnit [Test], xUnit [Fact] / [Theory], MSTest [TestMethod].
+# JUnit @Test, NUnit [Test], xUnit [Fact] / [Theory], MSTest [TestMethod], PHPUnit
+# #[Test] and #[\PHPUnit\Framework\Attributes\Test] (alone or first in its group).
 _TEST_ATTRIBUTE = re.compile(
     r"^\s*(?:#\[(?:cfg\(test\)|(?:\w+::)*test)\]|@(?:\w+\.)*Test\b"
+    r"|#\[\\?(?:\w+\\)*Test\b"
     r"|\[(?:Test|Fact|Theory|TestMethod)\b)", re.MULTILINE)
 
 
 # Languages whose tests may live beside the code, marked by attributes.
-TEST_ATTRIBUTE_LANGUAGES = frozenset({"rust", "java", "kotlin", "scala", "csharp", "swift", "cpp"})
+TEST_ATTRIBUTE_LANGUAGES = frozenset({"rust", "java", "kotlin", "scala", "csharp", "swift", "cpp",
+                                      "php"})
 
 
 @functools.lru_cache(maxsize=1 << 16)  # asked for the same few paths thousands of times a gather
