@@ -21,7 +21,7 @@ from .graph.names import dotted_names
 from .graph.rules import file_stem, is_example_path, split_symbol
 from .graph.view import IndexView
 from .lexical import REPORT_WORDS, abbreviation_terms, name_words, query_terms, term_words
-from .model import FOCUS_ABOVE
+from .model import FOCUS_ABOVE, Definition
 from .parsing.kinds import CALLABLE_KINDS
 from .task import (IDENTIFIER, STOP_WORDS, ParsedTask, Reference, case_shape, is_path_symbol,
                    split_identifier)
@@ -232,7 +232,38 @@ def files_named(index: IndexView, written: str) -> list[str]:
     shared = {p: _shared_tail(p, wanted) for p in same_name}
     most = max(shared.values(), default=0)
     best = [p for p, parts in shared.items() if parts == most]
+    if most >= 2 and len(best) == 1:
+        return best
+    return _built_source(index, wanted) if not same_name else []
+
+
+# A built JavaScript file's extension -> the TypeScript sources it may be built from.
+_BUILT = (".js", ".mjs", ".cjs")
+_SOURCES = (".ts", ".tsx", ".mts", ".cts")
+
+
+def _built_source(index: IndexView, wanted: str) -> list[str]:
+    """The one TypeScript source of a built JavaScript path that names no file: of the
+    files of its stem with a TypeScript extension, the one sharing the most trailing
+    directories with it, at least one (trial 19: a Node trace's
+    ``node_modules/ky/distribution/utils/timeout.js`` is ky's ``source/utils/timeout.ts``);
+    a tie, or a shared stem alone, names none; ``[]`` for any other path."""
+    stem, dot, extension = wanted.rpartition(".")
+    if not dot or "." + extension not in _BUILT:
+        return []
+    name = stem.rpartition("/")[2]
+    shared = {p: _shared_tail(p, stem + p[p.rindex("."):])
+              for source in _SOURCES for p in index.files_called(name + source)}
+    most = max(shared.values(), default=0)
+    best = [p for p, parts in shared.items() if parts == most]
     return best if most >= 2 and len(best) == 1 else []
+
+
+def built_from(written: str, path: str) -> bool:
+    """Whether the repository file ``path`` a written path names is the TypeScript source
+    of the built JavaScript file written (``files_named``): a line of it is none of the
+    source's."""
+    return written.endswith(_BUILT) and path.endswith(_SOURCES)
 
 
 def _shared_tail(path: str, other: str) -> int:
@@ -290,6 +321,9 @@ def _seed_references(found: _SeedSet, task: ParsedTask) -> bool:
             first, last = reference.start_line, reference.end_line
             window = (max(1, first - half), last + half)
             definitions = list(enumerate(index.file_definitions(path) or ()))
+            if built_from(reference.path, path):
+                _seed_built(found, path, reference, definitions, quality)
+                continue
             around = [(d.end_line - d.start_line, i, d) for i, d in definitions
                       if d.start_line <= first <= d.end_line]
             # (the block's header names the file: the reason names the line only)
@@ -328,6 +362,27 @@ def _seed_references(found: _SeedSet, task: ParsedTask) -> bool:
                                    _focus((lines or (definition.start_line,))[0], first), first))
             found.referenced.add(f"{path}#{i}")
     return frames > 0
+
+
+def _seed_built(found: _SeedSet, path: str, reference: Reference,
+                definitions: list[tuple[int, Definition]], quality: float) -> None:
+    """Seed a place in a built JavaScript file by its TypeScript source ``path``: the
+    line of a built file is not the source's, so the frame's function, when the source
+    defines one of that name (the first), else the file itself."""
+    config = found.config
+    built = reference.path.rpartition("/")[2]
+    named = [(i, d) for i, d in definitions
+             if reference.function and d.name in (reference.function, "#" + reference.function)]
+    if not named:
+        _keep_best(found, Seed(path, quality, f"the source of {built}, which the task points at"))
+        found.referenced.add(path)
+        return
+    i, definition = named[0]
+    lines = None if definition.end_line - definition.start_line < config.caller_max_lines else (
+        definition.start_line, definition.start_line + config.caller_max_lines - 1)
+    _keep_best(found, Seed(f"{path}#{i}", quality, f"{definition.qualified_name}, which the "
+                           f"stack frame of {built} names", lines))
+    found.referenced.add(f"{path}#{i}")
 
 
 def place_file(index: IndexView, reference: Reference) -> list[str]:

@@ -880,6 +880,27 @@ def test_an_installed_packages_frame_is_the_repositorys_file_of_the_same_package
     assert files_named(twins, "site-packages/a/x.py") == []
 
 
+def test_a_built_javascript_frame_is_the_typescript_source_of_the_same_directories(
+        make_repo, build_index) -> None:
+    # trial 19: a Node trace through ky's built distribution/utils/timeout.js named no
+    # file, and source/utils/timeout.ts, whose timeout() throws, was not shown
+    code = "export function timeout() {\n  return 1;\n}\n\nexport function other() {\n  return 2;\n}\n"
+    index = build_index(make_repo({"source/utils/timeout.ts": code, "source/timeout.ts": code,
+                                   "source/core/Ky.ts": code.replace("timeout", "retry")}))
+    assert files_named(index, "node_modules/ky/distribution/utils/timeout.js") == [
+        "source/utils/timeout.ts"]
+    trace = ("TimeoutError: boom\n    at Timeout._onTimeout (file:///app/node_modules/ky/"
+             "distribution/utils/timeout.js:5:11)\n    at retry (file:///app/node_modules/ky/"
+             "distribution/core/Ky.mjs:6:3)\n")
+    seeds = find_seeds(index, parse_task(trace))
+    # the file, not the definition at the built file's line 5, and the frame's function
+    assert [s.node for s in seeds[:2]] == ["source/utils/timeout.ts", "source/core/Ky.ts#0"]
+    # a stem alone, or two sources sharing as much, are no answer
+    assert files_named(index, "dist/timeout.js") == []
+    twins = build_index(make_repo({"src/a/x.ts": "x = 1\n", "lib/a/x.tsx": "x = 2\n"}, "twins"))
+    assert files_named(twins, "dist/a/x.js") == []
+
+
 def test_a_python_tracebacks_frames_come_innermost_first() -> None:
     trace = ('Traceback (most recent call last):\n  File "app/cli.py", line 9, in main\n'
              '    run()\n  File "app/core.py", line 4, in run\n    fail()\n'
