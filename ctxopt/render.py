@@ -262,12 +262,63 @@ def _as_text(blocks: list[Block]) -> list[Block]:
     return _opened(_marked(_unwrapped(blocks)))
 
 
+def _joined(blocks: list[Block]) -> list[Block]:
+    """One file's blocks in line order (``_as_text``), each run of blocks whose lines
+    touch (the next starts on the line below the last) shown as one block under one
+    marker line, when neither is a signature (whose lines are headers, not the file's),
+    a notebook's (whose marker names its cells) or marked at the seam (``⋮ N lines below
+    omitted`` counts lines the next block shows), and they hold part of at most one
+    definition between them that the run does not hold whole (its label names it). The
+    text only: JSON keeps each block with its own reason. (Trial 19: `// lines 149-156`
+    then `// lines 157-158` over the two `}` closing the class and namespace, and a
+    `// lines 368-368` over a lone `}`.)"""
+    found: list[Block] = []
+    for block in blocks:
+        last = found[-1] if found else None
+        parts = [] if last is None else _parts_left(last, block)
+        if last is None or len(parts) > 1 or last.end_line + 1 != block.start_line \
+                or Fidelity.SIGNATURE in (last.kind, block.kind) or last.cells or block.cells \
+                or _marker(last.content.rsplit("\n", 1)[-1]) \
+                or _marker(block.content.partition("\n")[0]):
+            found.append(block)
+            continue
+        shown = (*(last.shown or ((last.start_line, last.end_line),)),
+                 *(block.shown or ((block.start_line, block.end_line),)))
+        cut = Fidelity.TRUNCATED in (last.kind, block.kind)
+        found[-1] = replace(last, end_line=block.end_line,
+                            content=f"{last.content}\n{block.content}",
+                            kind=Fidelity.TRUNCATED if cut else last.kind,
+                            part_of=parts[0] if parts else None,
+                            shown=_touching(shown) if cut else ())
+    return found
+
+
+def _parts_left(last: Block, block: Block) -> list[tuple[str, int, int]]:
+    """The definitions two touching blocks shown as one hold only part of (``part_of``),
+    those the two do not hold whole between them."""
+    start, end = last.start_line, block.end_line
+    return list(dict.fromkeys(p for p in (last.part_of, block.part_of)
+                              if p is not None and not (start <= p[1] and p[2] <= end)))
+
+
+def _touching(ranges: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """Line ranges in order with the ranges that touch made one."""
+    merged: list[tuple[int, int]] = []
+    for first, last in ranges:
+        if merged and merged[-1][1] + 1 >= first:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], last))
+        else:
+            merged.append((first, last))
+    return tuple(merged)
+
+
 def _sections(blocks: tuple[Block, ...] | list[Block]) -> list[list[Block]]:
-    """The fenced sections of the text: a file's blocks (``by_file``, ``_as_text``), or
+    """The fenced sections of the text: a file's blocks (``by_file``, ``_as_text``,
+    ``_joined``), or
     each block of a file in a language without comments alone, in line order (its range
     cannot be a comment inside the fence)."""
     sections: list[list[Block]] = []
-    for group in map(_as_text, by_file(blocks)):
+    for group in (_joined(_as_text(group)) for group in by_file(blocks)):
         if _commentless(group[0]):
             sections += [[block] for block in group]
         else:

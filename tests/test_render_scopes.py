@@ -170,3 +170,21 @@ def test_a_signatures_range_holds_the_header_of_the_struct_it_shows(make_repo,
     blocks = _blocks(make_repo, build_index, {"lib.rs": _INNER}, items)
     assert fenced_text(blocks) == ("// lines 1-7 (signature)\n#[derive(Clone, Debug)]\nstruct Inner {\n"
                              "⋮\n    e: u32,\n⋮\n```\n")
+
+
+_STORE = "class Store {\n    int get() {\n        return 1;\n    }\n}\n"
+
+
+def test_blocks_whose_lines_touch_are_shown_under_one_marker(make_repo, build_index) -> None:
+    # trial 19: `// lines 149-156` then `// lines 157-158` over the `}` closing the class
+    # and namespace; `// lines 368-368` over a lone `}`
+    items = [Item("Store.java", 2, 4, 130.0, 0, "definition of Store.get", "Store.get"),
+             Item("Store.java", 5, 5, 20.0, 3, "the rest of the file", None)]
+    blocks = _blocks(make_repo, build_index, {"Store.java": _STORE}, items)
+    assert [(b.start_line, b.end_line) for b in blocks] == [(2, 4), (5, 5)]
+    assert fenced_text(blocks) == ("// lines 2-5\n    int get() {\n        return 1;\n    }\n}\n"
+                                   "```\n")
+    # a signature's lines are headers: it keeps a marker of its own
+    items[0] = Item("Store.java", 2, 4, 70.0, 1, "used by f", "Store.get", Fidelity.SIGNATURE)
+    blocks = _blocks(make_repo, build_index, {"Store.java": _STORE}, items)
+    assert fenced_text(blocks).count("// lines") == 2
