@@ -265,6 +265,10 @@ class Block:
     # definition's last line; the renderer opens it (``{``) when the next block in the
     # file shows lines inside it (``render._opened``); 0: none
     opens: int = 0
+    # the file line ranges ``signature``'s lines are (``source.signature_lines``: headers,
+    # the comma a member ends with, a closing ``}``; not a body's placeholder nor a ``⋮``
+    # line), for the JSON's ``lines`` of a block shown as its signature; (): none found
+    heads: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -133,21 +133,34 @@ def _unwrapped(blocks: list[Block]) -> list[Block]:
     found: list[Block] = []
     for block in blocks:
         if block.kind is Fidelity.SIGNATURE and block.wrappers:
-            content, start = block.content, block.start_line
+            content, start, heads = block.content, block.start_line, block.heads
             for top, line, text in block.wrappers:
                 if any(first < block.start_line and line <= last for first, last in shown):
                     if not any(first <= line <= last for first, last in shown):
                         _lead_with(found, top, line, text)
                         shown.append((line, line))
                     content = _without(content, text)
+                    heads = _outside(heads, top, line)
                 else:  # (its label's range holds the header it shows: re-check of trial 16)
                     shown.append((line, line))
                     start = min(start, top)
             if content != block.content or start != block.start_line:
-                block = replace(block, content=content, start_line=start)
+                block = replace(block, content=content, start_line=start, heads=heads)
         shown += block.shown or ((block.start_line, block.end_line),)
         found.append(block)
     return found
+
+
+def _outside(ranges: tuple[tuple[int, int], ...], top: int, line: int
+             ) -> tuple[tuple[int, int], ...]:
+    """Line ranges without the lines ``top``-``line``."""
+    kept: list[tuple[int, int]] = []
+    for first, last in ranges:
+        if first < top:
+            kept.append((first, min(last, top - 1)))
+        if last > line:
+            kept.append((max(first, line + 1), last))
+    return tuple(kept)
 
 
 def _lead_with(found: list[Block], top: int, line: int, text: str) -> None:
@@ -592,10 +605,11 @@ def render_text(result: Result, count: Callable[[str], int]) -> str:
 
 def _line_map(block: Block) -> list[list[int]] | None:
     """The file line ranges the block's content shows, ``[[first, last], ...]`` (1-indexed,
-    inclusive; several for a cut with ``⋮ N lines`` gaps); None for a signature, whose
-    lines are its definitions' headers with their bodies left out."""
+    inclusive; several for a cut with ``⋮ N lines`` gaps); for a signature, the lines its
+    headers are (``Block.heads``: a body's placeholder is none), None when none is found
+    in the file (changed since it was indexed)."""
     if block.kind is Fidelity.SIGNATURE:
-        return None
+        return [list(r) for r in block.heads] or None
     return [list(r) for r in block.shown or ((block.start_line, block.end_line),)]
 
 

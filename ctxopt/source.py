@@ -230,6 +230,39 @@ def _one_per_node(definitions: tuple, indexes: list[int]) -> list[int]:
     return sorted(kept.values())
 
 
+def signature_lines(signature: str, lines: list[str], start: int, end: int
+                    ) -> tuple[tuple[int, int], ...]:
+    """The file line ranges of ``lines`` (the file's text) from ``start`` to ``end`` that
+    ``signature``'s lines are, in order, touching ones as one: each line of it is the
+    first file line below the one before that reads the same (trailing blanks aside), or
+    that starts with what it holds before a placeholder (``...`` of a body, ``{ ... }``,
+    ``⋮`` of decorator lines left out), less the brace that opens it; a line that is only a placeholder, or found
+    nowhere (a docstring's first line re-quoted), is none. (Trial 19: a signature
+    block's JSON ``lines`` were null.)"""
+    found: list[int] = []
+    at, last = start, min(end, len(lines))
+    for row in signature.split("\n"):
+        stem = row.rstrip()
+        whole = "..." not in stem and "⋮" not in stem
+        if not whole:  # (a brace the placeholder opens may be on the line below)
+            stem = stem.partition("...")[0].partition("⋮")[0].rstrip().removesuffix("{").rstrip()
+        if not stem.strip():
+            continue
+        for number in range(at, last + 1):
+            line = lines[number - 1].rstrip()
+            if line == stem or (not whole and line.startswith(stem)):
+                found.append(number)
+                at = number + 1
+                break
+    ranges: list[tuple[int, int]] = []
+    for number in found:
+        if ranges and ranges[-1][1] + 1 == number:
+            ranges[-1] = (ranges[-1][0], number)
+        else:
+            ranges.append((number, number))
+    return tuple(ranges)
+
+
 def _signature(index: IndexView, path: str, lines: list[str], start: int, end: int) -> str:
     """Signatures of the outermost definitions whose header lies in file lines
     ``start..end`` (``header_lines``; classes with their members' signatures), '' when
@@ -659,12 +692,14 @@ def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Bloc
             near.append((len({line for line in order if line <= end}), b.score))
     order += salient_lines(lines, 1, None, terms, index.file_definitions(path) or (),
                            comment_opener(best.language))
+    signature = _signature(index, path, lines, 1, end)
     return [replace(best, start_line=1, end_line=end, content=content, tokens=tokens,
                     ring=min(b.ring for b in blocks), kind=Fidelity.FULL,
                     symbols=tuple(dict.fromkeys(name for b in ranked for name in b.symbols)),
                     reason=best.reason + WHOLE_FILE,
                     members=tuple(dict.fromkeys(m for b in ranked for m in b.members)),
-                    signature=_signature(index, path, lines, 1, end),
+                    signature=signature,
+                    heads=signature_lines(signature, lines, 1, end),
                     focus_line=max(1, min(first_item, end)),
                     salient=tuple(line for line in dict.fromkeys(order) if line <= end),
                     part_of=None, cover=cover, whole="", near_covers=tuple(near), wrappers=(),
@@ -776,6 +811,7 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
         reason=reason, symbols=symbols, kind=kind, signature=signature, focus_line=focus,
         whole=whole, whole_last=bool(whole) and index.is_test(path), members=held,
         wrappers=wrappers, opens=opens,
+        heads=signature_lines(signature, lines, min([start, *(w[0] for w in wrappers)]), end),
         cells=cell_label(lines, start, end) if is_notebook(path) else "",
         part_of=None if kind is Fidelity.SIGNATURE else _part_of(index, path, inside,
                                                                 span, taken))

@@ -188,3 +188,21 @@ def test_blocks_whose_lines_touch_are_shown_under_one_marker(make_repo, build_in
     items[0] = Item("Store.java", 2, 4, 70.0, 1, "used by f", "Store.get", Fidelity.SIGNATURE)
     blocks = _blocks(make_repo, build_index, {"Store.java": _STORE}, items)
     assert fenced_text(blocks).count("// lines") == 2
+
+
+def test_a_signature_gives_the_json_the_file_lines_of_its_headers(make_repo, build_index) -> None:
+    # trial 19: a signature block's JSON "lines" were null, where every other kind has them
+    import json
+
+    from ctxopt.model import Intent, Result, Selection
+    from ctxopt.render import render_json
+
+    code = ("class Store {\n    int get() {\n        return 1;\n    }\n    int put()\n    {\n"
+            "        return 2;\n    }\n}\n")
+    items = [Item("Store.java", 1, 9, 70.0, 1, "used by f", "Store", Fidelity.SIGNATURE)]
+    (block,) = _blocks(make_repo, build_index, {"Store.java": code}, items)
+    assert block.kind is Fidelity.SIGNATURE
+    assert block.content == "class Store {\n    int get() { ... }\n    int put() { ... }\n}"
+    result = Result(task="t", intent=Intent.FIX, budget=10_000, selection=Selection(blocks=(block,)))
+    (shown,) = json.loads(render_json(result, count_tokens))["blocks"]
+    assert shown["lines"] == [[1, 2], [5, 5], [9, 9]]
