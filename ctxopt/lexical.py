@@ -34,8 +34,8 @@ from .model import FileTags
 from .task import (MAX_TASK_KEYWORDS, STOP_WORDS, ParsedTask, case_shape, is_path_symbol,
                    split_identifier)
 
-__all__ = ["LexicalIndex", "file_documents", "query_terms", "joined_words", "NAME_WEIGHT",
-           "DOCUMENTS_VERSION", "abbreviation_terms"]
+__all__ = ["LexicalIndex", "file_documents", "file_postings", "query_terms", "joined_words",
+           "NAME_WEIGHT", "DOCUMENTS_VERSION", "abbreviation_terms"]
 
 NAME_WEIGHT = 3
 # The version of the terms ``file_documents`` makes: a persistent index keeps them, so it is
@@ -452,19 +452,7 @@ def file_documents(path: str, text: str, tags: FileTags | None) -> FileDocuments
         for word in path_words:
             file_terms[word] += NAME_WEIGHT
         return FileDocuments(path, (), file_terms)
-    owner = [-1] * (len(lines) + 2)  # innermost definition owning each line
-    for i, definition in enumerate(tags.definitions):  # sorted by start: inner ones overwrite
-        first, last = definition.start_line, min(definition.end_line, len(lines))
-        if last >= first:
-            owner[first:last + 1] = [i] * (last + 1 - first)
-    own_lines: dict[int, list[str]] = defaultdict(list)  # -1: lines outside definitions
-    line = 1
-    for i, run in groupby(owner[1:len(lines) + 1]):  # runs of lines with one owner
-        length = len(list(run))
-        own_lines[i].extend(lines[line - 1:line - 1 + length])
-        line += length
-    # Identifiers never span lines, so the file's are those of all its parts together.
-    identifiers = {i: _tokens("\n".join(own)) for i, own in own_lines.items()}
+    identifiers = _owned_tokens(lines, tags)
     terms_of = _terms_lookup()
     own_terms = {i: Counter(chain.from_iterable(map(terms_of, found)))
                  for i, found in identifiers.items()}
@@ -491,6 +479,101 @@ def file_documents(path: str, text: str, tags: FileTags | None) -> FileDocuments
                 terms[word] += 1
         documents.append(terms)
     return FileDocuments(path, tuple(documents), file_terms)
+
+
+def _owned_tokens(lines: list[str], tags: FileTags) -> dict[int, list[str]]:
+    """Owner -> the tokens (``_tokens``) of the lines it owns, owners in order of their
+    first line: each definition's own lines (its lines minus those of the definitions
+    nested in it), -1 for the lines outside definitions."""
+    owner = [-1] * (len(lines) + 2)  # innermost definition owning each line
+    for i, definition in enumerate(tags.definitions):  # sorted by start: inner ones overwrite
+        first, last = definition.start_line, min(definition.end_line, len(lines))
+        if last >= first:
+            owner[first:last + 1] = [i] * (last + 1 - first)
+    own_lines: dict[int, list[str]] = defaultdict(list)  # -1: lines outside definitions
+    line = 1
+    for i, run in groupby(owner[1:len(lines) + 1]):  # runs of lines with one owner
+        length = len(list(run))
+        own_lines[i].extend(lines[line - 1:line - 1 + length])
+        line += length
+    # Identifiers never span lines, so the file's are those of all its parts together.
+    return {i: _tokens("\n".join(own)) for i, own in own_lines.items()}
+
+
+def file_postings(path: str, text: str, tags: FileTags | None
+                  ) -> tuple[int, int, int, list[tuple[str, bytes]]]:
+    """``store.lexical.postings_of(file_documents(path, text, tags))``, the same rows in
+    another order, made in one pass over each definition's terms instead of three (the
+    file's terms summed, the name's words added, the postings gathered): what the
+    indexer stores. Each posting's data is marshalled from the same objects as there
+    (an int shared by a file's and a definition's count is written once and referred
+    to), so its bytes are the same too."""
+    if tags is None or not tags.definitions:
+        from .store.lexical import postings_of
+
+        return postings_of(file_documents(path, text, tags))
+    import marshal
+
+    definitions = tags.definitions
+    terms_of = _terms_lookup()
+    own_terms = {i: Counter(chain.from_iterable(map(terms_of, found)))
+                 for i, found in _owned_tokens(text.split("\n"), tags).items()}
+    # term -> [the file's count (None: not in its document), then definition index,
+    # count, document length for each definition holding it, by index]
+    entries: dict[str, list] = {}
+    get = entries.get
+    # ``file_documents`` sums the parts' counts into the file's, the counts of the first
+    # part holding a term taken as they are (``Counter.update`` of an empty Counter):
+    # those are the same int objects as that part's counts, the others new ones (``0 + tf``)
+    first = next((i for i, terms in own_terms.items() if terms), None)
+    file_length = 0
+    outside = own_terms.get(-1)
+    if outside:
+        file_length += sum(outside.values())
+        shared = first == -1
+        for term, tf in outside.items():
+            entries[term] = [tf if shared else 0 + tf]
+    total = 0
+    for i, definition in enumerate(definitions):
+        terms = own_terms.get(i)
+        # the name's words, weighted (``file_documents``): in the definition's document
+        # only, not the file's
+        named = [(word, NAME_WEIGHT) for word in _words(definition.name)]
+        named.append(("=" + definition.name.lower(), NAME_WEIGHT))
+        if definition.parent is not None:
+            named += [(word, 1) for word in _words(definitions[definition.parent].name)]
+        own_length = sum(terms.values()) if terms else 0
+        file_length += own_length
+        length = own_length + sum(weight for _, weight in named)
+        total += length
+        if terms:
+            shared = first == i
+            for term, tf in terms.items():
+                entry = get(term)
+                if entry is None:
+                    entries[term] = [tf if shared else 0 + tf, i, tf, length]
+                else:
+                    counted = entry[0]
+                    entry[0] = (tf if shared else 0 + tf) if counted is None else counted + tf
+                    entry += (i, tf, length)
+        for term, weight in named:
+            entry = get(term)
+            if entry is None:
+                entries[term] = [None, i, weight, length]
+            elif len(entry) > 1 and entry[-3] == i:  # this definition's: counted again
+                entry[-2] = entry[-2] + weight
+            else:
+                entry += (i, weight, length)
+    for word in _words(path.rsplit(".", 1)[0].replace("/", "_")):
+        entry = get(word)
+        if entry is None:
+            entries[word] = [NAME_WEIGHT]
+        else:
+            entry[0] = NAME_WEIGHT if entry[0] is None else entry[0] + NAME_WEIGHT
+        file_length += NAME_WEIGHT
+    dumps = marshal.dumps
+    return (len(definitions), total, file_length,
+            [(term, dumps(tuple(entry))) for term, entry in entries.items()])
 
 
 @dataclass

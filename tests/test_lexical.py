@@ -190,3 +190,36 @@ def test_terms_weight_is_the_sum_over_the_distinct_terms_of_the_text(text) -> No
     # issue 14: salient_lines weighs each line of a block this way, without text_terms
     weights = {"send": 0.5, "request": 2.0, "again": 0.25}
     assert terms_weight(text, weights) == sum(weights.get(t, 0.0) for t in text_terms(text))
+
+
+_POSTINGS_SOURCES = {
+    # module-level lines first, nested definitions, a parent's words, a path word
+    "pkg/store_get.py": "import os\nVALUE = get_value(os)\n\n"
+                        "class Store:\n    '''Store values.'''\n    limit = 3\n\n"
+                        "    def get(self, key):\n        def inner(store_key):\n"
+                        "            return store_key\n        return inner(key) or self.limit\n\n"
+                        "def get_get(get):\n    return get\n",
+    # a definition first (its counts are the file's first), a name only its definition holds
+    "a.py": "def alpha(beta):\n    return beta\nalpha(1)\n",
+    # counts past 256 (ints that are not shared objects), and a one-line class
+    "big/many.py": "def loop():\n" + "    total = total + total_value\n" * 300
+                   + "class K: pass\n" + "x = total\n" * 270,
+    "uni/grüße.py": "def grüße(größe):\n    return größe + größe_2\n",
+}
+
+
+@pytest.mark.parametrize("path", sorted(_POSTINGS_SOURCES))
+def test_file_postings_are_the_postings_of_the_file_documents(path) -> None:
+    """The indexer's one-pass postings (``file_postings``) store what ``postings_of`` the
+    documents did, byte for byte, in any order."""
+    from ctxopt.lexical import file_postings
+    from ctxopt.parsing.parse import parse_file
+    from ctxopt.store.lexical import postings_of
+
+    parsed = parse_file(path, _POSTINGS_SOURCES[path].encode())
+    assert parsed.tags.definitions
+    expected = postings_of(file_documents(path, parsed.text, parsed.tags))
+    found = file_postings(path, parsed.text, parsed.tags)
+    assert found[:3] == expected[:3]
+    assert sorted(found[3]) == sorted(expected[3])
+    assert file_postings(path, "", None) == postings_of(file_documents(path, "", None))

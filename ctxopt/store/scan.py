@@ -22,7 +22,6 @@ from ..graph.rules import attribute_impl_uses, out_of_line_owner
 from ..model import Diagnostic, FileTags
 from ..parsing.kinds import IMPORT_KINDS
 from ..parsing.parse import parse_file
-from .lexical import postings_of
 from .parsecache import ParseCache
 
 __all__ = ["ScanResult", "content_digest", "scan_one", "scan_chunk", "packed", "unpacked",
@@ -38,7 +37,8 @@ class ScanResult:
     or ``"new"`` (every field). ``skip``: a skip reason (``''``: dropped without a
     diagnostic) or None for a selected file; ``language`` is None for files not parsed.
     ``notes``: the marshalled (reason, detail) diagnostics of a kept file, or None;
-    ``lexical``: the ``postings_of`` the file's lexical documents, or None; ``defs``,
+    ``lexical``: the ``store.lexical.postings_of`` the file's lexical documents
+    (``lexical.file_postings``), or None; ``defs``,
     ``uses``, ``imports``, ``bindings``: rows of the ``defs``, ``uses``, ``import_specs``
     and ``bindings`` tables without the file id (``definition_rows``, ``reference_rows``,
     ``graph.bindings``; a binding's file is resolved later). Sizes in bytes, times in
@@ -135,7 +135,7 @@ def _scan_content(path: str, data: bytes, digest: str, stat: tuple[int, int, int
     kept_notes = marshal.dumps(tuple((d.reason, d.detail) for d in notes)) if notes else None
     if parsed.tags is None:  # no supported language
         return ScanResult("new", path, *stat, hash=digest, notes=kept_notes)
-    from ..lexical import file_documents
+    from ..lexical import file_postings
 
     tags = parsed.tags
     language = parsed.language or ""
@@ -145,7 +145,7 @@ def _scan_content(path: str, data: bytes, digest: str, stat: tuple[int, int, int
     bindings = import_bindings(language, references, parsed.text.split("\n"))
     return ScanResult("new", path, *stat, hash=digest, language=parsed.language,
                       line_count=tags.line_count, notes=kept_notes,
-                      lexical=postings_of(file_documents(path, parsed.text, tags)),
+                      lexical=file_postings(path, parsed.text, tags),
                       defs=definition_rows(tags), uses=uses, imports=imports,
                       bindings=tuple((i, *b) for i, b in enumerate(bindings)))
 
