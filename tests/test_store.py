@@ -793,3 +793,14 @@ def test_a_bulk_load_plans_its_imports_beside_the_index_build(fixture_repo, tmp_
     assert in_main_thread == [False, True]
     assert _import_rows(tmp_path / "bulk.db") == _import_rows(tmp_path / "serial.db")
     assert _import_rows(tmp_path / "bulk.db")[0]
+
+
+def test_uses_rows_come_in_the_order_of_their_key() -> None:
+    """A file's ``uses`` rows are made in name order, the table's key order (stored so,
+    their pages fill), each name's uses in the order given."""
+    uses, imports = scan.reference_rows([("zeta", "call", 1, None), ("alpha", "call", 2, 0),
+                                         ("zeta", "reference", 3, 0), ("Beta", "type", 4, None),
+                                         ("os", "import", 1, None)])
+    assert uses == (("Beta", 1, "4,type,"), ("alpha", 1, "2,call,0"),
+                    ("zeta", 2, "1,call,;3,reference,0"))
+    assert imports == ((0, "os", "import", 1, None),)

@@ -162,7 +162,9 @@ def reference_rows(references: Iterable[tuple[str, str, int, int | None]]
                    ) -> tuple[tuple[tuple, ...], tuple[tuple, ...]]:
     """(uses rows, import_specs rows) of a file's references as (name, kind, line,
     enclosing) tuples. A use packs as ``line,kind,enclosing`` (enclosing empty at module
-    level), uses joined by ``;``."""
+    level), uses joined by ``;``. The uses rows are sorted by name, the order of their
+    table's key: stored in that order they fill its pages (in the order of the names'
+    first uses, a quarter of sympy's 14 MB of ``uses`` pages stayed empty)."""
     packed: dict[str, list[str]] = {}
     imports: list[tuple] = []
     for name, kind, line, enclosing in references:
@@ -176,7 +178,8 @@ def reference_rows(references: Iterable[tuple[str, str, int, int | None]]
             packed[name] = [entry]
         else:
             entries.append(entry)
-    uses = tuple((name, len(entries), ";".join(entries)) for name, entries in packed.items())
+    uses = tuple((name, len(entries), ";".join(entries))
+                 for name, entries in sorted(packed.items()))
     return uses, tuple(imports)
 
 
