@@ -336,3 +336,27 @@ def test_private_looking_names_of_other_languages_still_seed(make_repo, build_in
     seeds = find_seeds(index, parse_task(task))
     assert wanted in [index.definition(s.node).qualified_name for s in seeds
                       if s.reason.startswith("definition of")]
+
+
+@pytest.mark.parametrize("path, source", [
+    ("pkg/mod.py", "import os\nfrom .a import (b as c,\n    d)\nfrom e import *\n"
+                   "def f(x):\n    from g import h as i\n    return c(x) + os.sep + i\n"),
+    ("src/lib.rs", "use crate::{Db, frame::Frame as F};\nuse std::io::*;\n"
+                   "impl Store for Db { fn get(&self) -> F { F::new() } }\n"),
+    ("web/app.ts", "import { a as b, type C } from './m';\nexport * from './n';\n"
+                   "export function f(x: C) { return b(x); }\n"),
+])
+def test_the_indexer_binds_from_the_import_uses_alone(tmp_path, path, source) -> None:
+    """``scan`` hands ``import_bindings`` the import uses (its ``import_specs`` rows), not
+    every use: the same bindings as from every use."""
+    from ctxopt.parsing.parse import parse_file
+    from ctxopt.store.scan import scan_one
+
+    parsed = parse_file(path, source.encode(), reference_tuples=True)
+    expected = import_bindings(parsed.language, list(parsed.tags.references),
+                               parsed.text.split("\n"))
+    assert expected  # (each source binds something)
+    (tmp_path / path).parent.mkdir(parents=True)
+    (tmp_path / path).write_text(source)
+    scanned = scan_one(str(tmp_path), path, None)
+    assert scanned.bindings == tuple((i, *binding) for i, binding in enumerate(expected))

@@ -142,7 +142,9 @@ def _scan_content(path: str, data: bytes, digest: str, stat: tuple[int, int, int
     as_tuples = cast("list[tuple[str, str, int, int | None]]", list(tags.references))
     references = attribute_impl_uses(language, tags.definitions, as_tuples)
     uses, imports = reference_rows(references)
-    bindings = import_bindings(language, references, parsed.text.split("\n"))
+    # bound by import uses alone (``graph.bindings``), read from the import_specs rows:
+    # not looked for among every use (95% of sympy's are no imports)
+    bindings = import_bindings(language, [row[1:] for row in imports], parsed.text.split("\n"))
     return ScanResult("new", path, *stat, hash=digest, language=parsed.language,
                       line_count=tags.line_count, notes=kept_notes,
                       lexical=file_postings(path, parsed.text, tags),
