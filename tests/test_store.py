@@ -804,3 +804,35 @@ def test_uses_rows_come_in_the_order_of_their_key() -> None:
     assert uses == (("Beta", 1, "4,type,"), ("alpha", 1, "2,call,0"),
                     ("zeta", 2, "1,call,;3,reference,0"))
     assert imports == ((0, "os", "import", 1, None),)
+
+
+def test_a_files_postings_are_one_range_of_rowids_that_an_update_replaces(fixture_repo) -> None:
+    """Postings are kept by their file's range of rowids (``schema.posting_rowids``), which
+    an update deletes, so that no index of the postings by file is built."""
+    root = fixture_repo("py_storage")
+    open_index(root)[0].close()
+    database = root / ".ctxopt" / "index.db"
+
+    def postings() -> dict[str, list[tuple[int, str]]]:
+        with sqlite3.connect(database) as conn:
+            paths = {i: p.decode() for i, p in conn.execute("SELECT id, path FROM files")}
+            found: dict[str, list[tuple[int, str]]] = {}
+            for rowid, file_id, term in conn.execute(
+                    "SELECT rowid, file_id, term FROM postings ORDER BY rowid"):
+                assert rowid in schema.posting_rowids(file_id)
+                found.setdefault(paths[file_id], []).append((rowid, term))
+            assert not conn.execute("SELECT name FROM sqlite_master WHERE type = 'index' "
+                                    "AND tbl_name = 'postings' AND name != 'postings_term'"
+                                    ).fetchall()
+        return found
+
+    before = postings()
+    assert "storage/cache.py" in before and "app/service.py" in before
+    _edit(root, "app/service.py", "Storage(", "StorageFactory(")
+    (root / "storage/cache.py").unlink()
+    _assert_matches_oracle(root)
+    after = postings()
+    assert "storage/cache.py" not in after
+    assert {t for _, t in after["app/service.py"]} != {t for _, t in before["app/service.py"]}
+    assert "=storagefactory" in {t for _, t in after["app/service.py"]}
+    assert after["app/cli.py"] == before["app/cli.py"]

@@ -25,7 +25,8 @@ rebuilt, never misread):
   module names (``dst``, resolved with the import edges), indexed by the imported name;
 - ``imports``: resolved file -> file import edges, indexed on both endpoints;
 - ``postings``: the BM25 term counts of each parsed file's lexical documents
-  (``lexical.file_documents``), one row per (term, file) indexed by term and by file, with
+  (``lexical.file_documents``), one row per (term, file) indexed by term, a file's rows
+  one range of rowids (``schema.POSTING_BITS``: deleted by it, no index by file), with
   ``data`` = marshalled ints (tf in the file's document or None, then (definition index, tf,
   definition document length) for each definition holding the term); the files' columns
   ``doc_count``, ``doc_length`` and ``file_length`` give the collection statistics. A

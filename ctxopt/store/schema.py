@@ -20,9 +20,9 @@ from .parsecache import code_fingerprint
 
 __all__ = ["SCHEMA_VERSION", "APPLICATION_ID", "SQLITE_MAGIC", "INDEXES", "BUMP_GENERATION",
            "SQL_VARS", "chunks", "marks", "connect", "Transaction", "read_meta", "prepare_schema", "ensure_indexes",
-           "drop_indexes", "fingerprint", "path_key", "key_path"]
+           "drop_indexes", "fingerprint", "path_key", "key_path", "POSTING_BITS", "posting_rowids"]
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7  # 7: a file's postings in one range of rowids, no index by file
 # PRAGMA application_id of a ctxopt index ("ctxo"): a database without it is not ours.
 APPLICATION_ID = 0x6374786F
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -103,7 +103,7 @@ CREATE TABLE IF NOT EXISTS imports(
     src INTEGER NOT NULL,
     dst INTEGER NOT NULL,
     PRIMARY KEY (src, dst)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS postings(
+CREATE TABLE IF NOT EXISTS postings(  -- rowid: see posting_rowids
     term TEXT NOT NULL,
     file_id INTEGER NOT NULL,
     data BLOB NOT NULL);
@@ -122,9 +122,20 @@ INDEXES = {
     "imports_dst": "CREATE INDEX imports_dst ON imports(dst)",
     "bindings_name": "CREATE INDEX bindings_name ON bindings(name)",
     "postings_term": "CREATE INDEX postings_term ON postings(term)",
-    "postings_file": "CREATE INDEX postings_file ON postings(file_id)",
     "resolved_name": "CREATE INDEX resolved_name ON resolved(name)",
 }
+# A posting's rowid is its file's id shifted left by this many bits, plus its place among
+# the file's postings: a file's postings are one range of rowids, which a change of the
+# file deletes, so no index of the postings by file is built (an index no gather reads:
+# 0.06 of the 0.27 CPU-s that sympy's secondary indexes took to build, and 3 MB).
+POSTING_BITS = 32
+
+
+def posting_rowids(file_id: int) -> range:
+    """The rowids the postings of file ``file_id`` take, in order."""
+    return range(file_id << POSTING_BITS, (file_id + 1) << POSTING_BITS)
+
+
 TABLES = ("meta", "files", "defs", "uses", "import_specs", "bindings", "imports", "postings",
           "resolved", "snapshots")
 # Bumped by every transaction that may change the files, their definitions or the import

@@ -11,7 +11,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from itertools import chain
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from ..discover import list_candidates
 from ..graph.bindings import import_specifiers
@@ -25,7 +25,8 @@ from .parsecache import ParseCache, cache_directory
 from .recheck import file_rules, must_recheck, store_rules, stored_rules
 from .scan import ScanResult
 from .schema import (BUMP_GENERATION, SQL_VARS, Transaction, connect, drop_indexes,
-                     ensure_indexes, fingerprint, key_path, marks, path_key, read_meta)
+                     ensure_indexes, fingerprint, key_path, marks, path_key, posting_rowids,
+                     read_meta)
 from .workers import scan_files
 
 __all__ = ["update_tables", "without_cyclic_gc", "write_file", "delete_file", "name_table",
@@ -195,8 +196,9 @@ def _remove(conn: sqlite3.Connection, removed: list[str]) -> None:
             delete_file(conn, path)
 
 
-# The tables holding what one file says (its rows, by ``file_id``).
-_FILE_ROWS = ("defs", "uses", "import_specs", "bindings", "postings")
+# The tables holding what one file says (its rows, by ``file_id``; and its postings, by
+# their rowids: ``schema.posting_rowids``).
+_FILE_ROWS = ("defs", "uses", "import_specs", "bindings")
 
 
 def _delete_what_it_says(conn: sqlite3.Connection, file_id: int) -> None:
@@ -204,6 +206,8 @@ def _delete_what_it_says(conn: sqlite3.Connection, file_id: int) -> None:
     uses, imports, bindings and postings), before it is rewritten or removed."""
     for table in _FILE_ROWS:
         conn.execute(f"DELETE FROM {table} WHERE file_id = ?", (file_id,))
+    rowids = posting_rowids(file_id)
+    conn.execute("DELETE FROM postings WHERE rowid BETWEEN ? AND ?", (rowids[0], rowids[-1]))
     conn.execute("DELETE FROM imports WHERE src = ?", (file_id,))
 
 
@@ -267,14 +271,17 @@ def write_file(conn: sqlite3.Connection, result: ScanResult) -> bool:
         _insert_rows(conn, "uses", [(file_id, *u) for u in uses])
         _insert_rows(conn, "import_specs", [(file_id, *i) for i in imports])
         _insert_rows(conn, "bindings", [(file_id, *b, None) for b in result.bindings])
+        # (a bytearray binds as the same BLOB, but without the sqlite3 module's search for
+        # an adapter that a bytes value goes through: 0.37 -> 0.22 s for sympy's 282,000 rows)
+        _insert_rows(conn, "postings", [(rowid, term, file_id, bytearray(data))
+                                        for rowid, (term, data)
+                                        in zip(posting_rowids(cast(int, file_id)), postings)],
+                     "(rowid, term, file_id, data)")
     except sqlite3.IntegrityError as exc:
         # its rows were all deleted above, or its id is new: these are the rows of a file
         # whose files row was deleted by hand, and whose id a new file was given
         raise IndexInconsistent(
             f"rows of a file that is gone hold {path}'s file id ({exc})") from exc
-    # (a bytearray binds as the same BLOB, but without the sqlite3 module's search for an
-    # adapter that a bytes value goes through: 0.37 -> 0.22 s for sympy's 282,000 rows)
-    _insert_rows(conn, "postings", [(term, file_id, bytearray(data)) for term, data in postings])
     if before is not None and file_id is not None:
         resolved_uses.forget_file(conn, file_id, before, resolved_uses.resolution_inputs(conn, file_id))
     if row is None or file_id is None:
@@ -296,19 +303,21 @@ def write_file(conn: sqlite3.Connection, result: ScanResult) -> bool:
 _ROWS_PER_INSERT = 32
 
 
-def _insert_rows(conn: sqlite3.Connection, table: str, rows: list[tuple]) -> None:
-    """Insert ``rows`` (of the table's columns, in order) into ``table``, in their order."""
+def _insert_rows(conn: sqlite3.Connection, table: str, rows: list[tuple],
+                 columns: str = "") -> None:
+    """Insert ``rows`` (of the table's columns, in order, or of ``columns``: ``(a, b)``)
+    into ``table``, in their order."""
     if not rows:
         return
     row = f"({marks(len(rows[0]))})"
     size = min(_ROWS_PER_INSERT, SQL_VARS // len(rows[0]))
     whole = len(rows) - len(rows) % size  # the rows that fill statements of ``size``
     if whole:
-        conn.executemany(f"INSERT INTO {table} VALUES " + ",".join([row] * size),
+        conn.executemany(f"INSERT INTO {table}{columns} VALUES " + ",".join([row] * size),
                          [list(chain.from_iterable(rows[i:i + size]))
                           for i in range(0, whole, size)])
     if whole < len(rows):
-        conn.executemany(f"INSERT INTO {table} VALUES {row}", rows[whole:])
+        conn.executemany(f"INSERT INTO {table}{columns} VALUES {row}", rows[whole:])
 
 
 def _import_state(conn: sqlite3.Connection, file_id: int) -> tuple:
