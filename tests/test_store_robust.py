@@ -358,3 +358,28 @@ def test_a_worker_whose_answer_cannot_be_written_stops_the_index(tmp_path) -> No
     done = subprocess.run([sys.executable, "-c", _FAILING_SENDS, str(tmp_path)],
                           capture_output=True, text=True, timeout=120, check=False)
     assert "stopped: a worker process died while indexing" in done.stdout, done.stderr
+
+
+@linux_only
+def test_the_parent_compiles_the_query_every_worker_needs_before_it_forks(tmp_path,
+                                                                          monkeypatch) -> None:
+    """A language with a chunk of work for every worker has its tag query compiled once,
+    in the parent, and inherited by the forked workers (``workers.shared_languages``);
+    one of a few files is compiled by the worker that meets it."""
+    from ctxopt.files.safety import HygieneConfig
+    from ctxopt.parsing import treesitter
+    from ctxopt.store import workers
+
+    root = _tree(tmp_path / "tree", 60)
+    (root / "pkg0" / "one.go").write_text("package pkg\n\nfunc F() int { return 1 }\n")
+    work = [(str(path.relative_to(root)), None, None)
+            for path in sorted(root.rglob("*")) if path.is_file()]
+    assert workers.shared_languages(work, 2) == ["python"]
+    assert workers.shared_languages(work, 4) == []  # 60 Python files: under 4 chunks of 16
+    loaded: list[str] = []
+    load = treesitter.load_language
+    monkeypatch.setattr(treesitter, "load_language",
+                        lambda language: loaded.append(language) or load(language))
+    results = list(workers.scan_files(root, work, 2, None, HygieneConfig()))
+    assert len(results) == len(work) and {r.language for r in results} == {"python", "go"}
+    assert loaded == ["python"]  # here, in the parent (the workers' calls are their own)
