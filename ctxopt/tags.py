@@ -165,7 +165,8 @@ def collect_tags(paths: list[Path], *, cwd: Path, skipped: list[Diagnostic] | No
     """
     missing = [str(p) for p in paths if not os.path.lexists(p)]
     if missing:
-        raise UsageError(f"no such file or directory: {', '.join(missing)}")
+        # each quoted: trial 19's "demo/My Project/x.vb" and ", "-joined names read as more
+        raise UsageError(f"no such file or directory: {', '.join(map(repr, missing))}")
     seen: set[Path] = set()
     records: list[TagRecord] = []
     for path in paths:

@@ -63,6 +63,15 @@ def test_missing_path_is_a_usage_error(runner, tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr
 
 
+def test_missing_paths_are_each_quoted(runner, tmp_path: Path) -> None:
+    # trial 19: "no such file or directory: demo/My, Project/x.vb" read as three names
+    result = runner.invoke(main, ["tags", str(tmp_path / "My Project, x.vb"),
+                                  str(tmp_path / "b.py")])
+    assert result.exit_code == 2
+    assert result.stderr == (f"Error: no such file or directory: "
+                             f"{str(tmp_path / 'My Project, x.vb')!r}, {str(tmp_path / 'b.py')!r}\n")
+
+
 def test_text_format_has_one_aligned_line_per_record(runner, make_repo) -> None:
     root = make_repo({"m.py": "def f():\n    g()\n"})
     result = runner.invoke(main, ["tags", str(root / "m.py")], catch_exceptions=False)
