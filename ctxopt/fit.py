@@ -213,9 +213,7 @@ def _block_chunks(block: Block) -> tuple[tuple[int, ...], ...]:
                    tuple(sorted({m.start_line - start for m in block.members
                                  if start <= m.start_line <= block.end_line
                                  and m.start_line != block.focus_line})),
-                   # (``source._with_salient`` opens a block at the line the task points
-                   # at when no definition of the block holds it)
-                   block.focus_line == block.pointed_line)
+                   block.opens_in_body)
 
 
 def _above(block: Block) -> bool:
@@ -244,7 +242,7 @@ def _cut_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
         if kept and len(kept) + len(chunk) > keep:
             # a statement longer than the room left shows its first lines: the room is
             # used, and a larger ``keep`` shows more
-            kept.update(chunk[:keep - len(kept)])
+            kept.update(_first_of(chunk, keep - len(kept)))
             break
         kept.update(chunk)
     if len(kept) >= len(lines) - 1:  # a marker costs as much as the line it stands for
@@ -262,6 +260,18 @@ def _cut_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
                    start_line=block.start_line + first, end_line=block.start_line + last,
                    kept=len(kept), shown=tuple((block.start_line + a, block.start_line + b)
                                                for a, b in shown_runs(kept)))
+
+
+def _first_of(chunk: tuple[int, ...], room: int) -> list[int]:
+    """The ``room`` lines of ``chunk`` (indices, ascending) a cut shows when the whole
+    chunk does not fit: its last run of adjacent lines first (a line that matters, below
+    the headers of the scopes it sits in: trial 20's cut showed a Java method's `for`
+    over `⋮ 5 lines` and not the line under it that a frame pointed at), then the other
+    lines nearest it first; a chunk of one run (a long statement) from its top."""
+    start = len(chunk) - 1
+    while start and chunk[start - 1] == chunk[start] - 1:
+        start -= 1
+    return [*chunk[start:start + room], *reversed(chunk[:start])][:room]
 
 
 def _first_kept(block: Block, keep: int, total: int) -> int:

@@ -159,11 +159,11 @@ class Item:
     # start when the task points at a line further down (``FOCUS_ABOVE`` lines above
     # that line); None: from the item's start
     focus_line: int | None = None
-    # The line the task points at inside the item (1-indexed), which a cut of its block
-    # keeps first, whatever else the block holds (trial 19: a C# frame's line 21 of an
-    # 8-line method, near enough its start to need no focus, was hidden in its class's
-    # block by lines holding the task's words); None: the task points at none
-    pointed_line: int | None = None
+    # The lines the task points at inside the item (1-indexed), nearest the failure first,
+    # which a cut of its block keeps first, whatever else the block holds (trial 19: a C#
+    # frame's line 21 of an 8-line method, near enough its start to need no focus, was
+    # hidden in its class's block by lines holding the task's words)
+    pointed_lines: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,9 +222,14 @@ class Block:
     # file lines that matter most when the block is cut (``elide``), best first; () when
     # a cut keeps lines from ``focus_line`` on
     salient: tuple[int, ...] = ()
-    # the line the task points at inside the block (``Item.pointed_line``; 0: none): such a
-    # block goes first among blocks of its score (``fit._rank``)
+    # the first line the task points at inside the block, of its best item holding one
+    # (``Item.pointed_lines``; 0: none): such a block goes first among blocks of its
+    # score (``fit._rank``)
     pointed_line: int = 0
+    # ``focus_line`` is that line inside a body, in no definition starting in the block: a
+    # cut opens at its statement under the headers of the scopes around it, not at a
+    # header read from it down (``elide.reveal_chunks``' ``in_body``)
+    opens_in_body: bool = False
     # a cut around salient lines (``fit.truncate_block``): the lines it keeps, gaps
     # between them marked ``⋮ N lines`` (a gap of one line is shown instead, uncounted);
     # 0: a cut that shows all of start_line..end_line, or no cut
@@ -365,7 +370,9 @@ class Result:
     ``explained`` says what the fitter did with each walker candidate (None: not asked).
     ``task_symbols`` are the symbols the task was searched for (``ParsedTask.symbols``,
     as ``task.limit_task`` cuts them), so that no reader parses the task again; they are
-    not rendered.
+    not rendered. ``unknown_paths`` are those of them that are paths with directories
+    naming no file of the index (``seeds.files_named``): a file deleted since, or one the
+    task would add.
     """
 
     task: str
@@ -381,3 +388,4 @@ class Result:
     upcoming: tuple[Upcoming, ...] = ()
     explained: tuple[Explained, ...] | None = None
     task_symbols: tuple[str, ...] = ()
+    unknown_paths: tuple[str, ...] = ()

@@ -44,9 +44,9 @@ class Seed:
     # the first line a cut block of it keeps (``Item.focus_line``), so that the line the
     # task points at stays in view; None: the definition's first line
     focus: int | None = None
-    # the line the task points at (1-indexed), which a cut of the seed's block keeps first
-    # (``Item.pointed_line``); None: no line
-    line: int | None = None
+    # the lines the task points at inside it (1-indexed), nearest the failure first, which
+    # a cut of the seed's block keeps first (``Item.pointed_lines``)
+    places: tuple[int, ...] = ()
 
 
 def _specificity(matches: int) -> float:
@@ -344,7 +344,7 @@ def _seed_references(found: _SeedSet, task: ParsedTask) -> bool:
                     continue
             if not around:
                 _keep_best(found, Seed(path, quality, f"the task points at {where}", window,
-                                       _focus(window[0], first), first))
+                                       _focus(window[0], first), (first,)))
                 found.referenced.add(path)
                 continue
             span, i, definition = min(around, key=lambda a: (a[0], -a[1]))
@@ -359,7 +359,7 @@ def _seed_references(found: _SeedSet, task: ParsedTask) -> bool:
                 start, min(definition.end_line, window[1]))
             _keep_best(found, Seed(f"{path}#{i}", quality,
                                    f"{definition.qualified_name} holds {where}", lines,
-                                   _focus((lines or (definition.start_line,))[0], first), first))
+                                   _focus((lines or (definition.start_line,))[0], first), (first,)))
             found.referenced.add(f"{path}#{i}")
     return frames > 0
 
@@ -368,12 +368,17 @@ def _seed_built(found: _SeedSet, path: str, reference: Reference,
                 definitions: list[tuple[int, Definition]], quality: float) -> None:
     """Seed a place in a built JavaScript file by its TypeScript source ``path``: the
     line of a built file is not the source's, so the frame's function, when the source
-    defines one of that name (the first), else the file itself."""
+    defines one callable of that name outside interfaces and type declarations, else the
+    file itself. (A V8 frame's name is the property a function was assigned to: trial
+    14's `inst._zod.parse` named an interface's `parse` member, and of several the first
+    is a guess; review 35.)"""
     config = found.config
     built = reference.path.rpartition("/")[2]
+    declared = {i for i, d in definitions if d.kind in ("interface", "type")}
     named = [(i, d) for i, d in definitions
-             if reference.function and d.name in (reference.function, "#" + reference.function)]
-    if not named:
+             if reference.function and d.name in (reference.function, "#" + reference.function)
+             and d.kind in CALLABLE_KINDS and d.parent not in declared]
+    if len(named) != 1:
         _keep_best(found, Seed(path, quality, f"the source of {built}, which the task points at"))
         found.referenced.add(path)
         return
@@ -421,10 +426,16 @@ def _only_a_file_name(path: str) -> bool:
 
 def _keep_best(found: _SeedSet, seed: Seed) -> None:
     """Keep ``seed`` unless its node is a seed of a higher quality already (a recursive
-    function's frames point at it more than once)."""
+    function's frames point at it more than once), with the places of both, the better
+    seed's first (trial 20: a Java trace's `Caused by` frame at line 201 of the function
+    its outer frame points at, line 207, was dropped with its seed, and a cut hid it)."""
     known = found.seeds.get(seed.node)
-    if known is None or known.quality < seed.quality:
+    if known is None:
         found.seeds[seed.node] = seed
+        return
+    best, other = (seed, known) if known.quality < seed.quality else (known, seed)
+    found.seeds[seed.node] = replace(
+        best, places=tuple(dict.fromkeys(best.places + other.places)))
 
 
 def _focus(start: int, line: int) -> int | None:

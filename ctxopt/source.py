@@ -417,13 +417,13 @@ def header_lines(definition: Definition, lines: list[str]) -> tuple[int, int]:
     return top, min(top + len(head) - 1, definition.end_line)
 
 
-def salient_lines(lines: list[str], start: int, pointed: int | None,
+def salient_lines(lines: list[str], start: int, pointed: tuple[int, ...],
                   terms: Mapping[str, float], definitions: tuple = (),
                   comment: str | None = "#") -> tuple[int, ...]:
     """The file lines of ``lines`` (file line ``start`` first) that a cut keeps first,
-    best first: the line the task points at, ``pointed`` (an item's ``pointed_line``),
-    then the rest of the ``POINTED_LINES`` from ``FOCUS_ABOVE`` lines above it on (those
-    above the line first), then lines holding the task's
+    best first: the lines the task points at, ``pointed`` (its items' ``pointed_lines``),
+    the first with the rest of the ``POINTED_LINES`` from ``FOCUS_ABOVE`` lines above it on
+    (those above the line first), then lines holding the task's
     terms (``lexical.text_terms``; weight: the sum of ``terms``' weights of the distinct
     terms a line holds, times ``PROSE_WEIGHT`` in comments and docstrings; ties in line
     order), then the first lines of ``definitions``
@@ -450,11 +450,13 @@ def salient_lines(lines: list[str], start: int, pointed: int | None,
             first += 1
         if first < len(lines):
             found.append(start + first)
-    if pointed is not None:
-        # the line itself first, then those leading to it, then those below (trial 8: a
-        # cut of one line showed a comment above a Java frame's line, not the line)
-        above = pointed - FOCUS_ABOVE
-        window = [pointed, *range(above, pointed), *range(pointed + 1, above + POINTED_LINES)]
+    if pointed:
+        # the lines themselves first, then those leading to the first, then those below it
+        # (trial 8: a cut of one line showed a comment above a Java frame's line, not the
+        # line)
+        first = pointed[0]
+        above = first - FOCUS_ABOVE
+        window = [*pointed, *range(above, first), *range(first + 1, above + POINTED_LINES)]
         found[:0] = [line for line in window if start <= line < start + len(lines)]
     return tuple(dict.fromkeys(found))[:_SALIENT_MAX]
 
@@ -537,8 +539,10 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
                 if block is None:  # (its lines stay free for a weaker item's block)
                     parts.remove(((start, end), group))
                     continue
+                # (a short block too when it holds a line the task points at: review 35, a
+                # 7-line function's cut showed its `def` line and not the frame's line)
                 if (weights and tier in SALIENT_TIERS and block.kind is Fidelity.FULL
-                        and end - start + 1 > _SALIENT_MIN_LINES):
+                        and (end - start + 1 > _SALIENT_MIN_LINES or block.pointed_line)):
                     block = _with_salient(block, lines, tier_items, weights, definitions)
                 file_blocks.append(block)
             taken = merge_ranges(taken + [part for part, _ in parts])
@@ -628,7 +632,7 @@ def _with_headers(items: list[Item], definitions: tuple[Definition, ...],
                 top, last = header_lines(d, lines)
                 if item.start_line - last > near:
                     headers.append(replace(item, start_line=top, end_line=last, focus_line=None,
-                                           pointed_line=None,
+                                           pointed_lines=(),
                                            reason=f"header of {d.qualified_name}"))
                 elif item.start_line > last:  # a few lines below it: one block with it
                     item = replace(item, start_line=top)
@@ -690,9 +694,13 @@ def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Bloc
             cover = len({line for line in order if line <= end})
         elif Tier.of(b.score) is Tier.SIGNATURE:
             near.append((len({line for line in order if line <= end}), b.score))
-    order += salient_lines(lines, 1, None, terms, index.file_definitions(path) or (),
+    order += salient_lines(lines, 1, (), terms, index.file_definitions(path) or (),
                            comment_opener(best.language))
     signature = _signature(index, path, lines, 1, end)
+    # it opens where its best ring-0 block holding a line the task points at opens (review
+    # 35: opened at a window's first line, an 80-line script's cut showed line 15, not the
+    # traceback's line 45), else at the file's first ring-0 item
+    lead = next((b for b in first if b.pointed_line), None)
     return [replace(best, start_line=1, end_line=end, content=content, tokens=tokens,
                     ring=min(b.ring for b in blocks), kind=Fidelity.FULL,
                     symbols=tuple(dict.fromkeys(name for b in ranked for name in b.symbols)),
@@ -700,7 +708,9 @@ def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Bloc
                     members=tuple(dict.fromkeys(m for b in ranked for m in b.members)),
                     signature=signature,
                     heads=signature_lines(signature, lines, 1, end),
-                    focus_line=max(1, min(first_item, end)),
+                    focus_line=max(1, min(lead.focus_line if lead else first_item, end)),
+                    pointed_line=lead.pointed_line if lead else 0,
+                    opens_in_body=bool(lead and lead.opens_in_body),
                     salient=tuple(line for line in dict.fromkeys(order) if line <= end),
                     part_of=None, cover=cover, whole="", near_covers=tuple(near), wrappers=(),
                     opens=0,
@@ -756,9 +766,13 @@ def _with_salient(block: Block, lines: list[str], items: list[Item],
     ``pointed_line``), else at the place itself (with the headers of the scopes around
     it), the line itself salient first."""
     start, end = block.start_line, block.end_line
-    pointed = [i.pointed_line for i in items
-               if i.pointed_line is not None and start <= i.pointed_line <= end]
-    focus, line = block.focus_line, min(pointed) if pointed else None
+    # (the best item's first: review 35, a caller's frame above the failing one in one
+    # block opened it)
+    ranked = sorted(items, key=lambda i: (-i.score, i.ring, i.start_line))
+    pointed = list(dict.fromkeys(line for i in ranked for line in i.pointed_lines
+                                 if start <= line <= end))
+    focus, line = block.focus_line, pointed[0] if pointed else None
+    around: list[int] = []
     if line is not None:
         around = [d.start_line for d in definitions
                   if start <= d.start_line <= line <= d.end_line]
@@ -766,10 +780,11 @@ def _with_salient(block: Block, lines: list[str], items: list[Item],
         # scopes around it, not at the window's first line: trial 19's cut of ky's
         # merge.ts at 300 tokens showed line 280 of a window around line 311, not 311)
         focus = max(around) if around else line
-    salient = salient_lines(lines[start - 1:end], start, line, terms, definitions,
+    salient = salient_lines(lines[start - 1:end], start, tuple(pointed), terms, definitions,
                             comment_opener(block.language))
     # (no line that matters: the cut still keeps whole statements from the focus on)
-    return replace(block, focus_line=focus, salient=salient or (focus,), pointed_line=line or 0)
+    return replace(block, focus_line=focus, salient=salient or (focus,), pointed_line=line or 0,
+                   opens_in_body=line is not None and not around)
 
 
 def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
@@ -805,7 +820,11 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
     focus = min(max(start, lead.start_line), end)
     if lead.focus_line is not None:  # a line the task points at, further down
         focus = min(max(start, lead.focus_line), end)
+    # (review 35: set here, whatever the block's size, so that a short frame's block
+    # goes before a named class's of its score)
+    pointed = next((line for i in inside for line in i.pointed_lines if start <= line <= end), 0)
     return Block(
+        pointed_line=pointed,
         path=path, language=fence_tag(path), start_line=start, end_line=end, content=content,
         tokens=counter.count(content), score=best.score, ring=min(i.ring for i in members),
         reason=reason, symbols=symbols, kind=kind, signature=signature, focus_line=focus,

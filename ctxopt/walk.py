@@ -148,11 +148,11 @@ class _Walk:
 
     def add(self, node: str, ring: int, weight: float, reason: str,
             lines: tuple[int, int] | None = None, fidelity: Fidelity = Fidelity.FULL,
-            focus: int | None = None, pointed: int | None = None) -> None:
+            focus: int | None = None, pointed: tuple[int, ...] = ()) -> None:
         """Offer ``node`` (its ``lines``, else its whole definition or file) at ``ring``
         with ``weight`` in [0, 1]; kept when in scope and better than what is known.
         ``focus``: the first line a cut block of it keeps (``Item.focus_line``);
-        ``pointed``: the line the task points at (``Item.pointed_line``)."""
+        ``pointed``: the lines the task points at (``Item.pointed_lines``)."""
         path = self.index.path_of(node)
         if not self.config.admits(path) or ring > self.config.max_ring or (
                 not self.config.include_tests and self.index.is_test(node)):
@@ -180,8 +180,7 @@ class _Walk:
                     symbol=symbol, fidelity=fidelity,
                     focus_line=focus if focus is not None and lines[0] < focus <= lines[1]
                     else None,
-                    pointed_line=pointed if pointed is not None and lines[0] <= pointed <= lines[1]
-                    else None)
+                    pointed_lines=tuple(line for line in pointed if lines[0] <= line <= lines[1]))
         key = (path, lines[0], lines[1])
         known = self.items.get(key)
         if known is None or (item.score, -item.ring) > (known.score, -known.ring):
@@ -330,7 +329,7 @@ def seed_ring(walk: _Walk, seeds: list[Seed]) -> set[str]:
                 large.add(seed.node)
                 lines = _header_range(index, seed.node, d, config)
         walk.add(seed.node, 0, seed.quality, seed.reason, lines, focus=seed.focus,
-                 pointed=seed.line)
+                 pointed=seed.places)
     return large
 
 

@@ -414,3 +414,12 @@ def test_a_block_holding_the_line_the_task_points_at_opens_among_equals() -> Non
     assert cost(pointed) == cost(named)
     selection = fit_budget([named, pointed], budget, cost=cost, count=count_tokens)
     assert [b.path for b in selection.blocks] == ["b.py"]
+
+
+def test_a_chunk_cut_short_shows_its_line_before_the_headers_above_it() -> None:
+    # trial 20: a cut showed a Java method's `for` over `⋮ 5 lines` and not the line under
+    # it that a stack frame pointed at
+    from ctxopt.fit import _first_of
+    assert _first_of((0, 4, 5, 9), 1) == [9]  # the line, under the headers 0, 4 and 5
+    assert _first_of((0, 4, 5, 9), 3) == [9, 5, 4]  # then the headers nearest it first
+    assert _first_of((3, 4, 5, 6), 2) == [3, 4]  # a long statement: from its top

@@ -47,3 +47,55 @@ def test_a_window_in_a_long_body_opens_at_the_pointed_line_under_its_scopes(make
     assert "table.raw_append(key, item)" in out
     assert "    while not source.end():\n" in out and "        else:\n" in out
     assert "step_" not in out
+
+
+def test_two_frames_in_one_function_keep_both_lines(make_repo) -> None:
+    # trial 20: a Java trace's `Caused by` frame pointed at line 201 of the function its
+    # outer frame points at (207); the seed kept one place, and the cut hid line 201
+    body = "".join(f"      step{n}(name);\n" for n in range(6))
+    source = ("class Packages {\n  static boolean isBase(String name) {\n    try {\n" + body +
+              "      if (Files.isDirectory(jar.getPath(name)))\n        return true;\n" + body +
+              "      return false;\n    } catch (Exception ex) {\n"
+              "      throw new RuntimeException(\"Fail checking \" + name, ex);\n    }\n  }\n}\n")
+    root = make_repo({"src/Packages.java": source})
+    lines = source.split("\n")
+    thrown = lines.index("      throw new RuntimeException(\"Fail checking \" + name, ex);") + 1
+    cause = lines.index("      if (Files.isDirectory(jar.getPath(name)))") + 1
+    task = (f"java.lang.RuntimeException: Fail checking\n\tat Packages.isBase(Packages.java:{thrown})\n"
+            f"Caused by: java.nio.file.InvalidPathException: Illegal char\n"
+            f"\tat Packages.isBase(Packages.java:{cause})\n")
+    out = _gather(root, task, 170)
+    assert "if (Files.isDirectory(jar.getPath(name)))" in out
+    assert "throw new RuntimeException" in out
+
+
+def test_a_short_frames_block_goes_before_a_named_class_of_its_score(make_repo) -> None:
+    # review 35: only blocks of more than 12 lines carried the line a frame points at, so
+    # a 7-line function's frame lost to the 6-line exception class it raised, by path
+    root = make_repo({
+        "a_errors.py": ('class ParseError(Exception):\n    """Raised when the input cannot be '
+                        'parsed.\n\n    Carries the position of the failure and the text around '
+                        'it, so\n    that callers can report where the input went wrong.\n'
+                        '    """\n'),
+        "b_parser.py": ('from a_errors import ParseError\n\n\ndef parse(text):\n'
+                        '    if not text.startswith("{"):\n'
+                        '        raise ParseError("expected an object")\n'
+                        '    return {"text": text}\n')})
+    out = _gather(root, 'Traceback (most recent call last):\n  File "b_parser.py", line 6, '
+                  'in parse\na_errors.ParseError: expected an object', 120)
+    assert 'raise ParseError("expected an object")' in out and "## a_errors.py" not in out
+
+
+def test_a_whole_files_cut_opens_at_the_line_a_traceback_points_at(make_repo) -> None:
+    # review 35: a file shown whole opened at its window's first line; an 80-line script's
+    # cut showed line 15, not line 45
+    source = ("import sys\n\n"
+              + "".join(f"setting_{n} = compute_value({n}, sys.argv)\n" for n in range(3, 41))
+              + "for item in items:\n    if item.ready:\n        handle(item)\n    else:\n"
+              "        table.raw_append(key, item)\n"
+              + "".join(f"final_{n} = finish_value({n})\n" for n in range(46, 81)))
+    root = make_repo({"run.py": source})
+    assert source.split("\n")[44] == "        table.raw_append(key, item)"
+    out = _gather(root, 'Traceback (most recent call last):\n  File "run.py", line 45, in <module>\n'
+                  "KeyError: key", 130)
+    assert "table.raw_append(key, item)" in out and "    else:\n" in out

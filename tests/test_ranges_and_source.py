@@ -127,9 +127,9 @@ def test_salient_lines_are_the_pointed_line_then_task_words_then_inner_definitio
     definitions = (Definition("send", "method", "Session.send", 12, 13, ""),
                    Definition("close", "method", "Session.close", 14, 15, ""))
     # code over a comment with the same word; then headers
-    assert salient_lines(lines, 10, None, terms, definitions) == (13, 11, 12, 14)
+    assert salient_lines(lines, 10, (), terms, definitions) == (13, 11, 12, 14)
     # the line pointed at first, then the ``FOCUS_ABOVE`` lines above it, then those below
-    assert salient_lines(lines, 10, 14, terms, definitions) == (14, 11, 12, 13, 15)
+    assert salient_lines(lines, 10, (14,), terms, definitions) == (14, 11, 12, 13, 15)
 
 
 def test_the_smallest_cut_of_a_block_shows_the_line_a_stack_frame_points_at(

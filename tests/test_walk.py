@@ -901,6 +901,19 @@ def test_a_built_javascript_frame_is_the_typescript_source_of_the_same_directori
     assert files_named(twins, "dist/a/x.js") == []
 
 
+def test_a_built_javascript_frame_names_no_interface_member(make_repo, build_index) -> None:
+    # review 35: a V8 frame's name is the property a function was assigned to; trial 14's
+    # `inst._zod.parse` seeded the interface member `ZodTypeInternals.parse`
+    code = ("export interface ZodTypeInternals {\n  parse(payload: unknown): unknown;\n}\n\n"
+            "export function make(inst: any) {\n  inst._zod.parse = (payload: unknown) => payload;\n"
+            "  return inst;\n}\n")
+    index = build_index(make_repo({"packages/zod/src/v4/core/schemas.ts": code}))
+    trace = ("Error: expected number\n    at inst._zod.parse (file:///app/node_modules/zod/v4/"
+             "core/schemas.js:17:13)\n")
+    seeds = find_seeds(index, parse_task(trace))
+    assert seeds[0].node == "packages/zod/src/v4/core/schemas.ts"
+
+
 def test_a_python_tracebacks_frames_come_innermost_first() -> None:
     trace = ('Traceback (most recent call last):\n  File "app/cli.py", line 9, in main\n'
              '    run()\n  File "app/core.py", line 4, in run\n    fail()\n'
