@@ -19,7 +19,7 @@ from .graph.view import IndexView
 from .lexical import query_terms
 from .model import Block, Diagnostic, Item, Result, Selection
 from .render import Layout, render_header
-from .seeds import in_repository, place_file
+from .seeds import built_from, files_named, in_repository, place_file
 from .source import read_blocks
 from .store import IndexOptions, StoredIndex, open_index
 from .task import ParsedTask, is_path_symbol, limit_task, parse_task
@@ -276,8 +276,12 @@ def _prepare_with(root: Path, parsed: ParsedTask, layout: Layout, config: Gather
     diagnostics = tuple(sorted(
         {replace(d, path=display_text(d.path)) for d in (*index.diagnostics, *redacted)},
         key=lambda d: (d.path, d.reason, d.detail)))
+    # (review 35: a file the index holds, hidden by --no-tests or written from a
+    # subdirectory, was said not to exist by a look at the root's directory alone)
+    unknown = tuple(s for s in parsed.symbols
+                    if "/" in s and is_path_symbol(s) and not files_named(index, s))
     empty = replace(layout.result, diagnostics=diagnostics, origin=origin_of(root, index),
-                    indexed_files=None if blocks else len(index.files))
+                    indexed_files=None if blocks else len(index.files), unknown_paths=unknown)
     steps = plan_steps(blocks, layout) if blocks else ()
     return Prepared(empty=empty, layout=layout, blocks=tuple(blocks), items=tuple(items),
                     steps=steps, counter=counter)
@@ -318,7 +322,9 @@ def lines_past_the_end(index: IndexView, task: ParsedTask) -> list[str]:
     for reference in task.references:
         for path in place_file(index, reference):
             lines = index.line_count(path)
-            if lines is not None and reference.start_line > lines:
+            # (a built file's line is none of its source's: review 35)
+            if lines is not None and reference.start_line > lines \
+                    and not built_from(reference.path, path):
                 notes.append(f"the task points at line {reference.start_line} of "
                              f"{display_text(path)}, "
                              f"which has {lines} line{'' if lines == 1 else 's'}")
@@ -343,7 +349,7 @@ def named_files_left_out(root: Path, result: Result) -> list[str]:
                          + (f" ({skip.detail})" if skip.detail and skip.reason in _SKIPPED_AS else ""))
         elif _is_empty_file(root, symbol):
             notes.append(f"{symbol} is empty")
-        elif _is_missing_file(root, symbol, shown):
+        elif symbol in result.unknown_paths and _is_missing_file(root, symbol, shown):
             notes.append(f"{symbol} does not exist")
     return list(dict.fromkeys(notes))
 

@@ -131,6 +131,26 @@ def test_a_named_file_that_does_not_exist_is_noted_but_not_a_library_path(make_r
     assert pipeline.named_files_left_out(root, result) == ["src/gone.py does not exist"]
 
 
+def test_a_named_file_the_index_holds_elsewhere_or_hides_is_no_missing_file(make_repo) -> None:
+    # review 35: utils/timeout.test.ts, hidden by --no-tests, is source/utils/timeout.test.ts;
+    # the root's own utils/ made the note say it does not exist
+    root = make_repo({"source/utils/timeout.test.ts": "test('t', () => {});\n",
+                      "source/utils/timeout.ts": "export function timeout() {}\n",
+                      "utils/other.ts": "export const other = 1;\n"})
+    config = pipeline.GatherConfig(budget=2000, include_tests=False)
+    result = pipeline.gather(root, "timeout rejects early, see utils/timeout.test.ts", config)
+    assert pipeline.named_files_left_out(root, result) == []
+
+
+def test_a_built_files_line_is_no_place_past_the_end_of_its_source(make_repo) -> None:
+    # review 35: "the task points at line 21 of source/utils/timeout.ts, which has 1 line"
+    root = make_repo({"source/utils/timeout.ts": "export function timeout() {}\n"})
+    task = ("TimeoutError: Request timed out\n    at Timeout._onTimeout "
+            "(file:///app/node_modules/ky/distribution/utils/timeout.js:21:11)")
+    result = pipeline.gather(root, task, pipeline.GatherConfig(budget=2000))
+    assert not result.task_note
+
+
 def test_every_too_small_error_names_a_budget_that_shows_a_block() -> None:
     # trial F11: --budget 30 said "at least 35 tokens" (the header alone); 35-85 failed too
     prepared = pipeline.prepare(ROOT, "fix Storage bug", pipeline.GatherConfig(budget=1))
