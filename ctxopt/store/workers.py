@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from ..files.safety import HygieneConfig
-from ..errors import IndexStoreError
+from ..errors import GrammarError, IndexStoreError
 from .parsecache import ParseCache
 from .scan import ScanResult, scan_chunk, scan_one, unpacked
 
@@ -180,7 +180,7 @@ def scan_files(root: Path, work: list[tuple[str, str | None, bool | None]], jobs
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     if context.get_start_method() == "fork":
         for language in shared_languages(work, jobs):
-            with contextlib.suppress(Exception):  # (a worker meets the error, as before)
+            with contextlib.suppress(GrammarError):  # (a worker meets it, as before)
                 treesitter.load_language(language)
     # largest files first, so that no worker is left with a big file at the end (sizes
     # as listed: a stat of each file here took 14 ms before any worker started)
