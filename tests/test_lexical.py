@@ -211,7 +211,9 @@ _POSTINGS_SOURCES = {
 @pytest.mark.parametrize("path", sorted(_POSTINGS_SOURCES))
 def test_file_postings_are_the_postings_of_the_file_documents(path) -> None:
     """The indexer's one-pass postings (``file_postings``) store what ``postings_of`` the
-    documents did, byte for byte, in any order."""
+    documents did, in any order (compared unpacked: marshal's bytes for one value depend
+    on whether other references to it are alive, review 35)."""
+    import marshal
     from ctxopt.lexical import file_postings
     from ctxopt.parsing.parse import parse_file
     from ctxopt.store.lexical import postings_of
@@ -221,5 +223,10 @@ def test_file_postings_are_the_postings_of_the_file_documents(path) -> None:
     expected = postings_of(file_documents(path, parsed.text, parsed.tags))
     found = file_postings(path, parsed.text, parsed.tags)
     assert found[:3] == expected[:3]
-    assert sorted(found[3]) == sorted(expected[3])
-    assert file_postings(path, "", None) == postings_of(file_documents(path, "", None))
+
+    def unpacked(rows):
+        return sorted((term, marshal.loads(data)) for term, data in rows)
+    assert unpacked(found[3]) == unpacked(expected[3])
+    empty = file_postings(path, "", None)
+    assert empty[:3] == postings_of(file_documents(path, "", None))[:3]
+    assert unpacked(empty[3]) == unpacked(postings_of(file_documents(path, "", None))[3])
