@@ -532,8 +532,8 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
             for group in sorted(groups):
                 parts += [(part, group) for part in subtract_ranges([group], off)]
             for (start, end), group in list(parts):
-                if _says_nothing(lines[start - 1:end]):
-                    continue  # blank or closing lines left over between tiers
+                if not any(line.strip() for line in lines[start - 1:end]):
+                    continue  # blank lines left over between tiers say nothing
                 block = _block(index, path, lines, tier_items, (start, end), counter,
                                context_lines, taken, group)
                 if block is None:  # (its lines stay free for a weaker item's block)
@@ -576,14 +576,6 @@ _DECLARING_KINDS = frozenset({"interface", "trait"})
 # A line that only closes the construct above it (a brace language's block, Ruby's `end`,
 # a block comment: trial 13's Scala blocks began with the ` */` of a doc comment not shown)
 _CLOSING_LINE = frozenset({"}", "};", "end", "*/", "**/"})
-
-
-def _says_nothing(lines: list[str]) -> bool:
-    """Whether ``lines`` are blank or only close constructs (``}``, ``end``): a part of a
-    split merge or the rest of a file holding no more says nothing, and its ``}`` read as
-    closing what the block above shows (trial 20: maturin's policy.rs ended with a
-    `// lines 157-157` block of the `}` of a `mod test` shown nowhere)."""
-    return all(not line.strip() or line.strip() in _CLOSING_LINE for line in lines)
 
 
 def _context_start(lines: list[str], start: int, context_lines: int) -> int:
@@ -753,7 +745,7 @@ def _rest_of_file(index: IndexView, path: str, lines: list[str], blocks: list[Bl
     score = FILL_BAND.score(best / (RING_BANDS[0].low + RING_BANDS[0].span))
     rest = []
     for start, stop in subtract_ranges([(1, end)], shown):
-        if _says_nothing(lines[start - 1:stop]):
+        if not any(line.strip() for line in lines[start - 1:stop]):
             continue
         content = "\n".join(lines[start - 1:stop])
         rest.append(Block(

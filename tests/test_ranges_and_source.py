@@ -812,15 +812,3 @@ def test_a_signature_shows_the_braces_of_a_scope_around_its_definitions(
                   Fidelity.SIGNATURE)]
     (block,) = _read(make_repo, build_index, {path: code}, items, context_lines=0)
     assert block.signature == expected
-
-
-def test_no_block_is_only_the_closing_lines_of_a_construct(make_repo, build_index) -> None:
-    # trial 20: maturin's policy.rs ended with `// lines 157-157 (part of test, ...)` and a
-    # `}`: the rest of a `mod test` split around its functions' stronger blocks, its
-    # `mod test {` shown nowhere
-    source = ("#[cfg(test)]\nmod test {\n    use super::*;\n\n    #[test]\n"
-              "    fn test_fixup() {\n        assert!(fixup());\n    }\n}\n")
-    items = [Item("policy.rs", 1, 9, 70.0, 2, "the tests of fixup", "test"),
-             Item("policy.rs", 3, 8, 130.0, 0, "named", "test.test_fixup")]
-    blocks = _read(make_repo, build_index, {"policy.rs": source}, items, context_lines=0)
-    assert [(b.start_line, b.end_line) for b in blocks] == [(3, 8), (1, 2)]
