@@ -254,13 +254,7 @@ def signature_lines(signature: str, lines: list[str], start: int, end: int
                 found.append(number)
                 at = number + 1
                 break
-    ranges: list[tuple[int, int]] = []
-    for number in found:
-        if ranges and ranges[-1][1] + 1 == number:
-            ranges[-1] = (ranges[-1][0], number)
-        else:
-            ranges.append((number, number))
-    return tuple(ranges)
+    return tuple(merge_ranges((number, number) for number in found))
 
 
 def _signature(index: IndexView, path: str, lines: list[str], start: int, end: int) -> str:
@@ -783,7 +777,8 @@ def _with_salient(block: Block, lines: list[str], items: list[Item],
     salient = salient_lines(lines[start - 1:end], start, tuple(pointed), terms, definitions,
                             comment_opener(block.language))
     # (no line that matters: the cut still keeps whole statements from the focus on)
-    return replace(block, focus_line=focus, salient=salient or (focus,), pointed_line=line or 0,
+    # (``pointed_line`` is ``_block``'s: the same first line, of the best item holding one)
+    return replace(block, focus_line=focus, salient=salient or (focus,),
                    opens_in_body=line is not None and not around)
 
 
