@@ -49,6 +49,7 @@ from .wording import counted
 # Commands that never read nor write the user cache directory: a bad
 # ``$CTXOPT_CACHE_DIR`` is no error of theirs (``config`` is where one looks at it).
 _WITHOUT_CACHE = frozenset({"config", "schema"})
+SKIPPED_LISTED = 10  # skipped files ``ctxopt index`` names (its JSON names every one)
 _ARGS = "ctxopt.args"  # the command line's arguments, in ``click.Context.meta``
 
 
@@ -544,7 +545,9 @@ def index_command(root: Path, output_format: str, index_path: Path | None, jobs:
                    "parsed": report.parsed, "removed": report.removed,
                    "rebuilt": report.rebuilt, "seconds": round(report.seconds, 3),
                    "parse_cache": {"directory": display_text(report.cache) or None,
-                                   "hits": report.cache_hits, "misses": report.cache_misses}}
+                                   "hits": report.cache_hits, "misses": report.cache_misses},
+                   "diagnostics": [{"file": display_text(d.path), "reason": d.reason,
+                                    "detail": display_text(d.detail)} for d in index.diagnostics]}
     if output_format == "json":
         click.echo(render_index_json(summary), nl=False)
         return
@@ -557,12 +560,26 @@ def index_command(root: Path, output_format: str, index_path: Path | None, jobs:
                f"references: {summary['references']} (resolved to edges when queried)\n"
                f"edges: {edges}\n"
                f"skipped: {skipped}\n"
+               + _skipped_files(summary["diagnostics"]) +
                f"updated: {report.scanned} read, {report.parsed} parsed, "
                f"{report.removed} removed{' (rebuilt)' if report.rebuilt else ''} "
                f"in {report.seconds:.2f} s" + (
                    f"\nparse cache: {counted(report.cache_hits, 'hit')}, "
                    f"{counted(report.cache_misses, 'miss', 'misses')} "
                    f"({summary['parse_cache']['directory']})" if report.cache else ""))
+
+
+def _skipped_files(diagnostics: list[dict[str, str]], most: int = SKIPPED_LISTED) -> str:
+    """The lines of ``ctxopt index`` naming the files skipped or degraded (``diagnostics``
+    of its JSON), each indented under the ``skipped:`` count: the first ``most`` by path,
+    then how many more (binary and lock files, skipped in most repositories, last)."""
+    ordered = sorted(diagnostics, key=lambda d: d["reason"] == REASON_BINARY or (
+        d["reason"] == REASON_GENERATED and d["detail"] == "lock file"))  # stable: by path
+    lines = [f"  {d['file']} ({d['reason']}{': ' + d['detail'] if d['detail'] else ''})\n"
+             for d in ordered[:most]]
+    if len(ordered) > most:
+        lines.append(f"  ... {len(ordered) - most} more (--format json lists them all)\n")
+    return "".join(lines)
 
 
 @main.command("schema")

@@ -480,9 +480,11 @@ def classify_content(data: bytes, *, generated: bool | None = None) -> tuple[str
     if generated is not False and _marked_generated(data[:_HEADER_BYTES]):
         return (REASON_GENERATED, "marked generated")
     if len(data) > _MINIFIED_MEAN_LINE:
-        lines = data.count(b"\n") + 1
-        if len(data) / lines > _MINIFIED_MEAN_LINE:
-            return (REASON_MINIFIED, f"lines average {len(data) // lines} characters")
+        newlines = data.count(b"\n")
+        lines = newlines + (not data.endswith(b"\n"))  # (a final newline ends a line)
+        mean = (len(data) - newlines) // lines  # (bytes, newlines left out)
+        if mean > _MINIFIED_MEAN_LINE:
+            return (REASON_MINIFIED, f"lines average {mean} characters")
         # a run of more than _MINIFIED_MAX_LINE bytes without a newline
         if len(data) > _MINIFIED_MAX_LINE and _MINIFIED_MAX_LINE < max(map(len, data.split(b"\n"))):
             return (REASON_MINIFIED, f"a line over {_MINIFIED_MAX_LINE} characters")

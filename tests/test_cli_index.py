@@ -41,7 +41,8 @@ def test_index_command_prints_what_it_holds(runner, root) -> None:
     assert lines[3].startswith("references: ")
     assert lines[4] == "edges: 20 contains, 5 imports"
     assert lines[5] == "skipped: 1 binary"
-    assert lines[6].startswith("updated: 10 read, 7 parsed, 0 removed (rebuilt) in ")
+    assert lines[6] == "  logo.png (binary)"
+    assert lines[7].startswith("updated: 10 read, 7 parsed, 0 removed (rebuilt) in ")
     assert result.stderr == ""  # no progress bar when stderr is not a terminal
 
 
@@ -55,8 +56,28 @@ def test_index_command_json(runner, fixture_repo) -> None:
     assert document["rebuilt"] is False and document["parsed"] == 0
     assert set(document) == {"index", "files", "languages", "definitions", "references", "edges",
                              "skipped", "scanned", "parsed", "removed", "rebuilt", "seconds",
-                             "parse_cache"}
+                             "parse_cache", "diagnostics"}
     assert document["parse_cache"] == {"directory": None, "hits": 0, "misses": 0}  # nothing read
+    assert document["diagnostics"] == []
+
+
+def test_index_names_the_files_it_skipped(runner, root) -> None:
+    # trial 19: `index` counted skipped files by reason, and only `tags` on every file
+    # found which they were
+    (root / "zz.png").write_bytes(b"\x89PNG\x00\x00")
+    for n in range(11):
+        (root / f"min{n:02}.js").write_text("x" * 30_000 + "\n")
+    result = runner.invoke(main, ["index", "--root", str(root)], catch_exceptions=False)
+    lines = result.stdout.splitlines()
+    at = lines.index("skipped: 1 binary, 11 minified")
+    assert lines[at + 1:at + 12] == [
+        *(f"  min{n:02}.js (minified: lines average 30000 characters)" for n in range(10)),
+        "  ... 2 more (--format json lists them all)"]  # the binary file last
+    result = runner.invoke(main, ["index", "--root", str(root), "--format", "json"],
+                           catch_exceptions=False)
+    listed = json.loads(result.stdout)["diagnostics"]
+    assert [(d["file"], d["reason"]) for d in listed] == [
+        *((f"min{n:02}.js", "minified") for n in range(11)), ("zz.png", "binary")]
 
 
 def test_gather_uses_the_index_option_and_environment(runner, root, tmp_path, monkeypatch) -> None:
