@@ -552,10 +552,13 @@ def index_command(root: Path, output_format: str, index_path: Path | None, jobs:
         click.echo(render_index_json(summary), nl=False)
         return
     languages = ", ".join(f"{n} {lang}" for lang, n in summary["languages"].items())
+    unparsed = summary["files"] - sum(summary["languages"].values())
+    if unparsed:  # (trial 19: 65 files, 53 typescript, and no word of the other 12)
+        languages += f"{', ' if languages else ''}{unparsed} in no supported language"
     skipped = ", ".join(f"{n} {reason}" for reason, n in summary["skipped"].items()) or "none"
     edges = ", ".join(f"{n} {kind}" for kind, n in summary["edges"].items())
     click.echo(f"index: {summary['index']}\n"
-               f"files: {summary['files']} ({languages or 'none parsed'})\n"
+               f"files: {summary['files']}{f' ({languages})' if languages else ''}\n"
                f"definitions: {summary['definitions']}\n"
                f"references: {summary['references']} (resolved to edges when queried)\n"
                f"edges: {edges}\n"

@@ -36,7 +36,7 @@ def test_index_command_prints_what_it_holds(runner, root) -> None:
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == f"index: {root / '.ctxopt' / 'index.db'}"
-    assert lines[1] == "files: 9 (7 python)"
+    assert lines[1] == "files: 9 (7 python, 2 in no supported language)"  # README.md, .gitignore
     assert lines[2] == "definitions: 20"
     assert lines[3].startswith("references: ")
     assert lines[4] == "edges: 20 contains, 5 imports"
