@@ -204,7 +204,7 @@ def _scopes(lines: Sequence[str], spans: list[tuple[int, int]], index: int,
 
 def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
                   comment: str | None = "#", members: Sequence[int] = (),
-                  in_body: bool = False) -> list[list[int]]:
+                  in_body: bool = False, above: Sequence[int] = ()) -> list[list[int]]:
     """The order in which cuts of a block reveal its lines, as chunks of indices: the
     header at ``focus`` (below the comments and blank lines it starts with; a focus that
     is no header, with the headers of the scopes above it in the block), then each
@@ -216,7 +216,10 @@ def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
     block's other definitions (a header is the code below the comments it starts with).
     ``in_body``: the focus is a line inside a body (one the task points at), not a
     definition's header: the cut opens at its statement under the headers of its scopes.
-    Each index appears in exactly one chunk; every chunk is non-empty; the chunks cover
+    ``above``: salient indices above ``focus`` revealed as the others are, under the
+    headers of the scopes they are in (lines the task points at in another definition
+    merged above the best one: trial 21's Java caller frame); other salient indices above
+    ``focus`` wait with the lines above it. Each index appears in exactly one chunk; every chunk is non-empty; the chunks cover
     every line. ``comment`` opens a line comment, as for ``statement_spans``."""
     spans, prose = _scan(lines, comment)
 
@@ -253,6 +256,7 @@ def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
     if in_body or not lines[opening[-1]].rstrip().endswith(_HEADER_ENDS):
         opening = _scopes(lines, spans, start, 0) + opening
     add(opening)
+    earlier = sorted({below_comments(m, focus) for m in members if 0 <= m < focus})
     for index in salient:
         if focus <= index < len(lines):
             first, last = spans[index]
@@ -262,6 +266,11 @@ def reveal_chunks(lines: Sequence[str], focus: int, salient: Sequence[int],
             header = _header(lines, spans, owner[-1]) if owner else []
             add(header + _scopes(lines, spans, index, start)
                 + list(range(max(first, focus), last + 1)))
+        elif 0 <= index < focus and index in above:
+            first, last = spans[index]
+            owner = [h for h in earlier if h <= first]
+            header = _header(lines, spans, owner[-1]) if owner else []
+            add(header + _scopes(lines, spans, index, 0) + list(range(first, last + 1)))
     i = start
     while i < len(lines):
         last = spans[i][1]

@@ -196,24 +196,27 @@ def _named(block: Block, form: Block) -> Block:
 
 @lru_cache(maxsize=64)
 def _chunks(content: str, focus: int, salient: tuple[int, ...],
-            language: str, members: tuple[int, ...], in_body: bool
+            language: str, members: tuple[int, ...], in_body: bool, above: tuple[int, ...]
             ) -> tuple[tuple[int, ...], ...]:
     """``elide.reveal_chunks`` of a block's content (cached: the ladder cuts one block
     many times)."""
     return tuple(tuple(c) for c in reveal_chunks(content.split("\n"), focus, salient,
-                                                 comment_opener(language), members, in_body))
+                                                 comment_opener(language), members, in_body,
+                                                 above))
 
 
 def _block_chunks(block: Block) -> tuple[tuple[int, ...], ...]:
     """The reveal order of a whole block (``elide.reveal_chunks``: its header, its salient
-    lines, the rest), as chunks of line indices."""
+    lines, the rest), as chunks of line indices; the lines the task points at above its
+    focus are salient too."""
     start = block.start_line
     return _chunks(block.content, max(0, block.focus_line - start),
                    tuple(line - start for line in block.salient), block.language,
                    tuple(sorted({m.start_line - start for m in block.members
                                  if start <= m.start_line <= block.end_line
                                  and m.start_line != block.focus_line})),
-                   block.opens_in_body)
+                   block.opens_in_body,
+                   tuple(line - start for line in block.pointed_lines if line < block.focus_line))
 
 
 def _above(block: Block) -> bool:
@@ -628,7 +631,7 @@ def _rank(blocks: list[Block]) -> list[Block]:
     among equals (trial 19: at 300 tokens a traceback's innermost frame, scored as the
     exception class it raised, lost to that class's whole block by path order), then
     path, then start line."""
-    return sorted(blocks, key=lambda b: (-b.score, not b.pointed_line, b.path, b.start_line))
+    return sorted(blocks, key=lambda b: (-b.score, not b.pointed_lines, b.path, b.start_line))
 
 
 def _record(block: Block, action: str, reason: str) -> Dropped:

@@ -222,10 +222,11 @@ class Block:
     # file lines that matter most when the block is cut (``elide``), best first; () when
     # a cut keeps lines from ``focus_line`` on
     salient: tuple[int, ...] = ()
-    # the first line the task points at inside the block, of its best item holding one
-    # (``Item.pointed_lines``; 0: none): such a block goes first among blocks of its
-    # score (``fit._rank``)
-    pointed_line: int = 0
+    # the lines the task points at inside the block (``Item.pointed_lines`` of its items,
+    # the best item's first; (): none): such a block goes first among blocks of its score
+    # (``fit._rank``), and a cut reveals each, also one above ``focus_line`` (trial 21: a
+    # caller's frame in a method merged above the failing one's)
+    pointed_lines: tuple[int, ...] = ()
     # ``focus_line`` is that line inside a body, in no definition starting in the block: a
     # cut opens at its statement under the headers of the scopes around it, not at a
     # header read from it down (``elide.reveal_chunks``' ``in_body``)

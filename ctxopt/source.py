@@ -536,7 +536,7 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
                 # (a short block too when it holds a line the task points at: review 35, a
                 # 7-line function's cut showed its `def` line and not the frame's line)
                 if (weights and tier in SALIENT_TIERS and block.kind is Fidelity.FULL
-                        and (end - start + 1 > _SALIENT_MIN_LINES or block.pointed_line)):
+                        and (end - start + 1 > _SALIENT_MIN_LINES or block.pointed_lines)):
                     block = _with_salient(block, lines, tier_items, weights, definitions)
                 file_blocks.append(block)
             taken = merge_ranges(taken + [part for part, _ in parts])
@@ -694,7 +694,7 @@ def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Bloc
     # it opens where its best ring-0 block holding a line the task points at opens (review
     # 35: opened at a window's first line, an 80-line script's cut showed line 15, not the
     # traceback's line 45), else at the file's first ring-0 item
-    lead = next((b for b in first if b.pointed_line), None)
+    lead = next((b for b in first if b.pointed_lines), None)
     return [replace(best, start_line=1, end_line=end, content=content, tokens=tokens,
                     ring=min(b.ring for b in blocks), kind=Fidelity.FULL,
                     symbols=tuple(dict.fromkeys(name for b in ranked for name in b.symbols)),
@@ -703,7 +703,8 @@ def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Bloc
                     signature=signature,
                     heads=signature_lines(signature, lines, 1, end),
                     focus_line=max(1, min(lead.focus_line if lead else first_item, end)),
-                    pointed_line=lead.pointed_line if lead else 0,
+                    pointed_lines=tuple(dict.fromkeys(line for b in first
+                                                      for line in b.pointed_lines)),
                     opens_in_body=bool(lead and lead.opens_in_body),
                     salient=tuple(line for line in dict.fromkeys(order) if line <= end),
                     part_of=None, cover=cover, whole="", near_covers=tuple(near), wrappers=(),
@@ -757,7 +758,7 @@ def _with_salient(block: Block, lines: list[str], items: list[Item],
                   terms: Mapping[str, float], definitions: tuple) -> Block:
     """``block`` with its salient lines; a cut of it then starts at the header of the
     innermost definition of the block around the place the task points at (its items'
-    ``pointed_line``), else at the place itself (with the headers of the scopes around
+    ``pointed_lines``), else at the place itself (with the headers of the scopes around
     it), the line itself salient first."""
     start, end = block.start_line, block.end_line
     # (the best item's first: review 35, a caller's frame above the failing one in one
@@ -777,7 +778,7 @@ def _with_salient(block: Block, lines: list[str], items: list[Item],
     salient = salient_lines(lines[start - 1:end], start, tuple(pointed), terms, definitions,
                             comment_opener(block.language))
     # (no line that matters: the cut still keeps whole statements from the focus on)
-    # (``pointed_line`` is ``_block``'s: the same first line, of the best item holding one)
+    # (``pointed_lines`` are ``_block``'s: the same lines, of the best item holding one first)
     return replace(block, focus_line=focus, salient=salient or (focus,),
                    opens_in_body=line is not None and not around)
 
@@ -817,9 +818,9 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
         focus = min(max(start, lead.focus_line), end)
     # (review 35: set here, whatever the block's size, so that a short frame's block
     # goes before a named class's of its score)
-    pointed = next((line for i in inside for line in i.pointed_lines if start <= line <= end), 0)
+    pointed = dict.fromkeys(line for i in inside for line in i.pointed_lines if start <= line <= end)
     return Block(
-        pointed_line=pointed,
+        pointed_lines=tuple(pointed),
         path=path, language=fence_tag(path), start_line=start, end_line=end, content=content,
         tokens=counter.count(content), score=best.score, ring=min(i.ring for i in members),
         reason=reason, symbols=symbols, kind=kind, signature=signature, focus_line=focus,

@@ -409,7 +409,7 @@ def test_a_cut_of_a_whole_file_showing_none_of_its_definitions_keeps_the_files_r
 def test_a_block_holding_the_line_the_task_points_at_opens_among_equals() -> None:
     # trial 19: at 300 tokens tomlkit's innermost traceback frame (150) lost to the whole
     # block of the exception class it raised (150), first by path
-    named, pointed = block("a.py", 150.0, 4), replace(block("b.py", 150.0, 4), pointed_line=2)
+    named, pointed = block("a.py", 150.0, 4), replace(block("b.py", 150.0, 4), pointed_lines=(2,))
     budget = cost(named) + 10
     assert cost(pointed) == cost(named)
     selection = fit_budget([named, pointed], budget, cost=cost, count=count_tokens)

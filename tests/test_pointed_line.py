@@ -99,3 +99,28 @@ def test_a_whole_files_cut_opens_at_the_line_a_traceback_points_at(make_repo) ->
     out = _gather(root, 'Traceback (most recent call last):\n  File "run.py", line 45, in <module>\n'
                   "KeyError: key", 130)
     assert "table.raw_append(key, item)" in out and "    else:\n" in out
+
+
+def test_a_callers_frame_in_a_method_merged_above_the_failing_one_is_shown(make_repo) -> None:
+    # trial 21: gson's frames at lines 520 (Adapter.read) and 562 (readField, the failure,
+    # below it in the same merged block); the cut opened at readField and kept the lines
+    # above its header only after the rest of the block, so line 520 was hidden while the
+    # `finalize` method below was shown
+    steps = "".join(f"      step{n}(reader);\n" for n in range(12))
+    source = ("class Adapter {\n  Object read(Reader reader) {\n" + steps +
+              "    while (reader.hasNext()) {\n      readField(reader, accumulator);\n    }\n"
+              + steps + "    return accumulator;\n  }\n\n"
+              "  void readField(Reader reader, Object target) {\n"
+              "    target.set(reader.next());\n  }\n\n"
+              "  Object finalize(Object accumulator) {\n    return accumulator;\n  }\n}\n")
+    root = make_repo({"src/Adapter.java": source})
+    lines = source.split("\n")
+    caller = lines.index("      readField(reader, accumulator);") + 1
+    failing = lines.index("    target.set(reader.next());") + 1
+    task = ("com.example.JsonSyntaxException: duplicate key: id\n"
+            f"\tat Adapter.readField(Adapter.java:{failing})\n"
+            f"\tat Adapter.read(Adapter.java:{caller})\n")
+    out = _gather(root, task, 150)
+    assert "target.set(reader.next());" in out
+    assert "      readField(reader, accumulator);" in out
+    assert "while (reader.hasNext())" in out  # under the scope it is in
