@@ -311,3 +311,14 @@ def test_a_marker_cut_to_the_count_says_so_as_its_source():
     result = compact(SMALL, Window(23, 0))
     assert result.messages[1]["content"] == shortest_marker(2)
     assert result.summary_source == "count only"
+
+
+def test_the_reduction_counts_the_lines_of_the_code():
+    # trial 21: a 950-line file read whole was "951 lines": its final newline counted a line
+    from ctxopt.transcript.reduce import reduce_code
+
+    code = "".join(f"def f{n}(x):\n    y = x + {n}\n    return y\n\n" for n in range(10))
+    assert len(code.splitlines()) == 40 and code.endswith("\n")
+    assert reduce_code(code, "python").startswith(f"{CUT_MARK} python code reduced to "
+                                                   "signatures (40 lines, 10 definitions)")
+    assert "(39 lines," in reduce_code(code.rstrip("\n"), "python")

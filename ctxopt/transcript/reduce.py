@@ -103,7 +103,7 @@ def reduce_code(code: str, language: str) -> str | None:
     reduced = outline(definitions)
     if not reduced or len(reduced) >= len(source):
         return None
-    lines = source.count("\n") + 1
+    lines = len(source.splitlines())  # (a final newline ends the last line)
     return (f"{CUT_MARK} {language} code reduced to signatures ({counted(lines, 'line')}, "
             f"{counted(len(definitions), 'definition')})\n{reduced}")
 
