@@ -412,6 +412,11 @@ def _is_rest(block: Block) -> bool:
     return Tier.of(block.score) is Tier.FILL
 
 
+def _lines_of(form: Block | None) -> tuple | None:
+    """What a form shows of its block's lines (None: nothing)."""
+    return None if form is None else (form.kind, form.start_line, form.end_line, form.shown)
+
+
 def _kept(form: Block) -> int:
     """File lines a fitter's truncation shows."""
     return form.kept or form.end_line - form.start_line + 1
@@ -738,7 +743,7 @@ class Plan:
             if form is None:
                 if _is_rest(block):
                     continue  # the rest of a file: more to show, not a candidate left out
-                shown = self.from_budget[self._next_step(i, k) + 1]
+                shown = self._shown_from(self._next_step(i, k), None)
                 later = f", whole from {whole}" if whole != shown else ""
                 excluded.append(_record(block, "excluded",
                                         f"{needs}: shown from a budget of {shown}{later}"))
@@ -752,6 +757,28 @@ class Plan:
                     f"lines: needs {self.cost(full)} tokens, whole from a budget of {whole}"))
         return Selection(blocks=tuple(forms[i] for i in sorted(forms)),
                          truncated=tuple(truncated), excluded=tuple(excluded))
+
+    def _shown_from(self, j: int, current: Block | None) -> int:
+        """The smallest budget that shows more of step ``j``'s block than ``current`` (how
+        a smaller budget shows it; None: not at all): the budget of the shortest cut
+        ``_partial`` makes of it beside the steps before ``j``, when it makes one, else
+        the step's own (trial 21: "shown from a budget of 413" for a frame's block that a
+        budget of 391 showed cut to its first lines)."""
+        full = self.from_budget[j + 1]
+        step = self.steps[j]
+        block = self.ranked[step.index]
+        if block.whole and step.form.kind is Fidelity.FULL:
+            block = step.form
+        low = _partial_floor(block, current, step)
+        if low is None:
+            return full
+        cut = truncate_block(block, low, self.count)
+        need = self.measure({**self.states[j], step.index: cut})
+        shown = self.forms(need) if need < full else None
+        # (a cut naming fewer definitions than shown before is no partial: ``_partial``)
+        if shown is None or _lines_of(shown[0].get(step.index)) in (None, _lines_of(current)):
+            return full
+        return need
 
     def _next_step(self, i: int, k: int) -> int:
         return next(j for j in range(k, len(self.steps)) if self.steps[j].index == i)
@@ -770,7 +797,9 @@ class Plan:
             found.append(Upcoming(
                 block=block, shown=None if form is None else form.kind,
                 adds=adds.kind,
-                budget=self.from_budget[j + 1],
+                # (a step adding more lines shows some of them from a smaller budget)
+                budget=(self._shown_from(j, form) if adds.kind is Fidelity.TRUNCATED
+                        else self.from_budget[j + 1]),
                 full_budget=self.from_budget[self.last_step[i] + 1]))
         return tuple(found)
 
