@@ -278,9 +278,12 @@ def query_terms(task: ParsedTask) -> Counter[str]:
             if part.lower() not in _CODE_STOP_WORDS:  # "False positive" names no `FALSE`
                 terms["=" + part.lower()] = max(terms["=" + part.lower()], weight)
         # a named file's extension is no name, but a word of the code that handles such
-        # files (``".py"`` in a check of paths): "collect __init__.py files"
-        for word in _words(_extension(symbol)):
-            terms[word] = max(terms[word], 1)
+        # files (``".py"`` in a check of paths): "collect __init__.py files"; not of one
+        # repository file the task names by its path (trial 21: "fix CrLf in
+        # weird/crlf.go" matched the `//go:build` line of every Go file that has one)
+        if symbol not in task.addresses:
+            for word in _words(_extension(symbol)):
+                terms[word] = max(terms[word], 1)
     return terms
 
 

@@ -1,4 +1,5 @@
 from collections import Counter
+from dataclasses import replace
 from itertools import chain
 
 import pytest
@@ -118,6 +119,15 @@ def test_a_path_extension_and_one_letter_fragments_are_no_query_names() -> None:
     assert query_terms(parse_task("fix `b`"))["=b"] == 1  # a name written as code stays
     # a path without an extension keeps its last part ("matched/copied" is two words)
     assert {"=matched", "=copied"} <= set(query_terms(parse_task("log files matched/copied")))
+
+
+def test_the_extension_of_a_repository_file_named_by_its_path_is_no_word() -> None:
+    # trial 21: "fix CrLf in weird/crlf.go" matched the `//go:build` line of every Go file
+    # holding one, and their best definitions filled the budget as signatures
+    task = parse_task("fix CrLf in weird/crlf.go")
+    assert query_terms(task)["go"] == 1  # a path the repository may not hold: a word
+    named = replace(task, addresses=("weird/crlf.go",))  # as ``seeds.in_repository`` finds it
+    assert "go" not in query_terms(named) and query_terms(named)["crlf"]
 
 
 def test_abbreviations_and_compounds_are_learned_from_the_repository_names() -> None:
