@@ -7,7 +7,7 @@ import pytest
 from ctxopt.model import RING_BANDS, Tier
 from ctxopt.task import parse_task
 from ctxopt.lexical import query_terms
-from ctxopt.seeds import WordMatches, files_named, in_repository
+from ctxopt.seeds import WordMatches, built_from, files_named, in_repository
 from ctxopt.walk import WalkConfig, _rank_files, find_seeds, walk_rings
 
 
@@ -899,6 +899,18 @@ def test_a_built_javascript_frame_is_the_typescript_source_of_the_same_directori
     assert files_named(index, "dist/timeout.js") == []
     twins = build_index(make_repo({"src/a/x.ts": "x = 1\n", "lib/a/x.tsx": "x = 2\n"}, "twins"))
     assert files_named(twins, "dist/a/x.js") == []
+
+
+def test_a_built_javascript_extension_is_read_in_any_case(make_repo, build_index) -> None:
+    # review 35: `.JS`, `.MJS` were no built JavaScript (nor `.TS` a source), though
+    # ``language_for_path`` reads any case
+    code = "export function timeout() {\n  return 1;\n}\n"
+    index = build_index(make_repo({"source/utils/timeout.ts": code, "src/a/Util.TS": code}))
+    assert files_named(index, "node_modules/ky/distribution/utils/timeout.MJS") == [
+        "source/utils/timeout.ts"]
+    assert files_named(index, "dist/a/Util.JS") == ["src/a/Util.TS"]
+    assert built_from("dist/utils/timeout.Js", "source/utils/timeout.ts")
+    assert built_from("dist/a/Util.cjs", "src/a/Util.TS")
 
 
 def test_a_built_javascript_frame_names_no_interface_member(make_repo, build_index) -> None:
