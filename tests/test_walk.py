@@ -401,6 +401,23 @@ def test_php_tests_beside_the_code_are_tests(make_repo, build_index) -> None:
     assert kept and not kept & {"src/ReaderTest.php", "src/ReaderTestCase.php"}
 
 
+def test_a_php_docblock_annotation_marks_a_test(make_repo, build_index) -> None:
+    # review 35: PHPUnit's `/** @test */`, as common as `#[Test]`, marked no test
+    index = build_index(make_repo({"src/Checks.php": (
+        "<?php\nclass Checks {\n    /** @test */\n"
+        "    public function stripsOnce() { return 1; }\n\n"
+        "    /**\n     * Strips twice.\n     *\n     * @test\n     */\n"
+        "    public function stripsTwice() { return 2; }\n\n"
+        "    /** @testdox strips the bom */\n"
+        "    public function bom() { return 3; }\n}\n")}))
+    definitions = index.file_definitions("src/Checks.php") or ()
+    tests = {d.qualified_name for i, d in enumerate(definitions)
+             if index.is_test(f"src/Checks.php#{i}")}
+    assert tests == {"Checks.stripsOnce", "Checks.stripsTwice"}
+    # the signature starts at the docblock that marks it, as at an attribute
+    assert definitions[1].signature.startswith("    /** @test */\n    public function")
+
+
 @pytest.mark.parametrize("task", ["fix src/lib.rs", "fix Store get"])
 def test_a_whole_file_leaves_its_tests_out_without_tests(make_repo, build_index, task) -> None:
     # trial: --no-tests showed src/lib.rs whole, its #[cfg(test)] module with it, for a
