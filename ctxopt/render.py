@@ -133,19 +133,19 @@ def _unwrapped(blocks: list[Block]) -> list[Block]:
     found: list[Block] = []
     for block in blocks:
         if block.kind is Fidelity.SIGNATURE and block.wrappers:
-            content, start, heads = block.content, block.start_line, block.heads
+            content, start, ranges = block.content, block.start_line, block.signature_ranges
             for top, line, text in block.wrappers:
                 if any(first < block.start_line and line <= last for first, last in shown):
                     if not any(first <= line <= last for first, last in shown):
                         _lead_with(found, top, line, text)
                         shown.append((line, line))
                     content = _without(content, text)
-                    heads = _outside(heads, top, line)
+                    ranges = _outside(ranges, top, line)
                 else:  # (its label's range holds the header it shows: re-check of trial 16)
                     shown.append((line, line))
                     start = min(start, top)
             if content != block.content or start != block.start_line:
-                block = replace(block, content=content, start_line=start, heads=heads)
+                block = replace(block, content=content, start_line=start, signature_ranges=ranges)
         shown += block.shown or ((block.start_line, block.end_line),)
         found.append(block)
     return found
@@ -606,10 +606,10 @@ def render_text(result: Result, count: Callable[[str], int]) -> str:
 def _line_map(block: Block) -> list[list[int]] | None:
     """The file line ranges the block's content shows, ``[[first, last], ...]`` (1-indexed,
     inclusive; several for a cut with ``⋮ N lines`` gaps); for a signature, the lines its
-    headers are (``Block.heads``: a body's placeholder is none), None when none is found
-    in the file (changed since it was indexed)."""
+    lines show (``Block.signature_ranges``: a body's placeholder shows none), None when
+    one is not where the index said (the file changed since it was indexed)."""
     if block.kind is Fidelity.SIGNATURE:
-        return [list(r) for r in block.heads] or None
+        return [list(r) for r in block.signature_ranges] or None
     return [list(r) for r in block.shown or ((block.start_line, block.end_line),)]
 
 

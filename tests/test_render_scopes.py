@@ -205,4 +205,55 @@ def test_a_signature_gives_the_json_the_file_lines_of_its_headers(make_repo, bui
     assert block.content == "class Store {\n    int get() { ... }\n    int put() { ... }\n}"
     result = Result(task="t", intent=Intent.FIX, budget=10_000, selection=Selection(blocks=(block,)))
     (shown,) = json.loads(render_json(result, count_tokens))["blocks"]
-    assert shown["lines"] == [[1, 2], [5, 5], [9, 9]]
+    # (trial 20: with the line of put's Allman `{`, which its `{ ... }` stands for)
+    assert shown["lines"] == [[1, 2], [5, 6], [9, 9]]
+
+
+def _json_lines(block) -> list | None:
+    import json
+
+    from ctxopt.model import Intent, Result, Selection
+    from ctxopt.render import render_json
+
+    result = Result(task="t", intent=Intent.FIX, budget=10_000, selection=Selection(blocks=(block,)))
+    (shown,) = json.loads(render_json(result, count_tokens))["blocks"]
+    return shown["lines"]
+
+
+def test_a_signature_of_an_allman_class_header_alone_gives_its_lines(make_repo, build_index) -> None:
+    # trial 20: JPypeContext.java's signature `public class JPypeContext {` had lines null,
+    # and a block of the doc comment above the class showed it: its header was looked
+    # for with its `{` (on the line below) and placed at the comment's first line
+    code = ("/**\n * Context.\n */\npublic class Context\n{\n\n  private long context;\n"
+            "  private int count;\n}\n")
+    items = [Item("Context.java", 1, 5, 70.0, 1, "used by f", "Context", Fidelity.SIGNATURE)]
+    (block,) = _blocks(make_repo, build_index, {"Context.java": code}, items)
+    assert block.content.startswith("public class Context {")
+    assert _json_lines(block)[0] == [4, 5]  # the header and its `{`
+
+
+def test_a_python_signature_gives_its_docstring_and_one_line_bodies_their_lines(
+        make_repo, build_index) -> None:
+    # trial 20: `"""Summary ..."""` had no line in the JSON; review 35: `def f(self):
+    # return 1` was looked for as `def f(self):` and left out
+    code = ('class K:\n    """Summary.\n\n    More.\n    """\n\n'
+            "    # one line\n    def f(self): return 1\n\n    def g(self):\n"
+            '        """\n        G does it.\n        """\n        return 2\n')
+    items = [Item("k.py", 1, 14, 70.0, 1, "used by f", "K", Fidelity.SIGNATURE)]
+    (block,) = _blocks(make_repo, build_index, {"k.py": code}, items)
+    assert block.content == ('class K:\n    """Summary. ..."""\n    def f(self):\n        ...\n'
+                             '    def g(self):\n        """G does it."""\n        ...')
+    assert _json_lines(block) == [[1, 2], [8, 8], [10, 12]]
+
+
+def test_a_signature_of_a_file_changed_since_the_index_has_no_lines(make_repo, build_index) -> None:
+    # review 35: the lines are known from the index, and checked against the file: a
+    # header that is not where the index said gives null, not another line
+    from ctxopt.source import signature_rows
+    from ctxopt.model import Definition
+
+    method = Definition("get", "method", "Store.get", 2, 4, "    int get() { ... }", parent=0)
+    assert signature_rows(method, ["class Store {", "    int get() {", "    }"]) == [
+        ("    int get() { ... }", (2,))]
+    assert signature_rows(method, ["class Store {", "    int put() {", "    }"]) == [
+        ("    int get() { ... }", (-1,))]
