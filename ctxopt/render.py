@@ -15,7 +15,7 @@ from . import __version__
 from .files.text import display_text
 from .model import Block, Dropped, Fidelity, Result, Selection, Upcoming
 from .parsing.languages import comment_syntax
-from .wording import counted, omitted
+from .wording import counted, elided, omitted
 
 __all__ = [
     "RENDERERS",
@@ -168,11 +168,19 @@ def _lead_with(found: list[Block], top: int, line: int, text: str) -> None:
     ``Block.wrappers`` entry) above the first block of ``found`` that shows code inside
     that container, labelled from ``top``: a signature below it leaves the header out,
     and the code above it showed no header at all (review 34: ripgrep's `struct
-    IgnoreInner {` was nowhere, above neither its fields nor the signature of the others)."""
+    IgnoreInner {` was nowhere, above neither its fields nor the signature of the others).
+    The marker of members left out below the header counts the lines between it and
+    that block (none when it starts right below it)."""
     for n, block in enumerate(found):
         if block.start_line > line and block.kind is not Fidelity.SIGNATURE \
                 and any(wrapper[:2] == (top, line) for wrapper in block.wrappers):
-            head = text if block.start_line > line + 1 else text.removesuffix("⋮\n")
+            rows = text.split("\n")[:-1]
+            if rows and _marker(rows[-1]):
+                marker = rows.pop()
+                if block.start_line > line + 1:
+                    rows.append(marker[:len(marker) - len(marker.lstrip())]
+                                + elided(block.start_line - line - 1))
+            head = "".join(row + "\n" for row in rows)
             found[n] = replace(block, content=head + block.content, start_line=top)
             return
 
@@ -212,11 +220,16 @@ def _marked(blocks: list[Block]) -> list[Block]:
     ends of the block it was cut from, give way to these (review 34: "⋮ 18 lines below
     omitted" where 51 were, and one gap counted by two markers). (Re-check of trial 16:
     windows of commons-cli's appendOptions and ripgrep's add_line began with a `}` and
-    ended inside an `if`, unmarked.)"""
+    ended inside an `if`, unmarked.) A signature's marker of its class's lines below it
+    (``source._skeleton_parts``) counts them to the next block too, and goes when that
+    block starts right below it."""
     found = list(blocks)
     marked = 0  # the last line the marker below the block before counts
     for n, block in enumerate(found):
-        if block.part_of is None or block.kind is Fidelity.SIGNATURE:
+        if block.kind is Fidelity.SIGNATURE:
+            found[n], marked = _marked_signature(block, found[n + 1] if n + 1 < len(found) else None)
+            continue
+        if block.part_of is None:
             marked = 0
             continue
         _, first, last = block.part_of
@@ -239,6 +252,28 @@ def _marked(blocks: list[Block]) -> list[Block]:
         if content != block.content:
             found[n] = replace(block, content=content)
     return found
+
+
+def _marked_signature(block: Block, below: Block | None) -> tuple[Block, int]:
+    """A signature ``block`` whose last line marks its class's lines below it (``⋮ 9 lines
+    below omitted``) with the count up to the block ``below`` it (less the lines that
+    block marks above itself), no marker when none are left; and the last line its
+    marker counts (0: none)."""
+    lines = block.content.split("\n")
+    words = lines[-1].split()
+    if not (len(lines) > 1 and _marker(lines[-1]) and lines[-1].endswith(" below omitted")
+            and words[1].isdecimal()):
+        return block, 0
+    count = words[1]
+    bottom = block.end_line + int(count)
+    if below is not None:
+        bottom = min(bottom, below.start_line - 1 - _above_count(below))
+    lines[-1] = omitted(bottom - block.end_line, "below")
+    if bottom <= block.end_line:
+        lines.pop()
+    content = "\n".join(lines)
+    found = block if content == block.content else replace(block, content=content)
+    return found, max(0, bottom if bottom > block.end_line else 0)
 
 
 def _above_count(block: Block) -> int:

@@ -37,7 +37,7 @@ from .parsing.kinds import CALLABLE_KINDS, CONTAINER_KINDS
 from .parsing.languages import comment_opener, fence_tag
 from .ranges import clamp_range, merge_ranges, subtract_ranges
 from .tokens import TokenCounter
-from .wording import counted
+from .wording import counted, elided, omitted
 
 __all__ = ["CONTEXT_LINES", "DECORATOR_LINES", "MERGE_GAP", "compact_signature", "outline",
            "read_blocks", "read_lines", "signature_rows"]
@@ -170,12 +170,14 @@ def _skeleton_parts(definitions: tuple, i: int, end: int | None = None,
     comment it starts with (``header_lines``; trial 8: a Rust field's doc comment ended a
     block, the field was listed in it and shown again by the next block). ``only``: the
     indexes of the members to list, when not all those (the members in a block below
-    the class's header: the head then ends with a ``⋮`` line when members above them are
-    left out). Members that could be listed but are not (past ``SKELETON_MEMBERS``) are
-    counted on a ``⋮ N more members`` line; members outside the block are not (trial 16:
-    ``⋮ 40 more members`` and ``}``, then a block below showed three of them), and the
-    tail, the closing line, is there only when the block holds it (``end`` at or below the
-    class's last line). A member whose header ends with a comma in ``file_lines`` keeps
+    the class's header: the head then ends with a ``⋮ N lines`` line, the lines between
+    the header and the first member listed, when members above them are left out).
+    Members that could be listed but are not (past ``SKELETON_MEMBERS``) are counted on a
+    ``⋮ N more members`` line; members outside the block are not (trial 16: ``⋮ 40 more
+    members`` and ``}``, then a block below showed three of them), and the tail, the
+    closing line, is there only when the block holds it (``end`` at or below the class's
+    last line), else ``⋮ N lines below omitted``, the class's lines below the block, as a
+    cut marks them (``render._marked`` counts them only to the next block). A member whose header ends with a comma in ``file_lines`` keeps
     it (a Rust field, an enum's variant)."""
     definition = definitions[i]
     signature = compact_signature(definition.signature)
@@ -204,16 +206,32 @@ def _skeleton_parts(definitions: tuple, i: int, end: int | None = None,
         head, tail = rows[:1], rows[-1:]  # a Go struct's or interface's, its members in it
     else:
         return None
-    if only is not None and in_body and in_body[0][1] is not children[0]:
-        head = [*head, ("⋮", ())]  # (members above the block are left out)
-    if end is not None and definition.end_line > end:
-        tail = [("⋮", ())] if tail else []  # (the class goes on below the block; re-check
-        # 16: an opener left with neither its "}" nor a mark)
     body = [row for child in children[:SKELETON_MEMBERS]
             for row in _member_line(child, file_lines)]
+    if only is not None and in_body and in_body[0][1] is not children[0]:
+        # (members above the block are left out: the lines between the header and the
+        # first member listed, ``⋮ N lines`` as a cut's gap)
+        head = [*head, _gap_row(head, body)]
+    if end is not None and definition.end_line > end:
+        # (the class goes on below the block; re-check 16: an opener left with neither
+        # its "}" nor a mark; trial 20: a bare `⋮` said not how much)
+        tail = [(omitted(definition.end_line - end, "below"), ())] if tail else []
     if len(children) > SKELETON_MEMBERS:
         body.append((f"⋮ {counted(len(children) - SKELETON_MEMBERS, 'more member')}", ()))
     return head, body, tail
+
+
+def _gap_row(above: list[Row], below: list[Row]) -> Row:
+    """The marker row for the lines between the last line ``above`` shows and the first
+    ``below`` shows (``wording.elided``, at the indentation of the row below it, as a
+    cut's); a bare ``⋮`` when either is not known."""
+    last = max((n for _, shows in above for n in shows), default=_NOT_FOUND)
+    first = next((shows[0] for _, shows in below if shows), _NOT_FOUND)
+    text = below[0][0] if below else ""
+    indent = text[: len(text) - len(text.lstrip())]
+    if _NOT_FOUND in (last, first) or first <= last + 1:
+        return indent + "⋮", ()
+    return indent + elided(first - last - 1), ()
 
 
 def _member_line(member: Definition, file_lines: list[str] | None) -> list[Row]:

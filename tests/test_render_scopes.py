@@ -27,9 +27,10 @@ def test_a_signature_repeats_no_header_of_a_struct_whose_fields_a_block_above_sh
              Item("lib.rs", 7, 7, 70.0, 1, "used by g", "Inner.e", Fidelity.SIGNATURE),
              Item("lib.rs", 8, 8, 70.0, 1, "used by g", "Inner.f", Fidelity.SIGNATURE)]
     blocks = _blocks(make_repo, build_index, {"lib.rs": _INNER}, items)
-    assert fenced_text(blocks) == ("// lines 1-6\n#[derive(Clone, Debug)]\nstruct Inner {\n⋮\n"
-                             "    c: u32,\n    d: u32,\n"
-                             "// lines 7-8 (signature)\n    e: u32,\n    f: u32,\n⋮\n```\n")
+    # (trial 20: the marks count the lines they stand for)
+    assert fenced_text(blocks) == ("// lines 1-6\n#[derive(Clone, Debug)]\nstruct Inner {\n"
+                             "    ⋮ 2 lines\n    c: u32,\n    d: u32,\n// lines 7-8 (signature)\n"
+                             "    e: u32,\n    f: u32,\n⋮ 1 line below omitted\n```\n")
     # fields right below the header: no mark between them
     items = [Item("lib.rs", 3, 4, 130.0, 0, "definition of Inner.a", "Inner.a"), *items[1:]]
     blocks = _blocks(make_repo, build_index, {"lib.rs": _INNER}, items)
@@ -169,7 +170,7 @@ def test_a_signatures_range_holds_the_header_of_the_struct_it_shows(make_repo,
     items = [Item("lib.rs", 7, 7, 70.0, 1, "used by g", "Inner.e", Fidelity.SIGNATURE)]
     blocks = _blocks(make_repo, build_index, {"lib.rs": _INNER}, items)
     assert fenced_text(blocks) == ("// lines 1-7 (signature)\n#[derive(Clone, Debug)]\nstruct Inner {\n"
-                             "⋮\n    e: u32,\n⋮\n```\n")
+                             "    ⋮ 4 lines\n    e: u32,\n⋮ 2 lines below omitted\n```\n")
 
 
 _STORE = "class Store {\n    int get() {\n        return 1;\n    }\n}\n"
@@ -257,3 +258,23 @@ def test_a_signature_of_a_file_changed_since_the_index_has_no_lines(make_repo, b
         ("    int get() { ... }", (2,))]
     assert signature_rows(method, ["class Store {", "    int put() {", "    }"]) == [
         ("    int get() { ... }", (-1,))]
+
+
+_VARIANTS = ("pub enum Model {\n    /// A binary.\n    Bin,\n    /// A module.\n    Bindings(u8),\n"
+             "    Cffi,\n}\n\nfn f() {\n    g();\n}\n")
+
+
+def test_a_signatures_marks_of_members_left_out_count_their_lines(make_repo, build_index) -> None:
+    # trial 20: maturin's `pub enum BridgeModel {`, `⋮`, two variants, `⋮`: a bare mark
+    # said neither how many lines it stood for nor that the `}` was among them; code
+    # blocks say `⋮ N lines` and `⋮ N lines below omitted`
+    items = [Item("lib.rs", 5, 5, 70.0, 1, "used by f", "Model.Bindings", Fidelity.SIGNATURE)]
+    blocks = _blocks(make_repo, build_index, {"lib.rs": _VARIANTS}, items)
+    assert fenced_text(blocks) == ("// lines 1-5 (signature)\npub enum Model {\n    ⋮ 3 lines\n"
+                                   "    Bindings(u8),\n⋮ 2 lines below omitted\n```\n")
+    # the lines a block right below shows are not marked: the mark goes
+    items.append(Item("lib.rs", 6, 11, 130.0, 0, "definition of f", "f"))
+    blocks = _blocks(make_repo, build_index, {"lib.rs": _VARIANTS}, items)
+    assert "below omitted" not in fenced_text(blocks)
+    assert fenced_text(blocks).startswith("// lines 1-5 (signature)\npub enum Model {\n"
+                                          "    ⋮ 3 lines\n    Bindings(u8),\n// lines 6-11\n")
