@@ -373,7 +373,8 @@ class Result:
     as ``task.limit_task`` cuts them), so that no reader parses the task again; they are
     not rendered. ``unknown_paths`` are those of them that are paths with directories
     naming no file of the index (``seeds.files_named``): a file deleted since, or one the
-    task would add.
+    task would add. ``gone_definitions`` are (symbol, path) of those of them that no
+    definition of the index is, and that one of a file the index's update dropped was.
     """
 
     task: str
@@ -390,3 +391,4 @@ class Result:
     explained: tuple[Explained, ...] | None = None
     task_symbols: tuple[str, ...] = ()
     unknown_paths: tuple[str, ...] = ()
+    gone_definitions: tuple[tuple[str, str], ...] = ()
