@@ -194,10 +194,12 @@ def _opened(blocks: list[Block]) -> list[Block]:
     below it shown open (``Block.opens``: ``struct Match {``, not ``struct Match { ...
     }``) when the next block shows lines inside that definition, and the last of those
     blocks ending with a marker of the definition's lines left out below it
-    (``⋮ 6 lines below omitted``) when none shows the definition's last line (and it
-    does not end with a marker already). (Re-check of trial 16: `pub struct Match { ...
-    }`, then a block of its fields and `}`; `export class Immer ... { ... }`, then one of
-    its members. Trial 19: a bare `⋮` said neither how much was left out nor of what.)"""
+    (``⋮ 6 lines below omitted``) when none shows the definition's last line, or with its
+    own such marker counting them all (a window's counted only to its member's end:
+    review 35, "⋮ 34 lines below omitted" where 566 more lines of ky's `class Ky`
+    followed). (Re-check of trial 16: `pub struct Match { ... }`, then a block of its
+    fields and `}`; `export class Immer ... { ... }`, then one of its members. Trial 19:
+    a bare `⋮` said neither how much was left out nor of what.)"""
     found = list(blocks)
     for n, block in enumerate(found):
         inside = [k for k in range(n + 1, len(found)) if found[k].start_line <= block.opens]
@@ -206,10 +208,23 @@ def _opened(blocks: list[Block]) -> list[Block]:
             continue
         found[n] = replace(block, content=block.content[:-len(_ELIDED)] + " {")
         last = found[inside[-1]]
-        if last.end_line < block.opens and not _marker(last.content.rsplit("\n", 1)[-1]):
-            found[inside[-1]] = replace(
-                last, content=last.content + "\n" + omitted(block.opens - last.end_line, "below"))
+        if last.end_line >= block.opens:
+            continue
+        lines = last.content.split("\n")
+        rest = omitted(block.opens - last.end_line, "below")
+        if not _marker(lines[-1]):
+            lines.append(rest)
+        elif lines[-1].endswith(" below omitted") and _below_count(lines[-1]) < \
+                block.opens - last.end_line:
+            lines[-1] = rest
+        found[inside[-1]] = replace(last, content="\n".join(lines))
     return found
+
+
+def _below_count(marker: str) -> int:
+    """The lines a ``⋮ N lines below omitted`` marker counts (0 when it says none)."""
+    words = marker.split()
+    return int(words[1]) if len(words) > 1 and words[1].isdecimal() else 0
 
 
 def _marked(blocks: list[Block]) -> list[Block]:
@@ -260,12 +275,9 @@ def _marked_signature(block: Block, below: Block | None) -> tuple[Block, int]:
     block marks above itself), no marker when none are left; and the last line its
     marker counts (0: none)."""
     lines = block.content.split("\n")
-    words = lines[-1].split()
-    if not (len(lines) > 1 and _marker(lines[-1]) and lines[-1].endswith(" below omitted")
-            and words[1].isdecimal()):
+    if not (len(lines) > 1 and _marker(lines[-1]) and lines[-1].endswith(" below omitted")):
         return block, 0
-    count = words[1]
-    bottom = block.end_line + int(count)
+    bottom = block.end_line + _below_count(lines[-1])
     if below is not None:
         bottom = min(bottom, below.start_line - 1 - _above_count(below))
     lines[-1] = omitted(bottom - block.end_line, "below")

@@ -278,3 +278,21 @@ def test_a_signatures_marks_of_members_left_out_count_their_lines(make_repo, bui
     assert "below omitted" not in fenced_text(blocks)
     assert fenced_text(blocks).startswith("// lines 1-5 (signature)\npub enum Model {\n"
                                           "    ⋮ 3 lines\n    Bindings(u8),\n// lines 6-11\n")
+
+
+_KY = ("export class Ky {\n    a = 1\n    retry = (base: any) => {\n"
+       + "".join(f"        const x{n} = {n}\n" for n in range(15))
+       + "        return base\n    }\n    b = 2\n    c = 3\n}\n")
+
+
+def test_a_window_last_in_a_class_shown_open_marks_the_rest_of_the_class(
+        make_repo, build_index) -> None:
+    # review 35 (#11): a window of a member, the last block inside `class Ky {` shown
+    # open, said "⋮ 34 lines below omitted", the rest of the member, while 566 more lines
+    # of the class followed unmarked
+    items = [Item("ky.ts", 1, 1, 70.0, 1, "used by f", "Ky", Fidelity.SIGNATURE),
+             Item("ky.ts", 10, 12, 130.0, 0, "definition of Ky.retry", "Ky.retry")]
+    text = fenced_text(_blocks(make_repo, build_index, {"ky.ts": _KY}, items))
+    assert text.startswith("// lines 1-1 (signature)\nexport class Ky {\n")
+    # lines 13-20 of retry, then b, c and the class's `}`
+    assert text.endswith("        const x8 = 8\n⋮ 11 lines below omitted\n```\n")
