@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 from functools import cache
 
-from .wording import counted
+from .wording import elided
 
 __all__ = ["HEADER_LINES", "cut_lines", "prose_lines", "reveal_chunks", "shown_runs",
            "statement_spans"]
@@ -309,6 +309,6 @@ def cut_lines(lines: Sequence[str], kept: set[int]) -> tuple[list[str], int, int
     for n, (first, last) in enumerate(runs):
         if n:
             gap = first - runs[n - 1][1] - 1
-            out.append(lines[first][:_indent(lines[first])] + f"⋮ {counted(gap, 'line')}")
+            out.append(lines[first][:_indent(lines[first])] + elided(gap))
         out.extend(lines[first:last + 1])
     return out, runs[0][0], runs[-1][1]

@@ -137,7 +137,8 @@ def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Bloc
     lines above it when the block ends first, with a marker line for each side where
     lines were dropped: ``⋮ N lines above omitted`` first (not for the source reader's
     context lines above a definition, ``QUIET_ABOVE`` lines or fewer: the block's
-    ``# lines`` line says where it starts), ``⋮ N lines below omitted`` last.
+    ``# lines`` line says where it starts), ``⋮ N lines below omitted`` last, each
+    counting only the lines of the definitions the kept lines are in (``_left_out``).
     ``start_line``/``end_line`` are the file lines shown; every other line of the
     content is a marker. A block the source reader already cut (its content ends with a
     ``⋮ N more lines of NAME`` marker after its last file line) keeps that marker when
@@ -155,12 +156,13 @@ def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Bloc
     if block.kind is Fidelity.FULL and (block.salient or _led_apart(block) or (
             first < block.focus_line - block.start_line and _above(block))):
         return _named(block, _cut_block(block, keep, count))
-    above, below = first, len(lines) - first - keep
+    above, below = _left_out(block, block.start_line + first, block.start_line + first + keep - 1)
     shown = lines[first:first + keep]
-    if above > QUIET_ABOVE:
+    if first > QUIET_ABOVE and above:
         shown.insert(0, omitted(above, "above"))
-    if below:
-        shown.append(omitted(below, "below"))
+    if first + keep < len(lines):
+        if below:
+            shown.append(omitted(below, "below"))
     else:
         shown += tail
     content = "\n".join(shown)
@@ -253,16 +255,44 @@ def _cut_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
     if max(kept) == len(lines) - 2:
         kept.add(len(lines) - 1)
     shown, first, last = cut_lines(lines, kept)
+    above, below = _left_out(block, block.start_line + first, block.start_line + last)
     # (only the context lines above the focus go unmarked: not a doc comment below it)
-    if first > min(QUIET_ABOVE, max(0, block.focus_line - block.start_line)):
-        shown.insert(0, omitted(first, "above"))
-    if last < len(lines) - 1:
-        shown.append(omitted(len(lines) - 1 - last, "below"))
+    if first > min(QUIET_ABOVE, max(0, block.focus_line - block.start_line)) and above:
+        shown.insert(0, omitted(above, "above"))
+    if below:
+        shown.append(omitted(below, "below"))
     content = "\n".join(shown)
     return replace(block, content=content, tokens=count(content), kind=Fidelity.TRUNCATED,
                    start_line=block.start_line + first, end_line=block.start_line + last,
                    kept=len(kept), shown=tuple((block.start_line + a, block.start_line + b)
                                                for a, b in shown_runs(kept)))
+
+
+def _left_out(block: Block, first: int, last: int) -> tuple[int, int]:
+    """(above, below): how many of ``block``'s lines a cut showing file lines ``first`` to
+    ``last`` marks as left out above and below them, those of the definitions the shown
+    ones are in: from the first line of the outermost member (``Block.members``) holding
+    ``first`` (none: from below the last member ending above it), to the last line of the
+    outermost one holding ``last`` (none: to above the first member starting below it),
+    within the block. A member wholly above or below what is shown, another definition
+    merged into the block, is no part of what the cut leaves out of the definition it
+    shows, as the lines between two blocks are not (trial 20: `⋮ 91 lines above omitted`
+    over `pub fn get_platform_arch` counted `impl Target {` and all of
+    `from_target_triple`, merged into its block, as if its own)."""
+    top, bottom = block.start_line, block.end_line
+    holding = [m.start_line for m in block.members if m.start_line <= first <= m.end_line]
+    above = [m.end_line for m in block.members if m.end_line < first]
+    if holding:
+        top = max(top, min(holding))
+    elif above:
+        top = max(top, max(above) + 1)
+    holding = [m.end_line for m in block.members if m.start_line <= last <= m.end_line]
+    below = [m.start_line for m in block.members if m.start_line > last]
+    if holding:
+        bottom = min(bottom, max(holding))
+    elif below:
+        bottom = min(bottom, min(below) - 1)
+    return max(0, first - top), max(0, bottom - last)
 
 
 def _first_of(chunk: tuple[int, ...], room: int) -> list[int]:

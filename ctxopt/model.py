@@ -261,9 +261,9 @@ class Block:
     # names only those whose lines it shows (``fit.truncate_block``)
     members: tuple[Member, ...] = ()
     # the headers of containers above the block that ``signature`` lists members inside
-    # (``source._signature_wrapped``): (the first and last lines of the container's header,
-    # the text of ``signature`` from that header to its first member, with the "⋮" marking
-    # members left out above); the renderer leaves that text out when a block above in the
+    # (``source._signature``): (the first and last lines of the container's header, its
+    # Allman `{` line too, the text of ``signature`` from that header to its first member,
+    # with the "⋮" marking members left out above); the renderer leaves that text out when a block above in the
     # file shows the last line or one below it, and otherwise labels the block from the
     # first (``render._unwrapped``)
     wrappers: tuple[tuple[int, int, str], ...] = ()
@@ -271,10 +271,11 @@ class Block:
     # definition's last line; the renderer opens it (``{``) when the next block in the
     # file shows lines inside it (``render._opened``); 0: none
     opens: int = 0
-    # the file line ranges ``signature``'s lines are (``source.signature_lines``: headers,
-    # the comma a member ends with, a closing ``}``; not a body's placeholder nor a ``⋮``
-    # line), for the JSON's ``lines`` of a block shown as its signature; (): none found
-    heads: tuple[tuple[int, int], ...] = ()
+    # the file line ranges ``signature``'s lines show (``source.signature_rows``: headers
+    # with the line of an Allman ``{``, a docstring's first lines, a closing ``}``; not a
+    # body's placeholder nor a ``⋮`` line), for the JSON's ``lines`` of a block shown as
+    # its signature; (): a line is not where the index said (the file changed since)
+    signature_ranges: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -373,7 +374,8 @@ class Result:
     as ``task.limit_task`` cuts them), so that no reader parses the task again; they are
     not rendered. ``unknown_paths`` are those of them that are paths with directories
     naming no file of the index (``seeds.files_named``): a file deleted since, or one the
-    task would add.
+    task would add. ``gone_definitions`` are (symbol, path) of those of them that no
+    definition of the index is, and that one of a file the index's update dropped was.
     """
 
     task: str
@@ -390,3 +392,4 @@ class Result:
     explained: tuple[Explained, ...] | None = None
     task_symbols: tuple[str, ...] = ()
     unknown_paths: tuple[str, ...] = ()
+    gone_definitions: tuple[tuple[str, str], ...] = ()

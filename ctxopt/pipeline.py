@@ -5,6 +5,7 @@ task parser -> indexer -> ring walker -> source reader -> budget fitter -> (rend
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import NoReturn
@@ -172,13 +173,17 @@ def prepare(root: Path | str, task: str, config: GatherConfig | None = None, *,
     if index is None:
         options = replace(index_options or IndexOptions(), hygiene=config.hygiene)
         try:
-            with open_index(root, options)[0] as stored:
-                return _prepare_with(root, parsed, layout, config, scope, counter, stored)
+            stored, report = open_index(root, options)
+            with stored:
+                return _prepare_with(root, parsed, layout, config, scope, counter, stored,
+                                     report.removed_definitions)
         except IndexMovedAside as exc:  # damage a query met: moved aside, so rebuilt now
             if options.notify:
                 options.notify(str(exc).replace("run again to rebuild it", "rebuilding it"))
-        with open_index(root, options)[0] as stored:
-            return _prepare_with(root, parsed, layout, config, scope, counter, stored)
+        stored, report = open_index(root, options)
+        with stored:
+            return _prepare_with(root, parsed, layout, config, scope, counter, stored,
+                                 report.removed_definitions)
     return _prepare_with(root, parsed, layout, config, scope, counter, index)
 
 
@@ -258,7 +263,8 @@ def _smallest_header_budget(empty: Result, counter: TokenCounter) -> int:
 
 def _prepare_with(root: Path, parsed: ParsedTask, layout: Layout, config: GatherConfig,
                   scope: str | None, counter: TokenCounter,
-                  index: IndexView | StoredIndex) -> Prepared:
+                  index: IndexView | StoredIndex,
+                  removed: Mapping[str, tuple[str, ...]] | None = None) -> Prepared:
     walk_config = WalkConfig(max_ring=config.max_ring, include_tests=config.include_tests,
                              scope=scope or None)
     past = lines_past_the_end(index, parsed)
@@ -281,7 +287,8 @@ def _prepare_with(root: Path, parsed: ParsedTask, layout: Layout, config: Gather
     unknown = tuple(s for s in parsed.symbols
                     if "/" in s and is_path_symbol(s) and not files_named(index, s))
     empty = replace(layout.result, diagnostics=diagnostics, origin=origin_of(root, index),
-                    indexed_files=None if blocks else len(index.files), unknown_paths=unknown)
+                    indexed_files=None if blocks else len(index.files), unknown_paths=unknown,
+                    gone_definitions=_gone_definitions(index, parsed.symbols, removed or {}))
     steps = plan_steps(blocks, layout) if blocks else ()
     return Prepared(empty=empty, layout=layout, blocks=tuple(blocks), items=tuple(items),
                     steps=steps, counter=counter)
@@ -292,6 +299,27 @@ _SKIPPED_AS = {"not checked out": "is not checked out", "submodule": "is in a su
                "vendored": "is vendored", "generated": "is generated", "binary": "is binary",
                "minified": "is minified", "too large": "is too large",
                "unreadable": "is unreadable"}
+
+
+def _gone_definitions(index: IndexView, symbols: tuple[str, ...],
+                      removed: Mapping[str, tuple[str, ...]]) -> tuple[tuple[str, str], ...]:
+    """(symbol, path) for each of the task's ``symbols`` that no definition of ``index``
+    is (its qualified name, or one ending with it) and that a definition of a file the
+    index's update dropped was, ``removed`` (path -> its definitions' qualified names:
+    ``UpdateReport.removed_definitions``): the file was deleted since the index was made."""
+    found = []
+    for symbol in symbols:
+        if "/" in symbol or not removed:
+            continue
+
+        def names(qualified: str, symbol: str = symbol) -> bool:
+            return qualified == symbol or qualified.endswith("." + symbol)
+
+        if any(names(index.definition(node).qualified_name)
+               for node in index.definitions_named(symbol.rpartition(".")[2])):
+            continue
+        found += [(symbol, path) for path, held in removed.items() if any(map(names, held))][:1]
+    return tuple(found)
 
 
 def why_nothing_found(root: Path, result: Result) -> str:
@@ -334,11 +362,17 @@ def lines_past_the_end(index: IndexView, task: ParsedTask) -> list[str]:
 def named_files_left_out(root: Path, result: Result) -> list[str]:
     """What became of each file the task names that the index skipped, that is empty or
     that does not exist, one note each (``src/db.rs is unreadable (Permission denied)``,
-    ``a.py is empty``, ``src/b.ts does not exist``), in the task's order; ``[]`` when
-    every file it names was indexed with content."""
+    ``a.py is empty``, ``src/b.ts does not exist``), in the task's order, and of each
+    symbol it names whose file was deleted since the index was made
+    (``Result.gone_definitions``: ``Target.arch was in src/target.rs, which no longer
+    exists``); ``[]`` when every file it names was indexed with content."""
     notes = []
     shown = {block.path for block in result.selection.blocks}  # (a degraded one is shown)
+    gone = dict(result.gone_definitions)
     for symbol in result.task_symbols:
+        if symbol in gone:
+            notes.append(f"{symbol} was in {gone[symbol]}, which no longer exists")
+            continue
         if "/" not in symbol and "." not in symbol:
             continue
         skip = _skip_of(symbol, result.diagnostics)

@@ -15,7 +15,7 @@ from . import __version__
 from .files.text import display_text
 from .model import Block, Dropped, Fidelity, Result, Selection, Upcoming
 from .parsing.languages import comment_syntax
-from .wording import counted, omitted
+from .wording import counted, elided, omitted
 
 __all__ = [
     "RENDERERS",
@@ -133,19 +133,19 @@ def _unwrapped(blocks: list[Block]) -> list[Block]:
     found: list[Block] = []
     for block in blocks:
         if block.kind is Fidelity.SIGNATURE and block.wrappers:
-            content, start, heads = block.content, block.start_line, block.heads
+            content, start, ranges = block.content, block.start_line, block.signature_ranges
             for top, line, text in block.wrappers:
                 if any(first < block.start_line and line <= last for first, last in shown):
                     if not any(first <= line <= last for first, last in shown):
                         _lead_with(found, top, line, text)
                         shown.append((line, line))
                     content = _without(content, text)
-                    heads = _outside(heads, top, line)
+                    ranges = _outside(ranges, top, line)
                 else:  # (its label's range holds the header it shows: re-check of trial 16)
                     shown.append((line, line))
                     start = min(start, top)
             if content != block.content or start != block.start_line:
-                block = replace(block, content=content, start_line=start, heads=heads)
+                block = replace(block, content=content, start_line=start, signature_ranges=ranges)
         shown += block.shown or ((block.start_line, block.end_line),)
         found.append(block)
     return found
@@ -168,11 +168,19 @@ def _lead_with(found: list[Block], top: int, line: int, text: str) -> None:
     ``Block.wrappers`` entry) above the first block of ``found`` that shows code inside
     that container, labelled from ``top``: a signature below it leaves the header out,
     and the code above it showed no header at all (review 34: ripgrep's `struct
-    IgnoreInner {` was nowhere, above neither its fields nor the signature of the others)."""
+    IgnoreInner {` was nowhere, above neither its fields nor the signature of the others).
+    The marker of members left out below the header counts the lines between it and
+    that block (none when it starts right below it)."""
     for n, block in enumerate(found):
         if block.start_line > line and block.kind is not Fidelity.SIGNATURE \
                 and any(wrapper[:2] == (top, line) for wrapper in block.wrappers):
-            head = text if block.start_line > line + 1 else text.removesuffix("⋮\n")
+            rows = text.split("\n")[:-1]
+            if rows and _marker(rows[-1]):
+                marker = rows.pop()
+                if block.start_line > line + 1:
+                    rows.append(marker[:len(marker) - len(marker.lstrip())]
+                                + elided(block.start_line - line - 1))
+            head = "".join(row + "\n" for row in rows)
             found[n] = replace(block, content=head + block.content, start_line=top)
             return
 
@@ -186,10 +194,12 @@ def _opened(blocks: list[Block]) -> list[Block]:
     below it shown open (``Block.opens``: ``struct Match {``, not ``struct Match { ...
     }``) when the next block shows lines inside that definition, and the last of those
     blocks ending with a marker of the definition's lines left out below it
-    (``⋮ 6 lines below omitted``) when none shows the definition's last line (and it
-    does not end with a marker already). (Re-check of trial 16: `pub struct Match { ...
-    }`, then a block of its fields and `}`; `export class Immer ... { ... }`, then one of
-    its members. Trial 19: a bare `⋮` said neither how much was left out nor of what.)"""
+    (``⋮ 6 lines below omitted``) when none shows the definition's last line, or with its
+    own such marker counting them all (a window's counted only to its member's end:
+    review 35, "⋮ 34 lines below omitted" where 566 more lines of ky's `class Ky`
+    followed). (Re-check of trial 16: `pub struct Match { ... }`, then a block of its
+    fields and `}`; `export class Immer ... { ... }`, then one of its members. Trial 19:
+    a bare `⋮` said neither how much was left out nor of what.)"""
     found = list(blocks)
     for n, block in enumerate(found):
         inside = [k for k in range(n + 1, len(found)) if found[k].start_line <= block.opens]
@@ -198,10 +208,23 @@ def _opened(blocks: list[Block]) -> list[Block]:
             continue
         found[n] = replace(block, content=block.content[:-len(_ELIDED)] + " {")
         last = found[inside[-1]]
-        if last.end_line < block.opens and not _marker(last.content.rsplit("\n", 1)[-1]):
-            found[inside[-1]] = replace(
-                last, content=last.content + "\n" + omitted(block.opens - last.end_line, "below"))
+        if last.end_line >= block.opens:
+            continue
+        lines = last.content.split("\n")
+        rest = omitted(block.opens - last.end_line, "below")
+        if not _marker(lines[-1]):
+            lines.append(rest)
+        elif lines[-1].endswith(" below omitted") and _below_count(lines[-1]) < \
+                block.opens - last.end_line:
+            lines[-1] = rest
+        found[inside[-1]] = replace(last, content="\n".join(lines))
     return found
+
+
+def _below_count(marker: str) -> int:
+    """The lines a ``⋮ N lines below omitted`` marker counts (0 when it says none)."""
+    words = marker.split()
+    return int(words[1]) if len(words) > 1 and words[1].isdecimal() else 0
 
 
 def _marked(blocks: list[Block]) -> list[Block]:
@@ -212,11 +235,16 @@ def _marked(blocks: list[Block]) -> list[Block]:
     ends of the block it was cut from, give way to these (review 34: "⋮ 18 lines below
     omitted" where 51 were, and one gap counted by two markers). (Re-check of trial 16:
     windows of commons-cli's appendOptions and ripgrep's add_line began with a `}` and
-    ended inside an `if`, unmarked.)"""
+    ended inside an `if`, unmarked.) A signature's marker of its class's lines below it
+    (``source._skeleton_parts``) counts them to the next block too, and goes when that
+    block starts right below it."""
     found = list(blocks)
     marked = 0  # the last line the marker below the block before counts
     for n, block in enumerate(found):
-        if block.part_of is None or block.kind is Fidelity.SIGNATURE:
+        if block.kind is Fidelity.SIGNATURE:
+            found[n], marked = _marked_signature(block, found[n + 1] if n + 1 < len(found) else None)
+            continue
+        if block.part_of is None:
             marked = 0
             continue
         _, first, last = block.part_of
@@ -239,6 +267,25 @@ def _marked(blocks: list[Block]) -> list[Block]:
         if content != block.content:
             found[n] = replace(block, content=content)
     return found
+
+
+def _marked_signature(block: Block, below: Block | None) -> tuple[Block, int]:
+    """A signature ``block`` whose last line marks its class's lines below it (``⋮ 9 lines
+    below omitted``) with the count up to the block ``below`` it (less the lines that
+    block marks above itself), no marker when none are left; and the last line its
+    marker counts (0: none)."""
+    lines = block.content.split("\n")
+    if not (len(lines) > 1 and _marker(lines[-1]) and lines[-1].endswith(" below omitted")):
+        return block, 0
+    bottom = block.end_line + _below_count(lines[-1])
+    if below is not None:
+        bottom = min(bottom, below.start_line - 1 - _above_count(below))
+    lines[-1] = omitted(bottom - block.end_line, "below")
+    if bottom <= block.end_line:
+        lines.pop()
+    content = "\n".join(lines)
+    found = block if content == block.content else replace(block, content=content)
+    return found, max(0, bottom if bottom > block.end_line else 0)
 
 
 def _above_count(block: Block) -> int:
@@ -606,10 +653,10 @@ def render_text(result: Result, count: Callable[[str], int]) -> str:
 def _line_map(block: Block) -> list[list[int]] | None:
     """The file line ranges the block's content shows, ``[[first, last], ...]`` (1-indexed,
     inclusive; several for a cut with ``⋮ N lines`` gaps); for a signature, the lines its
-    headers are (``Block.heads``: a body's placeholder is none), None when none is found
-    in the file (changed since it was indexed)."""
+    lines show (``Block.signature_ranges``: a body's placeholder shows none), None when
+    one is not where the index said (the file changed since it was indexed)."""
     if block.kind is Fidelity.SIGNATURE:
-        return [list(r) for r in block.heads] or None
+        return [list(r) for r in block.signature_ranges] or None
     return [list(r) for r in block.shown or ((block.start_line, block.end_line),)]
 
 

@@ -237,7 +237,8 @@ def files_named(index: IndexView, written: str) -> list[str]:
     return _built_source(index, wanted) if not same_name else []
 
 
-# A built JavaScript file's extension -> the TypeScript sources it may be built from.
+# A built JavaScript file's extension -> the TypeScript sources it may be built from (in
+# any case, as ``language_for_path`` reads them: review 35, ``TIMEOUT.JS``).
 _BUILT = (".js", ".mjs", ".cjs")
 _SOURCES = (".ts", ".tsx", ".mts", ".cts")
 
@@ -249,11 +250,12 @@ def _built_source(index: IndexView, wanted: str) -> list[str]:
     ``node_modules/ky/distribution/utils/timeout.js`` is ky's ``source/utils/timeout.ts``);
     a tie, or a shared stem alone, names none; ``[]`` for any other path."""
     stem, dot, extension = wanted.rpartition(".")
-    if not dot or "." + extension not in _BUILT:
+    if not dot or "." + extension.lower() not in _BUILT:
         return []
     name = stem.rpartition("/")[2]
     shared = {p: _shared_tail(p, stem + p[p.rindex("."):])
-              for source in _SOURCES for p in index.files_called(name + source)}
+              for source in _SOURCES for written in dict.fromkeys((source, source.upper()))
+              for p in index.files_called(name + written)}
     most = max(shared.values(), default=0)
     best = [p for p, parts in shared.items() if parts == most]
     return best if most >= 2 and len(best) == 1 else []
@@ -263,7 +265,7 @@ def built_from(written: str, path: str) -> bool:
     """Whether the repository file ``path`` a written path names is the TypeScript source
     of the built JavaScript file written (``files_named``): a line of it is none of the
     source's."""
-    return written.endswith(_BUILT) and path.endswith(_SOURCES)
+    return written.lower().endswith(_BUILT) and path.lower().endswith(_SOURCES)
 
 
 def _shared_tail(path: str, other: str) -> int:

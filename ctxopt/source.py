@@ -24,6 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import replace
 from itertools import groupby
 from pathlib import Path
+from typing import NamedTuple
 
 from .files.notebook import as_source, cell_label, is_notebook
 from .elide import prose_lines
@@ -36,10 +37,10 @@ from .parsing.kinds import CALLABLE_KINDS, CONTAINER_KINDS
 from .parsing.languages import comment_opener, fence_tag
 from .ranges import clamp_range, merge_ranges, subtract_ranges
 from .tokens import TokenCounter
-from .wording import counted
+from .wording import counted, elided, omitted
 
 __all__ = ["CONTEXT_LINES", "DECORATOR_LINES", "MERGE_GAP", "compact_signature", "outline",
-           "read_blocks", "read_lines"]
+           "read_blocks", "read_lines", "signature_rows"]
 
 CONTEXT_LINES = 2
 MERGE_GAP = 3
@@ -96,17 +97,23 @@ def compact_signature(signature: str) -> str:
     lines = signature.split("\n")
     if not lines[0].lstrip().startswith(("@", "#[", "[")):
         return signature
-    out: list[str] = []
+    return "\n".join(text for text, _ in _compacted(lines))
+
+
+def _compacted(lines: list[str]) -> list[tuple[str, int | None]]:
+    """``compact_signature``'s lines of a signature's ``lines``: (text, the index in
+    ``lines`` of the line it is; None for a marker)."""
+    out: list[tuple[str, int | None]] = []
     i = 0
-    for end in _decorators(lines):
+    for end in _decorators(lines) if lines[0].lstrip().startswith(("@", "#[", "[")) else []:
         if end - i > DECORATOR_LINES:
             inner = lines[i + 1]
             marker = inner[: len(inner) - len(inner.lstrip())] + f"⋮ {end - i - 2} lines"
-            out += [lines[i], marker, lines[end - 1]]
+            out += [(lines[i], i), (marker, None), (lines[end - 1], end - 1)]
         else:
-            out += lines[i:end]
+            out += [(lines[n], n) for n in range(i, end)]
         i = end
-    return "\n".join(out + lines[i:])
+    return out + [(lines[n], n) for n in range(i, len(lines))]
 
 
 def _decorators(lines: list[str]) -> list[int]:
@@ -129,23 +136,32 @@ def _decorators(lines: list[str]) -> list[int]:
     return ends
 
 
+# A line of a signature as shown: its text and the file lines it shows, in order (none: a
+# placeholder, ``...`` of a body, a ``⋮`` line; ``_NOT_FOUND``: a line the file no longer
+# has where the index said, changed since it was indexed).
+Row = tuple[str, tuple[int, ...]]
+_NOT_FOUND = -1
+
+
 def _skeleton(definitions: tuple, i: int, end: int | None = None,
-              file_lines: list[str] | None = None, only: set[int] | None = None) -> str:
+              file_lines: list[str] | None = None, only: set[int] | None = None) -> list[Row]:
     """A class-like definition's signature with its members' signatures as its body
     (``_skeleton_parts``, joined); a definition with none, its signature with the comma
     its header ends with in ``file_lines`` (``_member_line``: trial 16's Rust fields
-    listed beside a method lost theirs)."""
+    listed beside a method lost theirs). Its rows carry their file lines when
+    ``file_lines`` is given."""
     parts = _skeleton_parts(definitions, i, end, file_lines, only)
     if parts is None:
         return _member_line(definitions[i], file_lines)
-    return "\n".join(parts[0] + parts[1] + parts[2])
+    return parts[0] + parts[1] + parts[2]
 
 
 def _skeleton_parts(definitions: tuple, i: int, end: int | None = None,
                     file_lines: list[str] | None = None, only: set[int] | None = None
-                    ) -> tuple[list[str], list[str], list[str]] | None:
+                    ) -> tuple[list[Row], list[Row], list[Row]] | None:
     """A class-like definition's signature with its members' signatures as its body, as
-    (head lines, body lines, tail lines); None when it has no members to list (its
+    rows (``Row``: text and file lines; with ``file_lines`` only) of (head, body, tail);
+    None when it has no members to list (its
     signature is all). Members listed: those whose header ends at line ``end`` or above,
     when given (a block that holds part of the class: a member below it is in another
     block, or none, and was listed twice, its label's range wrong; trial 6; a member whose
@@ -154,12 +170,14 @@ def _skeleton_parts(definitions: tuple, i: int, end: int | None = None,
     comment it starts with (``header_lines``; trial 8: a Rust field's doc comment ended a
     block, the field was listed in it and shown again by the next block). ``only``: the
     indexes of the members to list, when not all those (the members in a block below
-    the class's header: the head then ends with a ``⋮`` line when members above them are
-    left out). Members that could be listed but are not (past ``SKELETON_MEMBERS``) are
-    counted on a ``⋮ N more members`` line; members outside the block are not (trial 16:
-    ``⋮ 40 more members`` and ``}``, then a block below showed three of them), and the
-    tail, the closing line, is there only when the block holds it (``end`` at or below the
-    class's last line). A member whose header ends with a comma in ``file_lines`` keeps
+    the class's header: the head then ends with a ``⋮ N lines`` line, the lines between
+    the header and the first member listed, when members above them are left out).
+    Members that could be listed but are not (past ``SKELETON_MEMBERS``) are counted on a
+    ``⋮ N more members`` line; members outside the block are not (trial 16: ``⋮ 40 more
+    members`` and ``}``, then a block below showed three of them), and the tail, the
+    closing line, is there only when the block holds it (``end`` at or below the class's
+    last line), else ``⋮ N lines below omitted``, the class's lines below the block, as a
+    cut marks them (``render._marked`` counts them only to the next block). A member whose header ends with a comma in ``file_lines`` keeps
     it (a Rust field, an enum's variant)."""
     definition = definitions[i]
     signature = compact_signature(definition.signature)
@@ -174,46 +192,140 @@ def _skeleton_parts(definitions: tuple, i: int, end: int | None = None,
                 and (end is None or file_lines is None or header_lines(d, file_lines)[1] <= end)]
     if definition.kind not in CONTAINER_KINDS or not children:
         return None
-    lines = signature.split("\n")
-    before, placeholder, after = signature.rpartition("{ ... }")
-    if placeholder and "\n" not in after and "{" not in after:  # `{ ... }`, `{ ... };`
+    rows = signature_rows(definition, file_lines)
+    lines = [text for text, _ in rows]
+    before, placeholder, after = lines[-1].rpartition("{ ... }")
+    if placeholder and "{" not in after:  # `{ ... }`, `{ ... };`
         indent = lines[0][: len(lines[0]) - len(lines[0].lstrip())]
-        head, tail = [before + "{"], [indent + "}" + after]
+        closing: tuple[int, ...] = (definition.end_line,) if file_lines is not None else ()
+        head = [*rows[:-1], (before + "{", rows[-1][1])]
+        tail: list[Row] = [(indent + "}" + after, closing)]
     elif lines[-1].strip() == "...":
-        head, tail = lines[:-1], []
+        head, tail = rows[:-1], []
     elif len(lines) > 1 and lines[0].rstrip().endswith("{") and lines[-1].strip() == "}":
-        head, tail = lines[:1], lines[-1:]  # a Go struct's or interface's, its members in it
+        head, tail = rows[:1], rows[-1:]  # a Go struct's or interface's, its members in it
     else:
         return None
+    body = [row for child in children[:SKELETON_MEMBERS]
+            for row in _member_line(child, file_lines)]
     if only is not None and in_body and in_body[0][1] is not children[0]:
-        head = [*head, "⋮"]  # (members above the block are left out)
+        # (members above the block are left out: the lines between the header and the
+        # first member listed, ``⋮ N lines`` as a cut's gap)
+        head = [*head, _gap_row(head, body)]
     if end is not None and definition.end_line > end:
-        tail = ["⋮"] if tail else []  # (the class goes on below the block; re-check 16: an
-        # opener left with neither its "}" nor a mark)
-    body = [_member_line(child, file_lines) for child in children[:SKELETON_MEMBERS]]
-    if len(children) > len(body):
-        body.append(f"⋮ {counted(len(children) - len(body), 'more member')}")
+        # (the class goes on below the block; re-check 16: an opener left with neither
+        # its "}" nor a mark; trial 20: a bare `⋮` said not how much)
+        tail = [(omitted(definition.end_line - end, "below"), ())] if tail else []
+    if len(children) > SKELETON_MEMBERS:
+        body.append((f"⋮ {counted(len(children) - SKELETON_MEMBERS, 'more member')}", ()))
     return head, body, tail
 
 
-def _member_line(member: Definition, file_lines: list[str] | None) -> str:
-    """``member``'s signature as a line of its container's skeleton, with the comma its
-    header ends with in ``file_lines`` (the file's text) when it has one."""
-    signature = compact_signature(member.signature)
-    if file_lines is None or signature.endswith(","):
-        return signature
+def _gap_row(above: list[Row], below: list[Row]) -> Row:
+    """The marker row for the lines between the last line ``above`` shows and the first
+    ``below`` shows (``wording.elided``, at the indentation of the row below it, as a
+    cut's); a bare ``⋮`` when either is not known."""
+    last = max((n for _, shows in above for n in shows), default=_NOT_FOUND)
+    first = next((shows[0] for _, shows in below if shows), _NOT_FOUND)
+    text = below[0][0] if below else ""
+    indent = text[: len(text) - len(text.lstrip())]
+    if _NOT_FOUND in (last, first) or first <= last + 1:
+        return indent + "⋮", ()
+    return indent + elided(first - last - 1), ()
+
+
+def _member_line(member: Definition, file_lines: list[str] | None) -> list[Row]:
+    """``member``'s signature as lines of its container's skeleton (``signature_rows``),
+    with the comma its header ends with in ``file_lines`` (the file's text) when it has
+    one."""
+    rows = signature_rows(member, file_lines)
+    text, shows = rows[-1]
+    if file_lines is None or text.endswith(","):
+        return rows
     last = header_lines(member, file_lines)[1]
     if last > len(file_lines):  # (the file is shorter than when it was indexed)
-        return signature
-    return signature + "," if file_lines[last - 1].rstrip().endswith(",") else signature
+        return rows
+    if file_lines[last - 1].rstrip().endswith(","):
+        return [*rows[:-1], (text + ",", shows)]
+    return rows
+
+
+def signature_rows(definition: Definition, file_lines: list[str] | None) -> list[Row]:
+    """The lines of ``definition``'s signature as shown (``compact_signature``), each with
+    the file lines it shows (``Row``), known from where the signature was cut from the
+    file (``treesitter.signature_of``): its header's lines are the file's from
+    ``header_lines``' first on, less the decorator lines a marker stands for; a brace
+    body's placeholder also shows the line its ``{`` is on (a header alone on its line,
+    the ``{`` below it: Allman style); Python's docstring line shows the lines from the
+    docstring's opening quote to its first line of text; a body's ``...`` shows none.
+    Without ``file_lines`` (the file's text) no row shows a line. A header or docstring
+    line the file does not read there (changed since it was indexed) shows
+    ``_NOT_FOUND``. (Trial 20: a signature block's JSON ``lines`` were null for a class
+    header alone, and left out header lines; review 35: re-found by matching text, they
+    missed one-line bodies and took time quadratic in a class's size.)"""
+    raw = definition.signature.split("\n")
+    rows = _compacted(raw)
+    if file_lines is None:
+        return [(text, ()) for text, _ in rows]
+    top, last = header_lines(definition, file_lines)
+    header = last - top + 1
+    shown: list[Row] = []
+    for text, n in rows:
+        if n is None or (n == len(raw) - 1 and n >= header and text.strip() == "..."):
+            shown.append((text, ()))  # a marker, a body's `...`
+        elif n >= header:  # a Python docstring's line
+            shown.append((text, _docstring_lines(text, file_lines, last, definition.end_line)))
+        else:
+            shown.append((text, _header_row_lines(text, top + n, file_lines,
+                                                  definition.end_line)))
+    return shown
+
+
+def _header_row_lines(text: str, number: int, file_lines: list[str], end: int
+                      ) -> tuple[int, ...]:
+    """The file lines a header's line ``text`` at file line ``number`` shows (``Row``):
+    that line, and the line below holding the ``{`` its ``{ ... }`` stands for when the
+    header fills its own line (at most ``end``); ``_NOT_FOUND`` when the file's line does
+    not hold the text before the placeholder."""
+    stem = text.strip().partition("{ ... }")[0].partition(" ...")[0].rstrip()
+    if number > len(file_lines) or stem.removesuffix(",") not in file_lines[number - 1]:
+        return (_NOT_FOUND,)
+    if "{ ... }" not in text or not stem or file_lines[number - 1].strip() != stem:
+        return (number,)
+    brace = number + 1
+    while brace <= min(end, len(file_lines)) and not file_lines[brace - 1].strip():
+        brace += 1
+    if brace <= min(end, len(file_lines)) and file_lines[brace - 1].lstrip().startswith("{"):
+        return (number, brace)
+    return (number,)
+
+
+def _docstring_lines(text: str, file_lines: list[str], last: int, end: int) -> tuple[int, ...]:
+    """The file lines a Python docstring's line of a signature (``\"\"\"First line
+    ...\"\"\"``) shows: from the line its opening quote is on, the first line below the
+    header's ``last`` that is not blank, to the line holding its first line of text;
+    ``_NOT_FOUND`` when no line at most ``end`` holds it."""
+    first = text.strip().lstrip("rRbBuUfF")
+    quote = first[:3] if first[:3] in ('"""', "\'\'\'") else first[:1]
+    first = first[len(quote):].removesuffix(quote).removesuffix(" ...")
+    opening = last + 1
+    while opening <= min(end, len(file_lines)) and not file_lines[opening - 1].strip():
+        opening += 1
+    if last <= len(file_lines) and quote + first in file_lines[last - 1]:
+        opening = last  # (on the header's line: `def f(): \"\"\"Doc.\"\"\"`)
+    for number in range(opening, min(end, len(file_lines)) + 1):
+        if first in file_lines[number - 1]:
+            return tuple(range(opening, number + 1))
+    return (_NOT_FOUND,)
 
 
 def outline(definitions: tuple) -> str:
     """A file's signature reduction: the signatures of its top-level definitions, each
     class-like one with its members' signatures as its body (``_skeleton``), one after
     the other. ``definitions`` is ``FileTags.definitions``; '' when there are none."""
-    return "\n".join(_skeleton(definitions, i) for i in _one_per_node(
-        definitions, [i for i, d in enumerate(definitions) if d.parent is None]))
+    return "\n".join(text for i in _one_per_node(
+        definitions, [i for i, d in enumerate(definitions) if d.parent is None])
+        for text, _ in _skeleton(definitions, i))
 
 
 def _one_per_node(definitions: tuple, indexes: list[int]) -> list[int]:
@@ -230,53 +342,37 @@ def _one_per_node(definitions: tuple, indexes: list[int]) -> list[int]:
     return sorted(kept.values())
 
 
-def signature_lines(signature: str, lines: list[str], start: int, end: int
-                    ) -> tuple[tuple[int, int], ...]:
-    """The file line ranges of ``lines`` (the file's text) from ``start`` to ``end`` that
-    ``signature``'s lines are, in order, touching ones as one: each line of it is the
-    first file line below the one before that reads the same (trailing blanks aside), or
-    that starts with what it holds before a placeholder (``...`` of a body, ``{ ... }``,
-    ``⋮`` of decorator lines left out), less the brace that opens it; a line that is only a placeholder, or found
-    nowhere (a docstring's first line re-quoted), is none. (Trial 19: a signature
-    block's JSON ``lines`` were null.)"""
-    found: list[int] = []
-    at, last = start, min(end, len(lines))
-    for row in signature.split("\n"):
-        stem = row.rstrip()
-        whole = "..." not in stem and "⋮" not in stem
-        if not whole:  # (a brace the placeholder opens may be on the line below)
-            stem = stem.partition("...")[0].partition("⋮")[0].rstrip().removesuffix("{").rstrip()
-        if not stem.strip():
-            continue
-        for number in range(at, last + 1):
-            line = lines[number - 1].rstrip()
-            if line == stem or (not whole and line.startswith(stem)):
-                found.append(number)
-                at = number + 1
-                break
-    return tuple(merge_ranges((number, number) for number in found))
+class _Signature(NamedTuple):
+    """A block's signature (``_signature``) and what the renderer needs of it."""
+
+    # signatures of the outermost definitions whose header lies in the block's lines
+    # (``header_lines``; classes with their members' signatures), '' when there are none:
+    # so a window inside a long definition has no signature (it had printed the
+    # definition's header, outside its lines and shown again by the window that holds it;
+    # trial 7), nor has a block of a definition's doc comment or of half its header
+    text: str
+    # the headers of containers above the block it lists members inside
+    # (``Block.wrappers``): (the first and last lines of the container's header, and the
+    # text from that header to its first member, "⋮" included)
+    wrappers: tuple[tuple[int, int, str], ...]
+    # the last line of its last definition when that is shown ``{ ... }`` and goes on
+    # below the block (``Block.opens``; 0: none)
+    opens: int
+    # the file line ranges its lines show, touching ones as one (``signature_rows``;
+    # ``Block.signature_ranges``): () when a line is not where the index said
+    ranges: tuple[tuple[int, int], ...]
 
 
-def _signature(index: IndexView, path: str, lines: list[str], start: int, end: int) -> str:
-    """Signatures of the outermost definitions whose header lies in file lines
-    ``start..end`` (``header_lines``; classes with their members' signatures), '' when
-    there are none. So a window inside a long definition has no signature (it had printed
-    the definition's header, outside its lines and shown again by the window that holds
-    it; trial 7), nor has a block of a definition's doc comment or of half its header.
-    ``lines`` is the file's text."""
-    return _signature_wrapped(index, path, lines, start, end)[0]
+_NO_SIGNATURE = _Signature("", (), 0, ())
 
 
-def _signature_wrapped(index: IndexView, path: str, lines: list[str], start: int, end: int
-                       ) -> tuple[str, tuple[tuple[int, int, str], ...], int]:
-    """``_signature``, the headers of containers above the block it lists members
-    inside (``Block.wrappers``): (the first and last lines of the container's header, and
-    the signature's text from that header to its first member, "⋮" included), and the last
-    line of its last definition when that is shown ``{ ... }`` and goes on below the
-    block (``Block.opens``; 0: none)."""
+def _signature(index: IndexView, path: str, lines: list[str], start: int, end: int
+               ) -> _Signature:
+    """The signature of file lines ``start..end`` of ``path`` (``_Signature``); ``lines``
+    is the file's text."""
     definitions = index.file_definitions(path)
     if definitions is None:
-        return "", (), 0
+        return _NO_SIGNATURE
     inside = []
     for i, d in enumerate(definitions):
         if d.start_line <= end and d.end_line >= start:
@@ -296,7 +392,7 @@ def _signature_wrapped(index: IndexView, path: str, lines: list[str], start: int
     # (the renderer leaves a container's header out when a block above shows it: trial
     # 16 showed `public class DefaultParser ... {` three times, twice under ranges of
     # fields far below it; ``render._unwrapped``)
-    parts: list[tuple[int, str]] = []  # (file line, text), in line order
+    parts: list[tuple[int, list[Row]]] = []  # (file line, rows), in line order
     wrappers: list[tuple[int, int, str]] = []
     # (containers above the block whose closing line is in it, innermost last: a member's
     # signature, then the next type's, read as nested in it; trial 13)
@@ -310,18 +406,25 @@ def _signature_wrapped(index: IndexView, path: str, lines: list[str], start: int
             wrapped = _skeleton_parts(definitions, owner, end, lines, only=set(members))
             if wrapped is not None:
                 head, body, tail = wrapped
-                wrappers.append((*header_lines(definitions[owner], lines),
-                                 "\n".join(head) + "\n"))
-                parts.append((definitions[members[0]].start_line, "\n".join(head + body + tail)))
+                top, last = header_lines(definitions[owner], lines)
+                wrappers.append((top, max([last, *(n for _, shows in head for n in shows)]),
+                                 "\n".join(text for text, _ in head) + "\n"))
+                parts.append((definitions[members[0]].start_line, head + body + tail))
                 continue
         parts += [(definitions[i].start_line, _skeleton(definitions, i, end, lines))
                   for i in members]
         closing += [a for a in _closed_here(definitions, owner, lines, end) if a not in closing]
-    parts += [(definitions[a].end_line, lines[definitions[a].end_line - 1]) for a in closing]
-    parts += [(n, lines[n - 1]) for n in _scope_lines(definitions, lines, outermost, start, end)]
-    text = "\n".join(text for _, text in sorted(parts, key=lambda part: part[0]))
+    parts += [(definitions[a].end_line, [(lines[definitions[a].end_line - 1],
+                                          (definitions[a].end_line,))]) for a in closing]
+    parts += [(n, [(lines[n - 1], (n,))])
+              for n in _scope_lines(definitions, lines, outermost, start, end)]
+    rows = [row for _, part in sorted(parts, key=lambda part: part[0]) for row in part]
+    text = "\n".join(text for text, _ in rows)
+    shows = [line for _, numbers in rows for line in numbers]
+    ranges = () if _NOT_FOUND in shows else tuple(merge_ranges((n, n) for n in shows))
     last = definitions[outermost[-1]].end_line if outermost else 0
-    return text, tuple(wrappers), last if last > end and text.endswith("{ ... }") else 0
+    return _Signature(text, tuple(wrappers), last if last > end and text.endswith("{ ... }") else 0,
+                      ranges)
 
 
 # Lines that close a braced scope that is no definition (``_scope_lines``).
@@ -398,14 +501,18 @@ def header_lines(definition: Definition, lines: list[str]) -> tuple[int, int]:
         head.pop()
         if len(head) > 1 and head[-1].lstrip().lstrip("rRuUbB")[:1] in ("'", '"'):  # a docstring
             head.pop()
-    # (a one-line signature holds its body's placeholder: `pub struct Walker { ... }`)
-    stem = first.partition("...")[0].rstrip() if "..." in first else ""
+    # (a one-line signature holds its body's placeholder: `pub struct Walker { ... }`; its
+    # `{` may be on the line below: Allman style, trial 20's `private class Destroyer`
+    # was looked for with its brace, not found, and placed at the comment above it)
+    stem = first.partition("...")[0].rstrip().removesuffix("{").rstrip() if "..." in first else ""
     top = definition.start_line
     for number in range(top, min(definition.end_line, len(lines)) + 1):
         # (a field's signature has no separator: Rust's `data: Bytes,` is `data: Bytes`)
+        # (a Python header whose body follows it on its line: `def f(self): return 1`)
         line = lines[number - 1].strip()
         if line == first or (first and line.startswith(first) and line[len(first):] in (",", ";")) \
-                or (stem and line.startswith(stem)):
+                or (stem and line.startswith(stem)) \
+                or (first.endswith(":") and line.startswith(first + " ")):
             top = number
             break
     return top, min(top + len(head) - 1, definition.end_line)
@@ -700,8 +807,8 @@ def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Bloc
                     symbols=tuple(dict.fromkeys(name for b in ranked for name in b.symbols)),
                     reason=best.reason + WHOLE_FILE,
                     members=tuple(dict.fromkeys(m for b in ranked for m in b.members)),
-                    signature=signature,
-                    heads=signature_lines(signature, lines, 1, end),
+                    signature=signature.text,
+                    signature_ranges=signature.ranges,
                     focus_line=max(1, min(lead.focus_line if lead else first_item, end)),
                     pointed_lines=tuple(dict.fromkeys(line for b in first
                                                       for line in b.pointed_lines)),
@@ -805,8 +912,8 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
     symbols, reason = label_members(held)
     # a part below its items' first lines (a struct's fields under one a stronger block
     # shows) is no signature of its own: trial 9 showed a field as parse_buffer's
-    signature, wrappers, opens = _signature_wrapped(index, path, lines, start, end) \
-        if any(i.start_line >= start for i in inside) else ("", (), 0)
+    signature, wrappers, opens, ranges = _signature(index, path, lines, start, end) \
+        if any(i.start_line >= start for i in inside) else _NO_SIGNATURE
     content, kind, whole = "\n".join(lines[start - 1:end]), Fidelity.FULL, ""
     if signature and all(i.fidelity is Fidelity.SIGNATURE for i in members):
         # (its lines whole come last, when budget is left; a test's after all else)
@@ -826,7 +933,7 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
         reason=reason, symbols=symbols, kind=kind, signature=signature, focus_line=focus,
         whole=whole, whole_last=bool(whole) and index.is_test(path), members=held,
         wrappers=wrappers, opens=opens,
-        heads=signature_lines(signature, lines, min([start, *(w[0] for w in wrappers)]), end),
+        signature_ranges=ranges,
         cells=cell_label(lines, start, end) if is_notebook(path) else "",
         part_of=None if kind is Fidelity.SIGNATURE else _part_of(index, path, inside,
                                                                 span, taken))

@@ -1,7 +1,7 @@
 """Wording shared by messages: a count with its noun in the singular or plural (pure)."""
 from __future__ import annotations
 
-__all__ = ["counted", "omitted"]
+__all__ = ["counted", "elided", "omitted"]
 
 
 def counted(count: int, noun: str, plural: str | None = None) -> str:
@@ -16,14 +16,28 @@ def counted(count: int, noun: str, plural: str | None = None) -> str:
     return f"{count} {noun if count == 1 else plural or noun + 's'}"
 
 
+def elided(count: int) -> str:
+    """The marker for ``count`` lines left out between lines shown: a cut's
+    (``elide.cut_lines``) or a signature's, over the members it leaves out
+    (``source._skeleton_parts``; trial 20: a bare ``⋮`` said neither how much nor that
+    the closing ``}`` was missing); "1 line", not "1 lines" (trial 14).
+
+    Examples
+    --------
+    >>> elided(12), elided(1)
+    ('⋮ 12 lines', '⋮ 1 line')
+    """
+    return f"⋮ {counted(count, 'line')}"
+
+
 def omitted(count: int, side: str) -> str:
     """The marker line for ``count`` lines left out on ``side`` (``above``, ``below``) of
-    what is shown: a cut's (``fit.truncate_block``) or a window's (``render._marked``);
-    "1 line", not "1 lines" (trial 14).
+    what is shown: a cut's (``fit.truncate_block``), a window's (``render._marked``) or a
+    signature's whose container goes on below it (``source._skeleton_parts``).
 
     Examples
     --------
     >>> omitted(12, "below"), omitted(1, "above")
     ('⋮ 12 lines below omitted', '⋮ 1 line above omitted')
     """
-    return f"⋮ {counted(count, 'line')} {side} omitted"
+    return f"{elided(count)} {side} omitted"

@@ -1,6 +1,7 @@
 """The budget fitter: tiers, reasons and the hard guarantee."""
 from dataclasses import replace
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -423,3 +424,22 @@ def test_a_chunk_cut_short_shows_its_line_before_the_headers_above_it() -> None:
     assert _first_of((0, 4, 5, 9), 1) == [9]  # the line, under the headers 0, 4 and 5
     assert _first_of((0, 4, 5, 9), 3) == [9, 5, 4]  # then the headers nearest it first
     assert _first_of((3, 4, 5, 6), 2) == [3, 4]  # a long statement: from its top
+
+
+@pytest.mark.parametrize("salient", [(), (9,)])
+def test_a_cuts_marks_count_only_the_lines_of_the_definition_it_shows(salient) -> None:
+    # trial 20: `⋮ 91 lines above omitted` over `pub fn get_platform_arch` counted
+    # `impl Target {` and all of `from_target_triple`, merged into its block, as its own
+    from ctxopt.model import Member
+
+    content = ("def a():\n    x = 1\n    y = 2\n    return x\n\n# b's comment\ndef b():\n"
+               "    p = 1\n    q = 2\n    r = 3\n    s = 4\n    return p\n\ndef c():\n    return 3")
+    block = Block(path="m.py", language="python", start_line=1, end_line=15, content=content,
+                  tokens=count_tokens(content), score=130.0, ring=0, reason="named b",
+                  symbols=("b", "a", "c"), focus_line=7, salient=salient,
+                  members=(Member("b", 6, 12, "named b"), Member("a", 1, 4, "named a"),
+                           Member("c", 14, 15, "named c")))
+    cut = truncate_block(block, 3, count_tokens)
+    shown = cut.content.split("\n")
+    assert shown[0] == "⋮ 1 line above omitted" and shown[1] == "def b():"
+    assert shown[-1] == "⋮ 3 lines below omitted"  # b's last lines, not c's

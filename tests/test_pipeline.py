@@ -131,6 +131,25 @@ def test_a_named_file_that_does_not_exist_is_noted_but_not_a_library_path(make_r
     assert pipeline.named_files_left_out(root, result) == ["src/gone.py does not exist"]
 
 
+def test_a_named_symbol_whose_file_was_deleted_since_the_index_is_noted(make_repo) -> None:
+    # trial 20: `Target::get_platform_arch`, in src/target.rs deleted since `ctxopt index`,
+    # got no note (a named file got one: "src/target.rs does not exist")
+    root = make_repo({"src/target.rs": "struct Target;\nimpl Target {\n    fn arch() {}\n}\n",
+                      "src/other.rs": "struct Other { target: u8 }\n"})
+    config = pipeline.GatherConfig(budget=2000)
+    pipeline.gather(root, "Target arch", config)  # the index, with src/target.rs
+    (root / "src/target.rs").unlink()
+    result = pipeline.gather(root, "Target::arch uses uname, see other target", config)
+    assert pipeline.named_files_left_out(root, result) == [
+        "Target.arch was in src/target.rs, which no longer exists"]
+    # a name that is still defined, or a task naming none of the file's, gets none
+    (root / "src/target.rs").write_text("struct Target;\n")
+    pipeline.gather(root, "Target", config)
+    (root / "src/target.rs").unlink()
+    result = pipeline.gather(root, "Other target uses uname", config)
+    assert pipeline.named_files_left_out(root, result) == []
+
+
 def test_a_named_file_the_index_holds_elsewhere_or_hides_is_no_missing_file(make_repo) -> None:
     # review 35: utils/timeout.test.ts, hidden by --no-tests, is source/utils/timeout.test.ts;
     # the root's own utils/ made the note say it does not exist

@@ -395,8 +395,8 @@ def test_a_typedef_struct_signature_is_one_declaration_with_its_fields_inside(
               "} funcs;\n\ntypedef struct task {\n    int type;\n} task;\n")
     items = [Item("read.h", 3, 8, 80.0, 1, "used by f", "funcs.read", Fidelity.SIGNATURE)]
     (block,) = _read(make_repo, build_index, {"read.h": source}, items, context_lines=0)
-    # (the field above the block is left out, marked; trial 16)
-    assert block.signature == ("typedef struct funcs {\n⋮\n    int (*read)(int);\n"
+    # (the field above the block is left out, marked; trial 16; trial 20: with a count)
+    assert block.signature == ("typedef struct funcs {\n    ⋮ 1 line\n    int (*read)(int);\n"
                                "} funcs;\ntypedef struct task {\n    int type;\n} task;")
 
 
@@ -464,7 +464,8 @@ def test_a_member_is_in_the_block_that_holds_its_header_not_its_doc_comment(
     assert header.end_line == 6 and header.kind is Fidelity.SIGNATURE
     assert "entries: u32" in header.content and "pub_sub" not in header.content
     # (trial 16: no `}` while the struct goes on below; its re-check: a mark that it does)
-    assert header.content == "pub struct State {\n    entries: u32,\n⋮"
+    # (trial 20: the lines of it below the block counted)
+    assert header.content == "pub struct State {\n    entries: u32,\n⋮ 5 lines below omitted"
 
 
 def test_a_window_inside_a_long_definition_has_no_signature(make_repo, build_index) -> None:
@@ -579,7 +580,7 @@ def test_a_signature_block_of_fields_names_their_struct_and_keeps_their_commas(
              Item("lib.rs", 8, 11, 30.0, 3, "matches kind", "Kind", Fidelity.SIGNATURE)]
     blocks = _read(make_repo, build_index, files, items, context_lines=0)
     assert [b.content for b in blocks if b.kind is Fidelity.SIGNATURE] == [
-        "struct Options {\n    follow_links: bool,\n    max_open: usize,\n⋮",
+        "struct Options {\n    follow_links: bool,\n    max_open: usize,\n⋮ 3 lines below omitted",
         "enum Kind {\n    File,\n    Dir,\n}"]
 
 
@@ -611,7 +612,8 @@ def test_a_member_whose_header_lies_past_a_shortened_file_gets_no_comma_and_no_e
     from ctxopt.source import _member_line
 
     field = Definition("n", "field", "S.n", 9, 9, "n: usize", parent=0)
-    assert _member_line(field, ["struct S {", "    m: u8,", "}"]) == "n: usize"
+    # (and shows no line: the JSON's lines of its signature are null)
+    assert _member_line(field, ["struct S {", "    m: u8,", "}"]) == [("n: usize", (-1,))]
 
 
 @pytest.mark.parametrize(("path", "code", "start", "first"), [
@@ -640,8 +642,8 @@ def test_an_interfaces_methods_in_a_signature_block_are_listed_inside_it(
     files = {"chi.go": code}
     items = [Item("chi.go", 5, 6, 30.0, 3, "matches match", "Routes.Match", Fidelity.SIGNATURE)]
     (block,) = _read(make_repo, build_index, files, items, context_lines=0)
-    assert block.content == ("type Routes interface {\n⋮\n\tMiddlewares() Middlewares\n"
-                             "\tMatch(method string) bool\n⋮")
+    assert block.content == ("type Routes interface {\n\t⋮ 1 line\n\tMiddlewares() Middlewares\n"
+                             "\tMatch(method string) bool\n⋮ 1 line below omitted")
 
 
 def test_a_ring0_window_deep_in_a_long_function_brings_its_header(make_repo, build_index) -> None:
@@ -712,7 +714,8 @@ def test_a_signature_of_part_of_a_class_neither_closes_it_nor_counts_members_bel
              Item("Parser.java", 20, 20, 130.0, 0, "definition of Parser.d", "Parser.d")]
     blocks = _read(make_repo, build_index, {"Parser.java": _PARSER}, items, context_lines=0)
     (header,) = [b for b in blocks if b.start_line == 1]
-    assert header.content == "public class Parser {\n    int a;\n⋮"  # (the class goes on)
+    # (the class goes on: its lines below the block; the renderer counts them to the next)
+    assert header.content == "public class Parser {\n    int a;\n⋮ 20 lines below omitted"
 
 
 def test_a_signature_of_fields_repeats_no_class_header_a_block_above_shows(
@@ -745,11 +748,13 @@ def test_a_signature_of_fields_repeats_no_class_header_a_block_above_shows(
 
     assert text(blocks) == ("// lines 1-1 (part of Parser, lines 1-22)\npublic class Parser {\n"
                             "⋮ 17 lines below omitted\n// lines 19-19 (signature)\n"
-                            "    int c;\n⋮\n// lines 21-21 (signature)\n    int e;\n⋮\n```\n")
+                            "    int c;\n⋮ 1 line below omitted\n// lines 21-21 (signature)\n"
+                            "    int e;\n⋮ 1 line below omitted\n```\n")
     # without the header's block, the first signature shows it (the members above marked)
     assert text([b for b in blocks if b.start_line > 1]) == (
-        "// lines 1-19 (signature)\npublic class Parser {\n⋮\n    int c;\n⋮\n"
-        "// lines 21-21 (signature)\n    int e;\n⋮\n```\n")
+        "// lines 1-19 (signature)\npublic class Parser {\n    ⋮ 17 lines\n    int c;\n"
+        "⋮ 1 line below omitted\n// lines 21-21 (signature)\n    int e;\n⋮ 1 line below omitted\n"
+        "```\n")
 
 
 _GITIGNORE = ("/// Matches globs.\n#[derive(Clone, Debug)]\npub struct Gitignore {\n"
@@ -770,10 +775,11 @@ def test_a_rust_signature_shows_the_file_text_between_a_structs_fields_and_its_i
     (below,) = [b for b in blocks if b.start_line == 6]
     assert below.end_line == 14
     # (the struct's header is left out when the block above it is shown: ``wrappers``)
-    assert below.signature == ("#[derive(Clone, Debug)]\npub struct Gitignore {\n⋮\n"
+    assert below.signature == ("#[derive(Clone, Debug)]\npub struct Gitignore {\n    ⋮ 2 lines\n"
                                "    globs: Vec<Glob>,\n    num: u64,\n}\nimpl Gitignore {\n"
                                "    pub fn new(path: &Path) -> Gitignore { ... }")
-    assert below.wrappers == ((2, 3, "#[derive(Clone, Debug)]\npub struct Gitignore {\n⋮\n"),)
+    assert below.wrappers == ((2, 3, "#[derive(Clone, Debug)]\npub struct Gitignore {\n"
+                                     "    ⋮ 2 lines\n"),)
     # shown as read, it is no part of the struct whose end it runs past
     items = [replace(item, fidelity=Fidelity.FULL) for item in items]
     blocks = _read(make_repo, build_index, {"lib.rs": _GITIGNORE}, items, context_lines=0)

@@ -27,9 +27,10 @@ def test_a_signature_repeats_no_header_of_a_struct_whose_fields_a_block_above_sh
              Item("lib.rs", 7, 7, 70.0, 1, "used by g", "Inner.e", Fidelity.SIGNATURE),
              Item("lib.rs", 8, 8, 70.0, 1, "used by g", "Inner.f", Fidelity.SIGNATURE)]
     blocks = _blocks(make_repo, build_index, {"lib.rs": _INNER}, items)
-    assert fenced_text(blocks) == ("// lines 1-6\n#[derive(Clone, Debug)]\nstruct Inner {\n⋮\n"
-                             "    c: u32,\n    d: u32,\n"
-                             "// lines 7-8 (signature)\n    e: u32,\n    f: u32,\n⋮\n```\n")
+    # (trial 20: the marks count the lines they stand for)
+    assert fenced_text(blocks) == ("// lines 1-6\n#[derive(Clone, Debug)]\nstruct Inner {\n"
+                             "    ⋮ 2 lines\n    c: u32,\n    d: u32,\n// lines 7-8 (signature)\n"
+                             "    e: u32,\n    f: u32,\n⋮ 1 line below omitted\n```\n")
     # fields right below the header: no mark between them
     items = [Item("lib.rs", 3, 4, 130.0, 0, "definition of Inner.a", "Inner.a"), *items[1:]]
     blocks = _blocks(make_repo, build_index, {"lib.rs": _INNER}, items)
@@ -169,7 +170,7 @@ def test_a_signatures_range_holds_the_header_of_the_struct_it_shows(make_repo,
     items = [Item("lib.rs", 7, 7, 70.0, 1, "used by g", "Inner.e", Fidelity.SIGNATURE)]
     blocks = _blocks(make_repo, build_index, {"lib.rs": _INNER}, items)
     assert fenced_text(blocks) == ("// lines 1-7 (signature)\n#[derive(Clone, Debug)]\nstruct Inner {\n"
-                             "⋮\n    e: u32,\n⋮\n```\n")
+                             "    ⋮ 4 lines\n    e: u32,\n⋮ 2 lines below omitted\n```\n")
 
 
 _STORE = "class Store {\n    int get() {\n        return 1;\n    }\n}\n"
@@ -205,4 +206,93 @@ def test_a_signature_gives_the_json_the_file_lines_of_its_headers(make_repo, bui
     assert block.content == "class Store {\n    int get() { ... }\n    int put() { ... }\n}"
     result = Result(task="t", intent=Intent.FIX, budget=10_000, selection=Selection(blocks=(block,)))
     (shown,) = json.loads(render_json(result, count_tokens))["blocks"]
-    assert shown["lines"] == [[1, 2], [5, 5], [9, 9]]
+    # (trial 20: with the line of put's Allman `{`, which its `{ ... }` stands for)
+    assert shown["lines"] == [[1, 2], [5, 6], [9, 9]]
+
+
+def _json_lines(block) -> list | None:
+    import json
+
+    from ctxopt.model import Intent, Result, Selection
+    from ctxopt.render import render_json
+
+    result = Result(task="t", intent=Intent.FIX, budget=10_000, selection=Selection(blocks=(block,)))
+    (shown,) = json.loads(render_json(result, count_tokens))["blocks"]
+    return shown["lines"]
+
+
+def test_a_signature_of_an_allman_class_header_alone_gives_its_lines(make_repo, build_index) -> None:
+    # trial 20: JPypeContext.java's signature `public class JPypeContext {` had lines null,
+    # and a block of the doc comment above the class showed it: its header was looked
+    # for with its `{` (on the line below) and placed at the comment's first line
+    code = ("/**\n * Context.\n */\npublic class Context\n{\n\n  private long context;\n"
+            "  private int count;\n}\n")
+    items = [Item("Context.java", 1, 5, 70.0, 1, "used by f", "Context", Fidelity.SIGNATURE)]
+    (block,) = _blocks(make_repo, build_index, {"Context.java": code}, items)
+    assert block.content.startswith("public class Context {")
+    assert _json_lines(block)[0] == [4, 5]  # the header and its `{`
+
+
+def test_a_python_signature_gives_its_docstring_and_one_line_bodies_their_lines(
+        make_repo, build_index) -> None:
+    # trial 20: `"""Summary ..."""` had no line in the JSON; review 35: `def f(self):
+    # return 1` was looked for as `def f(self):` and left out
+    code = ('class K:\n    """Summary.\n\n    More.\n    """\n\n'
+            "    # one line\n    def f(self): return 1\n\n    def g(self):\n"
+            '        """\n        G does it.\n        """\n        return 2\n')
+    items = [Item("k.py", 1, 14, 70.0, 1, "used by f", "K", Fidelity.SIGNATURE)]
+    (block,) = _blocks(make_repo, build_index, {"k.py": code}, items)
+    assert block.content == ('class K:\n    """Summary. ..."""\n    def f(self):\n        ...\n'
+                             '    def g(self):\n        """G does it."""\n        ...')
+    assert _json_lines(block) == [[1, 2], [8, 8], [10, 12]]
+
+
+def test_a_signature_of_a_file_changed_since_the_index_has_no_lines(make_repo, build_index) -> None:
+    # review 35: the lines are known from the index, and checked against the file: a
+    # header that is not where the index said gives null, not another line
+    from ctxopt.source import signature_rows
+    from ctxopt.model import Definition
+
+    method = Definition("get", "method", "Store.get", 2, 4, "    int get() { ... }", parent=0)
+    assert signature_rows(method, ["class Store {", "    int get() {", "    }"]) == [
+        ("    int get() { ... }", (2,))]
+    assert signature_rows(method, ["class Store {", "    int put() {", "    }"]) == [
+        ("    int get() { ... }", (-1,))]
+
+
+_VARIANTS = ("pub enum Model {\n    /// A binary.\n    Bin,\n    /// A module.\n    Bindings(u8),\n"
+             "    Cffi,\n}\n\nfn f() {\n    g();\n}\n")
+
+
+def test_a_signatures_marks_of_members_left_out_count_their_lines(make_repo, build_index) -> None:
+    # trial 20: maturin's `pub enum BridgeModel {`, `⋮`, two variants, `⋮`: a bare mark
+    # said neither how many lines it stood for nor that the `}` was among them; code
+    # blocks say `⋮ N lines` and `⋮ N lines below omitted`
+    items = [Item("lib.rs", 5, 5, 70.0, 1, "used by f", "Model.Bindings", Fidelity.SIGNATURE)]
+    blocks = _blocks(make_repo, build_index, {"lib.rs": _VARIANTS}, items)
+    assert fenced_text(blocks) == ("// lines 1-5 (signature)\npub enum Model {\n    ⋮ 3 lines\n"
+                                   "    Bindings(u8),\n⋮ 2 lines below omitted\n```\n")
+    # the lines a block right below shows are not marked: the mark goes
+    items.append(Item("lib.rs", 6, 11, 130.0, 0, "definition of f", "f"))
+    blocks = _blocks(make_repo, build_index, {"lib.rs": _VARIANTS}, items)
+    assert "below omitted" not in fenced_text(blocks)
+    assert fenced_text(blocks).startswith("// lines 1-5 (signature)\npub enum Model {\n"
+                                          "    ⋮ 3 lines\n    Bindings(u8),\n// lines 6-11\n")
+
+
+_KY = ("export class Ky {\n    a = 1\n    retry = (base: any) => {\n"
+       + "".join(f"        const x{n} = {n}\n" for n in range(15))
+       + "        return base\n    }\n    b = 2\n    c = 3\n}\n")
+
+
+def test_a_window_last_in_a_class_shown_open_marks_the_rest_of_the_class(
+        make_repo, build_index) -> None:
+    # review 35 (#11): a window of a member, the last block inside `class Ky {` shown
+    # open, said "⋮ 34 lines below omitted", the rest of the member, while 566 more lines
+    # of the class followed unmarked
+    items = [Item("ky.ts", 1, 1, 70.0, 1, "used by f", "Ky", Fidelity.SIGNATURE),
+             Item("ky.ts", 10, 12, 130.0, 0, "definition of Ky.retry", "Ky.retry")]
+    text = fenced_text(_blocks(make_repo, build_index, {"ky.ts": _KY}, items))
+    assert text.startswith("// lines 1-1 (signature)\nexport class Ky {\n")
+    # lines 13-20 of retry, then b, c and the class's `}`
+    assert text.endswith("        const x8 = 8\n⋮ 11 lines below omitted\n```\n")

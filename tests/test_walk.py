@@ -7,7 +7,7 @@ import pytest
 from ctxopt.model import RING_BANDS, Tier
 from ctxopt.task import parse_task
 from ctxopt.lexical import query_terms
-from ctxopt.seeds import WordMatches, files_named, in_repository
+from ctxopt.seeds import WordMatches, built_from, files_named, in_repository
 from ctxopt.walk import WalkConfig, _rank_files, find_seeds, walk_rings
 
 
@@ -399,6 +399,23 @@ def test_php_tests_beside_the_code_are_tests(make_repo, build_index) -> None:
                      "ReaderTestCase.stripBomTwice", "Checks.stripBomOnce"}
     kept = {i.path for i in walk_rings(index, parse_task("strip bom"), WalkConfig(include_tests=False))}
     assert kept and not kept & {"src/ReaderTest.php", "src/ReaderTestCase.php"}
+
+
+def test_a_php_docblock_annotation_marks_a_test(make_repo, build_index) -> None:
+    # review 35: PHPUnit's `/** @test */`, as common as `#[Test]`, marked no test
+    index = build_index(make_repo({"src/Checks.php": (
+        "<?php\nclass Checks {\n    /** @test */\n"
+        "    public function stripsOnce() { return 1; }\n\n"
+        "    /**\n     * Strips twice.\n     *\n     * @test\n     */\n"
+        "    public function stripsTwice() { return 2; }\n\n"
+        "    /** @testdox strips the bom */\n"
+        "    public function bom() { return 3; }\n}\n")}))
+    definitions = index.file_definitions("src/Checks.php") or ()
+    tests = {d.qualified_name for i, d in enumerate(definitions)
+             if index.is_test(f"src/Checks.php#{i}")}
+    assert tests == {"Checks.stripsOnce", "Checks.stripsTwice"}
+    # the signature starts at the docblock that marks it, as at an attribute
+    assert definitions[1].signature.startswith("    /** @test */\n    public function")
 
 
 @pytest.mark.parametrize("task", ["fix src/lib.rs", "fix Store get"])
@@ -899,6 +916,18 @@ def test_a_built_javascript_frame_is_the_typescript_source_of_the_same_directori
     assert files_named(index, "dist/timeout.js") == []
     twins = build_index(make_repo({"src/a/x.ts": "x = 1\n", "lib/a/x.tsx": "x = 2\n"}, "twins"))
     assert files_named(twins, "dist/a/x.js") == []
+
+
+def test_a_built_javascript_extension_is_read_in_any_case(make_repo, build_index) -> None:
+    # review 35: `.JS`, `.MJS` were no built JavaScript (nor `.TS` a source), though
+    # ``language_for_path`` reads any case
+    code = "export function timeout() {\n  return 1;\n}\n"
+    index = build_index(make_repo({"source/utils/timeout.ts": code, "src/a/Util.TS": code}))
+    assert files_named(index, "node_modules/ky/distribution/utils/timeout.MJS") == [
+        "source/utils/timeout.ts"]
+    assert files_named(index, "dist/a/Util.JS") == ["src/a/Util.TS"]
+    assert built_from("dist/utils/timeout.Js", "source/utils/timeout.ts")
+    assert built_from("dist/a/Util.cjs", "src/a/Util.TS")
 
 
 def test_a_built_javascript_frame_names_no_interface_member(make_repo, build_index) -> None:

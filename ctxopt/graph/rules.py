@@ -47,11 +47,16 @@ _TEST_PATH = re.compile(
 # Attributes and annotations that mark a definition as a test wherever it lies (its
 # signature's leading lines): Rust #[test], #[tokio::test] and #[cfg(test)] modules,
 # JUnit @Test, NUnit [Test], xUnit [Fact] / [Theory], MSTest [TestMethod], PHPUnit
-# #[Test] and #[\PHPUnit\Framework\Attributes\Test] (alone or first in its group).
+# #[Test] and #[\PHPUnit\Framework\Attributes\Test] (alone or first in its group), and
+# PHPUnit's docblock annotation (`/** @test */`, or a ` * @test` line of one: a PHP
+# signature starts at such a docblock, ``treesitter._leading``). Limits: a `Test` attribute
+# of any namespace (`#[Foo\Test]`, `@org.other.Test`) counts, and annotations are
+# matched in their usual case only (`@Test` in Java, `@test` in a docblock).
 _TEST_ATTRIBUTE = re.compile(
     r"^\s*(?:#\[(?:cfg\(test\)|(?:\w+::)*test)\]|@(?:\w+\.)*Test\b"
     r"|#\[\\?(?:\w+\\)*Test\b"
-    r"|\[(?:Test|Fact|Theory|TestMethod)\b)", re.MULTILINE)
+    r"|\[(?:Test|Fact|Theory|TestMethod)\b"
+    r"|(?:/\*\*|\*)(?:.*[\s*])?@test\b)", re.MULTILINE)
 
 
 # Languages whose tests may live beside the code, marked by attributes.
@@ -90,9 +95,10 @@ def test_definitions(definitions: Sequence[Definition]) -> frozenset[int]:
 
 
 def _attributes(signature: str) -> str:
-    """The lines of a signature before the definition's own first line."""
+    """The lines of a signature before the definition's own first line that are
+    attributes, annotations or a docblock's (PHP's, ``treesitter._leading``)."""
     lines = signature.split("\n")
-    head = [line for line in lines[:-1] if line.lstrip().startswith(("#[", "@", "["))]
+    head = [line for line in lines[:-1] if line.lstrip().startswith(("#[", "@", "[", "/**", "*"))]
     return "\n".join(head)
 
 

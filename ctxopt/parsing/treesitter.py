@@ -471,7 +471,8 @@ def _comment_above(start: ts.Node, root: ts.Node, source: bytes,
 
 
 def _leading(node: ts.Node, root: ts.Node, source: bytes,
-             definition_nodes: set[tuple[int, int]]) -> tuple[ts.Node, ts.Node]:
+             definition_nodes: set[tuple[int, int]], language: str = ""
+             ) -> tuple[ts.Node, ts.Node]:
     """(first decorator or attribute, first doc comment) of a definition: the nodes its
     signature and its range start at (``node`` itself when there is none).
 
@@ -479,7 +480,10 @@ def _leading(node: ts.Node, root: ts.Node, source: bytes,
     attributes are part of it, and so are the comments directly above it (or above its
     first decorator), each on lines of its own, up to the first blank line or code line
     (``///``, ``/** */``, ``//``, ``#`` alike). A trailing comment of the line above
-    (``x = 1  # note``) is not, nor is a ``#!`` line.
+    (``x = 1  # note``) is not, nor is a ``#!`` line. A PHP docblock holding an
+    annotation that marks a test (``/** @test */``, ``_DOC_TEST_TAG``) is an attribute:
+    the signature starts at it, so that ``rules.test_definitions`` reads it (review 35:
+    PHPUnit's docblock form, as common as ``#[Test]``, marked no test).
     """
     decorated = documented = _decorated(node)
     if node.parent is not None and node.parent.type == "export_statement" \
@@ -487,7 +491,15 @@ def _leading(node: ts.Node, root: ts.Node, source: bytes,
         documented = node.parent  # `export const x`: the range starts at `export`
     while (comment := _comment_above(documented, root, source, definition_nodes)) is not None:
         documented = comment
+        if language in _DOC_ANNOTATED and _DOC_TEST_TAG.match(source, comment.start_byte, comment.end_byte):
+            decorated = comment
     return decorated, documented
+
+
+# Languages whose doc comments may hold annotations that mark a test (PHPUnit's ``@test``).
+_DOC_ANNOTATED = frozenset({"php"})
+# A docblock holding PHPUnit's ``@test`` annotation (not ``@testdox``, ``@tested``).
+_DOC_TEST_TAG = re.compile(rb"/\*\*.*?(?<![\w@-])@test\b", re.DOTALL)
 
 
 def _extents(nodes: list[ts.Node], kinds: list[str], source: bytes) -> list[tuple[int, int]]:
@@ -687,7 +699,7 @@ def _nest(definitions: dict[tuple[int, int], _Captured], root: ts.Node, source: 
     """The definitions in order of position, each with its parent, qualified name, lines
     and signature; their byte spans; their names' lines."""
     definition_nodes = {(d[0].start_byte, d[0].end_byte) for d in definitions.values()}
-    leading = {key: _leading(d[0], root, source, definition_nodes)
+    leading = {key: _leading(d[0], root, source, definition_nodes, language)
                for key, d in definitions.items()}
     # (on one node a `type` first: it holds nothing, the struct it names holds the fields)
     keys = sorted(definitions, key=lambda k: (leading[k][1].start_byte, -definitions[k][0].end_byte,

@@ -56,6 +56,9 @@ class UpdateReport:
     one-line remark for the user (e.g. where the index went when the root is read-only);
     ``cache``: the parse cache directory ('' when off); ``cache_hits`` and
     ``cache_misses``: files read whose scan came from the cache, or had to be made.
+    ``removed_definitions``: each file dropped -> the qualified names of the definitions
+    it held (``pipeline`` notes a task naming one: trial 20, a symbol of a file deleted
+    since the index was said nothing of).
     """
 
     path: str
@@ -69,4 +72,5 @@ class UpdateReport:
     cache: str = ""
     cache_hits: int = 0
     cache_misses: int = 0
+    removed_definitions: dict[str, tuple[str, ...]] = field(default_factory=dict)
 

@@ -132,7 +132,7 @@ def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
         if bulk:
             ensure_indexes(conn)
     if removed:
-        _remove(conn, removed)
+        report.removed_definitions = _remove(conn, removed)
         report.removed = len(removed)
     if redo_imports:
         write_imports(conn, plan_imports(conn, root, only) if plan is None else plan)
@@ -187,13 +187,19 @@ def _write_batch(conn: sqlite3.Connection, pending: list[ScanResult]) -> set[str
     return current
 
 
-def _remove(conn: sqlite3.Connection, removed: list[str]) -> None:
-    """Drop the rows of files no longer on disk (or no longer selected)."""
+def _remove(conn: sqlite3.Connection, removed: list[str]) -> dict[str, tuple[str, ...]]:
+    """Drop the rows of files no longer on disk (or no longer selected); returns each
+    one's definitions' qualified names, in file order (``UpdateReport.removed_definitions``)."""
+    held: dict[str, tuple[str, ...]] = {}
     with Transaction(conn):
         conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('imports_dirty', '1')")
         conn.execute(BUMP_GENERATION)
         for path in removed:
+            held[path] = tuple(name for (name,) in conn.execute(
+                "SELECT d.qualified_name FROM defs d JOIN files f ON f.id = d.file_id "
+                "WHERE f.path = ? ORDER BY d.idx", (path_key(path),)))
             delete_file(conn, path)
+    return held
 
 
 # The tables holding what one file says (its rows, by ``file_id``; and its postings, by
