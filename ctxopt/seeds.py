@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 from itertools import chain
 
@@ -657,21 +657,46 @@ def _seed_words(found: _SeedSet, task: ParsedTask) -> None:
     only when the task speaks of tests (else they come as tests of the seeds). A
     qualified symbol that named its definitions by their qualified names has said what
     it names: its words (``start`` of ``WorkerPool.Start``) search no further here, so
-    that ``Service.Start`` is no seed (the walk may still reach it, lower); unless what
-    it names uses its own name, as ``DataArray.quantile`` passes the work on to
-    ``self._to_temp_dataset().quantile()``, a namesake the index cannot tell."""
+    that ``Service.Start`` is no seed (the walk may still reach it, lower). What it
+    names may use its own name, as ``DataArray.quantile`` passes the work on to
+    ``self._to_temp_dataset().quantile()``, a namesake the index cannot tell: then the
+    namesakes are seeds (``_seed_namesakes``) and its name searches on, but not its
+    qualifier's words (trial 21: ``Map::retain``, which calls ``self.map.retain(f)``,
+    seeded every variant and field named ``Map``)."""
     index, config, relevance_of = found.index, found.config, found.relevance_of
-    narrowing = [symbol for symbol, nodes in found.qualified
-                 if not any(_uses_own_name(index, node) for node in nodes)]
-    if narrowing:
-        task = _without_symbols(task, narrowing)
-        relevance_of = relevance(index, task, config)
     words = WordMatches(index, task)
+    if found.qualified:
+        handing_on = {symbol for symbol, nodes in found.qualified
+                      if any(_uses_own_name(index, node) for node in nodes)}
+        for symbol, nodes in found.qualified:
+            if symbol in handing_on:
+                _seed_namesakes(found, symbol.rpartition(".")[2], nodes, words)
+        task = _without_symbols(task, [symbol for symbol, _ in found.qualified], handing_on)
+        relevance_of = relevance(index, task, config)
+        words = WordMatches(index, task)
     candidates = (n for n, r in relevance_of.items() if r >= config.min_seed_relevance)
+    _seed_matches(found, candidates, relevance_of, words, config.max_keyword_seeds)
+
+
+def _seed_namesakes(found: _SeedSet, name: str, named: list[str], words: WordMatches) -> None:
+    """Seed the functions called ``name`` other than ``named`` (those a qualified symbol
+    named, which call their own name), as the task's words match them: one of them is
+    what the named function hands the work on to."""
+    index = found.index
+    namesakes = [n for n in _definitions_named(index, name)
+                 if n not in named and index.definition(n).kind in CALLABLE_KINDS
+                 and found.relevance_of.get(n, 0.0) >= found.config.min_seed_relevance]
+    _seed_matches(found, namesakes, found.relevance_of, words, found.config.max_matches_per_symbol)
+
+
+def _seed_matches(found: _SeedSet, candidates: Iterable[str], relevance_of: dict[str, float],
+                  words: WordMatches, limit: int) -> None:
+    """Seed the ``limit`` most relevant of ``candidates`` as word matches, at a quality
+    of their relevance (not tests, unless the task speaks of tests)."""
+    index, config = found.index, found.config
     if not (config.include_tests and found.tests_wanted):
         candidates = (n for n in candidates if not index.is_test(n))
-    lexical = most_relevant(index, candidates, relevance_of, config.max_keyword_seeds)
-    for node in lexical:
+    for node in most_relevant(index, candidates, relevance_of, limit):
         if node in found.seeds or not config.admits(index.path_of(node), scope=False):
             continue
         found.seeds[node] = Seed(node, round(config.lexical_seed_quality * relevance_of[node], 4),
@@ -696,22 +721,31 @@ def _uses_own_name(index: IndexView, node: str) -> bool:
         for r in tags.references)
 
 
-def _without_symbols(task: ParsedTask, symbols: list[str]) -> ParsedTask:
+def _without_symbols(task: ParsedTask, symbols: list[str],
+                     named: Collection[str] = ()) -> ParsedTask:
     """``task`` without what the places its text writes ``symbols`` (dotted names,
     written with ``.``, ``::``, ``->`` or ``$`` between their parts) give: the symbols, the
     keywords of their words that the rest of the text does not hold, and their text, which
-    the joined words and compounds of ``lexical.query_terms`` are read from. The task is
-    not parsed again."""
+    the joined words and compounds of ``lexical.query_terms`` are read from; a symbol of
+    ``named`` is cut to its name, its last part (``retain`` of ``Map.retain``): only its
+    qualifier goes. The task is not parsed again."""
+    kept = {s: s.rpartition(".")[2] if s in named else "" for s in symbols}
+
+    def name_of(match: re.Match[str]) -> str:
+        # (a blank for a part that holds a separator of its own, a JavaScript ``$``)
+        return " " + kept.get(_SEPARATOR.sub(".", match.group(0).removesuffix("()")), "") + " "
     spelled = "|".join(r"(?:\.|::|->|\$)".join(map(re.escape, s.split("."))) for s in symbols)
-    text = re.sub(rf"(?<![\w.])(?:{spelled})(?:\(\))?(?!\w)", " ", task.raw)
+    text = re.sub(rf"(?<![\w.])(?:{spelled})(?:\(\))?(?!\w)", name_of, task.raw)
     theirs = {w for s in symbols for part in s.split(".") for w in _keywords_of(part)}
     held = {w for word in _IDENTIFIER.findall(text) for w in _keywords_of(word)} & theirs
-    gone = set(symbols)
-    return replace(task, raw=text, symbols=tuple(s for s in task.symbols if s not in gone),
+    return replace(task, raw=text,
+                   symbols=tuple(dict.fromkeys(kept.get(s, s) for s in task.symbols if kept.get(s, s))),
                    keywords=tuple(k for k in task.keywords if k not in theirs or k in held))
 
 
 _IDENTIFIER = re.compile(IDENTIFIER)
+# What a task writes between the parts of a dotted name besides ``.``
+_SEPARATOR = re.compile(r"::|->|\$")
 
 
 def _keywords_of(word: str) -> list[str]:

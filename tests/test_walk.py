@@ -541,6 +541,24 @@ def test_a_named_method_that_calls_its_own_name_keeps_its_namesakes(delegating_i
     assert "Dataset.quantile" in _seed_names(delegating_index, "fix DataArray.quantile")
 
 
+def test_a_named_method_that_calls_its_own_name_keeps_its_namesakes_not_its_qualifier_s(
+        make_repo, build_index) -> None:
+    # trial 21: Map::retain hands the work on to `self.map.retain(f)`, and with that the
+    # qualifier's word seeded every variant and field named Map
+    index = build_index(make_repo({
+        "src/map.rs": "pub struct Map {\n    map: Inner,\n}\n\nimpl Map {\n"
+                      "    pub fn retain(&mut self, keep: bool) {\n        self.map.retain(keep);\n"
+                      "    }\n}\n",
+        "src/inner.rs": "pub struct Inner {}\n\nimpl Inner {\n"
+                        "    pub fn retain(&mut self, keep: bool) {}\n}\n",
+        "src/key.rs": "pub enum KeyClass {\n    Map,\n    Number,\n}\n",
+        "src/ser.rs": "pub enum Compound {\n    Map { count: usize },\n    Number,\n}\n",
+    }))
+    seeds = _seed_names(index, "Map::retain does not preserve insertion order")
+    assert "Inner.retain" in seeds
+    assert not {"KeyClass.Map", "Compound.Map"} & set(seeds)
+
+
 def test_a_qualified_name_found_by_a_guess_still_searches(delegating_index) -> None:
     # no TestCase holds Test.tearDown: the qualified name's words still find the runner
     assert "run_teardown" in _seed_names(delegating_index, "unittest.TestCase.tearDown is slow")
