@@ -22,7 +22,7 @@ from .graph.rules import file_stem, is_example_path, split_symbol
 from .graph.view import IndexView
 from .lexical import REPORT_WORDS, abbreviation_terms, name_words, query_terms, term_words
 from .model import FOCUS_ABOVE, Definition
-from .parsing.kinds import CALLABLE_KINDS
+from .parsing.kinds import CALLABLE_KINDS, MODULE_KINDS
 from .task import (IDENTIFIER, STOP_WORDS, ParsedTask, Reference, case_shape, is_path_symbol,
                    split_identifier)
 from .walk_config import WalkConfig
@@ -512,7 +512,7 @@ def _seed_symbol(found: _SeedSet, symbol: str) -> None:
         # `module.name` or `pkg.module.Class`: the other parts name the file's path
         qualifiers = {p.lower() for p in parts[:-1]}
         paths = {n: _path_words(index.path_of(n)) for n in exact}
-        by_path = [n for n in exact if qualifiers & paths[n]]
+        by_path = [n for n in exact if qualifiers & paths[n] and _pointed_to(index, n, parts[-2])]
         if by_path:
             found.offer_all(by_path, w.seed_by_path, f"definition of {symbol}")
             # (``unittest.TestCase.tearDown`` found as ``Test.tearDown`` in a unittest/
@@ -543,6 +543,23 @@ def _seed_symbol(found: _SeedSet, symbol: str) -> None:
     for node in folded:
         found.offer(node, w.seed_folded * _specificity(len(folded)),
                     f"definition of {index.definition(node).name} (matches {name})")
+
+
+def _pointed_to(index: IndexView, node: str, qualifier: str) -> bool:
+    """Whether a qualifier whose last part is ``qualifier`` and whose parts name the
+    file's path points to the definition ``node``: one of the module's own (at the top
+    of its file or of a module in it), or a member of a definition called ``qualifier``
+    (trial 21: ``serde_json::value::Value`` named each ``type Value = ...`` of the impl
+    blocks in ``src/value/de.rs``; ``KeyClassifier::Value`` names one of them)."""
+    definition = index.definition(node)
+    # (its owner by its qualified name: a Rust impl's or a Go receiver's member has none
+    # around it in the file)
+    owners = definition.qualified_name.split(".")[:-1]
+    if not owners or owners[-1] == qualifier:
+        return True
+    parent = definition.parent
+    return parent is not None and \
+        (index.file_definitions(index.path_of(node)) or ())[parent].kind in MODULE_KINDS
 
 
 def _seed_titled(found: _SeedSet, word: str) -> None:

@@ -489,6 +489,27 @@ def test_a_qualified_name_seeds_its_definition_not_its_namesakes(namesakes_index
             for s in seeds] == named
 
 
+@pytest.mark.parametrize(("task", "named"), [
+    # trial 21: `type Value = ...` of impl blocks under value/ were taken for the enum
+    ("panic in serde_json::value::Value indexing", ["Value"]),
+    # the qualifier's last part names the owner: its member is meant (and, by the path's
+    # word `value`, the enum, a guess: the crate's name is no part of its path)
+    ("panic in serde_json::value::de::KeyClassifier::Value", ["Value", "KeyClassifier.Value"]),
+])
+def test_a_module_path_points_to_its_module_s_definitions_not_members_under_it(
+        make_repo, build_index, task, named) -> None:
+    index = build_index(make_repo({
+        "src/value/mod.rs": "pub enum Value {\n    Null,\n    Bool(bool),\n}\n",
+        "src/value/de.rs": "struct KeyClassifier;\n\nimpl DeserializeSeed for KeyClassifier {\n"
+                           "    type Value = KeyClass;\n}\n\nfn visit() {\n"
+                           "    struct Visitor;\n    impl Seen for Visitor {\n"
+                           "        type Value = Value;\n    }\n}\n",
+    }))
+    seeds = find_seeds(index, parse_task(task))
+    assert sorted(index.definition(s.node).qualified_name for s in seeds
+                  if s.reason.startswith("definition of")) == sorted(named)
+
+
 def test_the_prose_around_a_qualified_name_still_searches(namesakes_index) -> None:
     # "start" written in the prose is a word of the task; the qualified name's own are not
     assert _seed_names(namesakes_index, "WorkerPool.Start should start once") == [
