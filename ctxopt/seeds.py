@@ -22,7 +22,7 @@ from .graph.rules import file_stem, is_example_path, split_symbol
 from .graph.view import IndexView
 from .lexical import REPORT_WORDS, abbreviation_terms, name_words, query_terms, term_words
 from .model import FOCUS_ABOVE, Definition
-from .parsing.kinds import CALLABLE_KINDS, MODULE_KINDS
+from .parsing.kinds import CALLABLE_KINDS, MODULE_KINDS, TYPE_USE_KINDS
 from .task import (IDENTIFIER, STOP_WORDS, ParsedTask, Reference, case_shape, is_path_symbol,
                    split_identifier)
 from .walk_config import WalkConfig
@@ -590,7 +590,11 @@ def _seed_style_twins(found: _SeedSet, name: str) -> None:
     quality of a case-insensitive match: a project names the class of a thing and the
     function that does it with the same words (a rule ``FindInMap`` and the resolver
     ``find_in_map``), and the task that names one is often about the other. Only a name
-    of two words or more: one word in another case is as often another thing."""
+    of two words or more: one word in another case is as often another thing. Only a
+    type or a function (``_TWIN_KINDS``): a field or variable so named holds one, a use
+    of the type; and only the code's unless the task speaks of tests, even when only
+    tests define the twin (trial 21: the test fields ``gsonBuilder`` were ring 0 for
+    "Add a GsonBuilder option")."""
     index, w = found.index, found.config.weights
     words = split_identifier(name)
     if len(words) < 2:
@@ -599,12 +603,19 @@ def _seed_style_twins(found: _SeedSet, name: str) -> None:
     twins = [n for n in index.definition_names() if n != name
              and len(n) >= len(joined) and n.replace("_", "").lower() == joined
              and split_identifier(n) == words]
-    nodes = found.code_first([node for twin in sorted(twins)
-                              for node in index.definitions_named(twin)])
+    nodes = found.code_first([
+        node for twin in sorted(twins) for node in index.definitions_named(twin)
+        if index.definition(node).kind in _TWIN_KINDS
+        and (found.tests_wanted or not index.is_test(node))])
     for node in most_relevant(index, nodes, found.relevance_of,
                               found.config.max_matches_per_symbol):
         found.offer(node, w.seed_folded * _specificity(len(nodes)),
                     f"definition of {index.definition(node).name} (the words of {name})")
+
+
+# What a style twin may be: a type or a module, or what does something (a function, a
+# macro); not a field, variable or constant, which holds a value.
+_TWIN_KINDS = CALLABLE_KINDS | TYPE_USE_KINDS
 
 
 def _path_words(path: str) -> set[str]:

@@ -866,6 +866,38 @@ def test_a_compound_name_seeds_its_twin_in_another_style(make_repo, build_index)
     assert "findinmap" not in named and "find_in" not in named  # other words, or one
 
 
+_BUILDER = {
+    "src/main/java/g/GsonBuilder.java": "public final class GsonBuilder {\n    GsonBuilder() {}\n}\n",
+    "src/test/java/g/SecurityTest.java": "public class SecurityTest {\n"
+                                         "    private GsonBuilder gsonBuilder;\n"
+                                         "    static GsonBuilder gsonBuilder() {\n"
+                                         "        return null;\n    }\n}\n",
+}
+_BUILDER_USES = {
+    "src/main/java/g/Json.java": "public final class Json {\n    static GsonBuilder gsonBuilder() {\n"
+                                 "        return new GsonBuilder();\n    }\n}\n",
+    "src/main/java/g/Gson.java": "public final class Gson {\n"
+                                 "    private final GsonBuilder gsonBuilder = null;\n}\n",
+}
+
+
+@pytest.mark.parametrize(("files", "task", "twins"), [
+    # trial 21: the test fields `gsonBuilder` were ring 0 as twins of GsonBuilder
+    (_BUILDER, "Add a GsonBuilder option for durations", []),
+    (_BUILDER, "test a GsonBuilder option for durations", ["SecurityTest.gsonBuilder"]),
+    ({**_BUILDER, **_BUILDER_USES}, "Add a GsonBuilder option for durations", ["Json.gsonBuilder"]),
+])
+def test_a_twin_is_a_type_or_function_of_the_code_not_a_field_nor_a_test_s(
+        make_repo, build_index, files, task, twins) -> None:
+    # a twin is what the code names in the same words, a class and the function that does
+    # what it names; a field or variable so named holds one (a use of the type), and a
+    # name the code defines is the code's unless the task speaks of tests
+    index = build_index(make_repo(files))
+    seeds = find_seeds(index, parse_task(task))
+    assert sorted(index.definition(s.node).qualified_name for s in seeds
+                  if s.reason.endswith("(the words of GsonBuilder)")) == twins
+
+
 def test_a_one_word_name_seeds_no_twin_in_another_case(make_repo, build_index) -> None:
     index = build_index(make_repo({"a.py": "class Store:\n    pass\n\n\ndef store():\n    return 1\n"}))
     seeds = find_seeds(index, parse_task("Store loses keys"))
