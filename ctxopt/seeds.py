@@ -27,8 +27,9 @@ from .task import (IDENTIFIER, STOP_WORDS, ParsedTask, Reference, case_shape, is
                    split_identifier)
 from .walk_config import WalkConfig
 
-__all__ = ["Seed", "WordMatches", "best_first", "find_seeds", "files_named", "in_repository", "most_relevant",
-           "node_order", "place_file", "relevance", "relevance_scores"]
+__all__ = ["Seed", "WordMatches", "best_first", "callers_code", "find_seeds", "files_named",
+           "in_repository", "most_relevant", "node_order", "place_file", "relevance",
+           "relevance_scores"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +111,7 @@ def find_seeds(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
     relevance_of = relevance(index, task, config) if relevance_of is None else relevance_of
     found = _SeedSet(index, config, relevance_of, _speaks_of_tests(task))
     framed = _framed_names(task) if _seed_references(found, task) else set()
+    framed |= callers_code(index, task)
     path_seeds: list[str] = []
     # (a place's file name alone names what ``place_file`` finds for it, trial 13)
     placed = {r.path for r in task.references if _only_a_file_name(r.path)}
@@ -140,6 +142,9 @@ def in_repository(index: IndexView, task: ParsedTask) -> ParsedTask:
     (``_addressed``): its directories give no words. The file of a stack frame
     (``task.places``) gives none either: its frame's place says where it is (trial 12:
     ``read`` of a C frame's ``read.c`` matched every ``read`` field of the repository)."""
+    callers = callers_code(index, task)
+    if callers:  # (their paths are among the places)
+        task = _without_symbols(task, [s for s in callers if not is_path_symbol(s)])
     if task.places:
         places = set(task.places)
         task = replace(task, raw=_without_paths(task.raw, places), places=(),
@@ -155,6 +160,30 @@ def in_repository(index: IndexView, task: ParsedTask) -> ParsedTask:
     # each way the task writes an address (`/srv/app/lib/db.py` and `lib/db.py`)
     written = {s: part for s, part in parts.items() if part in addresses}
     return _addressed(task, written) if written else task
+
+
+def callers_code(index: IndexView, task: ParsedTask) -> frozenset[str]:
+    """The task's symbols that are the caller's own code, not the repository's: the file
+    and the qualified function of each stack frame whose place names no file of the
+    repository and whose function's qualifier holds no word the repository does (trial 21:
+    ``myapp::main at ./src/main.rs:9:5``, the user's application, was said not to exist
+    and seeded build.rs's ``main`` by its name). They name nothing here, as a library's
+    frame's file gives no words (``in_repository``); a frame whose function has no
+    qualifier (``File "/srv/app/run.py", line 9, in main``) keeps its name, which may be
+    the repository's still, and so does one whose qualifier the repository holds (a file
+    gone since: its note says so)."""
+    found: set[str] = set()
+    for reference in task.references:
+        if not (reference.frame and reference.function) or place_file(index, reference):
+            continue
+        named = [s for s in task.symbols if "." in s and not is_path_symbol(s)
+                 and s.rpartition(".")[2] == reference.function]
+        if named and not any(index.lexical.holds(term)
+                             for symbol in named for part in symbol.split(".")[:-1]
+                             for term in name_words(part)):
+            found.update(named)
+            found.add(reference.path)
+    return frozenset(found)
 
 
 def _without_paths(text: str, paths: set[str]) -> str:
