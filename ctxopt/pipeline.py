@@ -20,7 +20,7 @@ from .graph.view import IndexView
 from .lexical import query_terms
 from .model import Block, Diagnostic, Item, Result, Selection
 from .render import Layout, render_header
-from .seeds import built_from, files_named, in_repository, place_file
+from .seeds import built_from, callers_code, files_named, in_repository, place_file
 from .source import read_blocks
 from .store import IndexOptions, StoredIndex, open_index
 from .task import ParsedTask, is_path_symbol, limit_task, parse_task
@@ -284,8 +284,10 @@ def _prepare_with(root: Path, parsed: ParsedTask, layout: Layout, config: Gather
         key=lambda d: (d.path, d.reason, d.detail)))
     # (review 35: a file the index holds, hidden by --no-tests or written from a
     # subdirectory, was said not to exist by a look at the root's directory alone)
-    unknown = tuple(s for s in parsed.symbols
-                    if "/" in s and is_path_symbol(s) and not files_named(index, s))
+    # (nor is a file of the caller's own code in a stack frame: trial 21's ./src/main.rs)
+    callers = callers_code(index, parsed)
+    unknown = tuple(s for s in parsed.symbols if "/" in s and is_path_symbol(s)
+                    and s not in callers and not files_named(index, s))
     empty = replace(layout.result, diagnostics=diagnostics, origin=origin_of(root, index),
                     indexed_files=None if blocks else len(index.files), unknown_paths=unknown,
                     gone_definitions=_gone_definitions(index, parsed.symbols, removed or {}))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 from itertools import chain
 
@@ -22,13 +22,14 @@ from .graph.rules import file_stem, is_example_path, split_symbol
 from .graph.view import IndexView
 from .lexical import REPORT_WORDS, abbreviation_terms, name_words, query_terms, term_words
 from .model import FOCUS_ABOVE, Definition
-from .parsing.kinds import CALLABLE_KINDS
+from .parsing.kinds import CALLABLE_KINDS, MODULE_KINDS, TYPE_USE_KINDS
 from .task import (IDENTIFIER, STOP_WORDS, ParsedTask, Reference, case_shape, is_path_symbol,
                    split_identifier)
 from .walk_config import WalkConfig
 
-__all__ = ["Seed", "WordMatches", "best_first", "find_seeds", "files_named", "in_repository", "most_relevant",
-           "node_order", "place_file", "relevance", "relevance_scores"]
+__all__ = ["Seed", "WordMatches", "best_first", "callers_code", "find_seeds", "files_named",
+           "in_repository", "most_relevant", "node_order", "place_file", "relevance",
+           "relevance_scores"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +111,7 @@ def find_seeds(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
     relevance_of = relevance(index, task, config) if relevance_of is None else relevance_of
     found = _SeedSet(index, config, relevance_of, _speaks_of_tests(task))
     framed = _framed_names(task) if _seed_references(found, task) else set()
+    framed |= callers_code(index, task)
     path_seeds: list[str] = []
     # (a place's file name alone names what ``place_file`` finds for it, trial 13)
     placed = {r.path for r in task.references if _only_a_file_name(r.path)}
@@ -140,6 +142,9 @@ def in_repository(index: IndexView, task: ParsedTask) -> ParsedTask:
     (``_addressed``): its directories give no words. The file of a stack frame
     (``task.places``) gives none either: its frame's place says where it is (trial 12:
     ``read`` of a C frame's ``read.c`` matched every ``read`` field of the repository)."""
+    callers = callers_code(index, task)
+    if callers:  # (their paths are among the places)
+        task = _without_symbols(task, [s for s in callers if not is_path_symbol(s)])
     if task.places:
         places = set(task.places)
         task = replace(task, raw=_without_paths(task.raw, places), places=(),
@@ -155,6 +160,30 @@ def in_repository(index: IndexView, task: ParsedTask) -> ParsedTask:
     # each way the task writes an address (`/srv/app/lib/db.py` and `lib/db.py`)
     written = {s: part for s, part in parts.items() if part in addresses}
     return _addressed(task, written) if written else task
+
+
+def callers_code(index: IndexView, task: ParsedTask) -> frozenset[str]:
+    """The task's symbols that are the caller's own code, not the repository's: the file
+    and the qualified function of each stack frame whose place names no file of the
+    repository and whose function's qualifier holds no word the repository does (trial 21:
+    ``myapp::main at ./src/main.rs:9:5``, the user's application, was said not to exist
+    and seeded build.rs's ``main`` by its name). They name nothing here, as a library's
+    frame's file gives no words (``in_repository``); a frame whose function has no
+    qualifier (``File "/srv/app/run.py", line 9, in main``) keeps its name, which may be
+    the repository's still, and so does one whose qualifier the repository holds (a file
+    gone since: its note says so)."""
+    found: set[str] = set()
+    for reference in task.references:
+        if not (reference.frame and reference.function) or place_file(index, reference):
+            continue
+        named = [s for s in task.symbols if "." in s and not is_path_symbol(s)
+                 and s.rpartition(".")[2] == reference.function]
+        if named and not any(index.lexical.holds(term)
+                             for symbol in named for part in symbol.split(".")[:-1]
+                             for term in name_words(part)):
+            found.update(named)
+            found.add(reference.path)
+    return frozenset(found)
 
 
 def _without_paths(text: str, paths: set[str]) -> str:
@@ -514,7 +543,7 @@ def _seed_symbol(found: _SeedSet, symbol: str) -> None:
         # `module.name` or `pkg.module.Class`: the other parts name the file's path
         qualifiers = {p.lower() for p in parts[:-1]}
         paths = {n: _path_words(index.path_of(n)) for n in exact}
-        by_path = [n for n in exact if qualifiers & paths[n]]
+        by_path = [n for n in exact if qualifiers & paths[n] and _pointed_to(index, n, parts[-2])]
         if by_path:
             found.offer_all(by_path, w.seed_by_path, f"definition of {symbol}")
             # (``unittest.TestCase.tearDown`` found as ``Test.tearDown`` in a unittest/
@@ -547,6 +576,23 @@ def _seed_symbol(found: _SeedSet, symbol: str) -> None:
                     f"definition of {index.definition(node).name} (matches {name})")
 
 
+def _pointed_to(index: IndexView, node: str, qualifier: str) -> bool:
+    """Whether a qualifier whose last part is ``qualifier`` and whose parts name the
+    file's path points to the definition ``node``: one of the module's own (at the top
+    of its file or of a module in it), or a member of a definition called ``qualifier``
+    (trial 21: ``serde_json::value::Value`` named each ``type Value = ...`` of the impl
+    blocks in ``src/value/de.rs``; ``KeyClassifier::Value`` names one of them)."""
+    definition = index.definition(node)
+    # (its owner by its qualified name: a Rust impl's or a Go receiver's member has none
+    # around it in the file)
+    owners = definition.qualified_name.split(".")[:-1]
+    if not owners or owners[-1] == qualifier:
+        return True
+    parent = definition.parent
+    return parent is not None and \
+        (index.file_definitions(index.path_of(node)) or ())[parent].kind in MODULE_KINDS
+
+
 def _seed_titled(found: _SeedSet, word: str) -> None:
     """A capitalised word of a title (``ParsedTask.titled``) names the definitions so
     called in files named after it (``Value`` in outputs/Value.py), and nothing else:
@@ -575,7 +621,11 @@ def _seed_style_twins(found: _SeedSet, name: str) -> None:
     quality of a case-insensitive match: a project names the class of a thing and the
     function that does it with the same words (a rule ``FindInMap`` and the resolver
     ``find_in_map``), and the task that names one is often about the other. Only a name
-    of two words or more: one word in another case is as often another thing."""
+    of two words or more: one word in another case is as often another thing. Only a
+    type or a function (``_TWIN_KINDS``): a field or variable so named holds one, a use
+    of the type; and only the code's unless the task speaks of tests, even when only
+    tests define the twin (trial 21: the test fields ``gsonBuilder`` were ring 0 for
+    "Add a GsonBuilder option")."""
     index, w = found.index, found.config.weights
     words = split_identifier(name)
     if len(words) < 2:
@@ -584,12 +634,19 @@ def _seed_style_twins(found: _SeedSet, name: str) -> None:
     twins = [n for n in index.definition_names() if n != name
              and len(n) >= len(joined) and n.replace("_", "").lower() == joined
              and split_identifier(n) == words]
-    nodes = found.code_first([node for twin in sorted(twins)
-                              for node in index.definitions_named(twin)])
+    nodes = found.code_first([
+        node for twin in sorted(twins) for node in index.definitions_named(twin)
+        if index.definition(node).kind in _TWIN_KINDS
+        and (found.tests_wanted or not index.is_test(node))])
     for node in most_relevant(index, nodes, found.relevance_of,
                               found.config.max_matches_per_symbol):
         found.offer(node, w.seed_folded * _specificity(len(nodes)),
                     f"definition of {index.definition(node).name} (the words of {name})")
+
+
+# What a style twin may be: a type or a module, or what does something (a function, a
+# macro); not a field, variable or constant, which holds a value.
+_TWIN_KINDS = CALLABLE_KINDS | TYPE_USE_KINDS
 
 
 def _path_words(path: str) -> set[str]:
@@ -659,21 +716,46 @@ def _seed_words(found: _SeedSet, task: ParsedTask) -> None:
     only when the task speaks of tests (else they come as tests of the seeds). A
     qualified symbol that named its definitions by their qualified names has said what
     it names: its words (``start`` of ``WorkerPool.Start``) search no further here, so
-    that ``Service.Start`` is no seed (the walk may still reach it, lower); unless what
-    it names uses its own name, as ``DataArray.quantile`` passes the work on to
-    ``self._to_temp_dataset().quantile()``, a namesake the index cannot tell."""
+    that ``Service.Start`` is no seed (the walk may still reach it, lower). What it
+    names may use its own name, as ``DataArray.quantile`` passes the work on to
+    ``self._to_temp_dataset().quantile()``, a namesake the index cannot tell: then the
+    namesakes are seeds (``_seed_namesakes``) and its name searches on, but not its
+    qualifier's words (trial 21: ``Map::retain``, which calls ``self.map.retain(f)``,
+    seeded every variant and field named ``Map``)."""
     index, config, relevance_of = found.index, found.config, found.relevance_of
-    narrowing = [symbol for symbol, nodes in found.qualified
-                 if not any(_uses_own_name(index, node) for node in nodes)]
-    if narrowing:
-        task = _without_symbols(task, narrowing)
-        relevance_of = relevance(index, task, config)
     words = WordMatches(index, task)
+    if found.qualified:
+        handing_on = {symbol for symbol, nodes in found.qualified
+                      if any(_uses_own_name(index, node) for node in nodes)}
+        for symbol, nodes in found.qualified:
+            if symbol in handing_on:
+                _seed_namesakes(found, symbol.rpartition(".")[2], nodes, words)
+        task = _without_symbols(task, [symbol for symbol, _ in found.qualified], handing_on)
+        relevance_of = relevance(index, task, config)
+        words = WordMatches(index, task)
     candidates = (n for n, r in relevance_of.items() if r >= config.min_seed_relevance)
+    _seed_matches(found, candidates, relevance_of, words, config.max_keyword_seeds)
+
+
+def _seed_namesakes(found: _SeedSet, name: str, named: list[str], words: WordMatches) -> None:
+    """Seed the functions called ``name`` other than ``named`` (those a qualified symbol
+    named, which call their own name), as the task's words match them: one of them is
+    what the named function hands the work on to."""
+    index = found.index
+    namesakes = [n for n in _definitions_named(index, name)
+                 if n not in named and index.definition(n).kind in CALLABLE_KINDS
+                 and found.relevance_of.get(n, 0.0) >= found.config.min_seed_relevance]
+    _seed_matches(found, namesakes, found.relevance_of, words, found.config.max_matches_per_symbol)
+
+
+def _seed_matches(found: _SeedSet, candidates: Iterable[str], relevance_of: dict[str, float],
+                  words: WordMatches, limit: int) -> None:
+    """Seed the ``limit`` most relevant of ``candidates`` as word matches, at a quality
+    of their relevance (not tests, unless the task speaks of tests)."""
+    index, config = found.index, found.config
     if not (config.include_tests and found.tests_wanted):
         candidates = (n for n in candidates if not index.is_test(n))
-    lexical = most_relevant(index, candidates, relevance_of, config.max_keyword_seeds)
-    for node in lexical:
+    for node in most_relevant(index, candidates, relevance_of, limit):
         if node in found.seeds or not config.admits(index.path_of(node), scope=False):
             continue
         found.seeds[node] = Seed(node, round(config.lexical_seed_quality * relevance_of[node], 4),
@@ -698,22 +780,31 @@ def _uses_own_name(index: IndexView, node: str) -> bool:
         for r in tags.references)
 
 
-def _without_symbols(task: ParsedTask, symbols: list[str]) -> ParsedTask:
+def _without_symbols(task: ParsedTask, symbols: list[str],
+                     named: Collection[str] = ()) -> ParsedTask:
     """``task`` without what the places its text writes ``symbols`` (dotted names,
     written with ``.``, ``::``, ``->`` or ``$`` between their parts) give: the symbols, the
     keywords of their words that the rest of the text does not hold, and their text, which
-    the joined words and compounds of ``lexical.query_terms`` are read from. The task is
-    not parsed again."""
+    the joined words and compounds of ``lexical.query_terms`` are read from; a symbol of
+    ``named`` is cut to its name, its last part (``retain`` of ``Map.retain``): only its
+    qualifier goes. The task is not parsed again."""
+    kept = {s: s.rpartition(".")[2] if s in named else "" for s in symbols}
+
+    def name_of(match: re.Match[str]) -> str:
+        # (a blank for a part that holds a separator of its own, a JavaScript ``$``)
+        return " " + kept.get(_SEPARATOR.sub(".", match.group(0).removesuffix("()")), "") + " "
     spelled = "|".join(r"(?:\.|::|->|\$)".join(map(re.escape, s.split("."))) for s in symbols)
-    text = re.sub(rf"(?<![\w.])(?:{spelled})(?:\(\))?(?!\w)", " ", task.raw)
+    text = re.sub(rf"(?<![\w.])(?:{spelled})(?:\(\))?(?!\w)", name_of, task.raw)
     theirs = {w for s in symbols for part in s.split(".") for w in _keywords_of(part)}
     held = {w for word in _IDENTIFIER.findall(text) for w in _keywords_of(word)} & theirs
-    gone = set(symbols)
-    return replace(task, raw=text, symbols=tuple(s for s in task.symbols if s not in gone),
+    return replace(task, raw=text,
+                   symbols=tuple(dict.fromkeys(kept.get(s, s) for s in task.symbols if kept.get(s, s))),
                    keywords=tuple(k for k in task.keywords if k not in theirs or k in held))
 
 
 _IDENTIFIER = re.compile(IDENTIFIER)
+# What a task writes between the parts of a dotted name besides ``.``
+_SEPARATOR = re.compile(r"::|->|\$")
 
 
 def _keywords_of(word: str) -> list[str]:

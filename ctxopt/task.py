@@ -155,9 +155,10 @@ _V8_PLACE_FRAME = re.compile(r"^[ \t]*at (?:async )?(?P<path>(?:[a-z][\w+.-]*:/+
 _RUST_HASH = r"::h[0-9a-f]{16}(?!\w)"
 # Rust backtrace frame: "   3: walkdir::IntoIter::pop" over "             at ./src/lib.rs:951:9"
 # (its qualifiers are taken lazily: greedy, they took ``pop::`` of ``pop::h0123456789abcdef``
-# and left the hash as its function)
+# and left the hash as its function); a trait impl's method is qualified by its type and
+# trait, ``<Value as IndexMut<I>>::index_mut`` (trial 21: such frames were no frames)
 _RUST_FRAME = re.compile(
-    rf"^[ \t]*\d+: (?:[\w<>]+::)*?(?P<function>{IDENTIFIER})(?:{_RUST_HASH})?[ \t]*\n"
+    rf"^[ \t]*\d+: (?:<[^\n]*>::)?(?:[\w<>]+::)*?(?P<function>{IDENTIFIER})(?:{_RUST_HASH})?[ \t]*\n"
     rf"[ \t]+at (?P<path>[^\s()]+?\.rs):(?P<start>\d+)(?::\d+)?$", re.MULTILINE)
 # Go panic frame: "github.com/go-chi/chi/v5.(*Mux).ServeHTTP(0xc0000a2000, ...)" over
 # "\t/home/dev/chi/mux.go:90 +0x2e5" (a closure's ".func1" after its function's name)

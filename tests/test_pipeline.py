@@ -150,6 +150,33 @@ def test_a_named_symbol_whose_file_was_deleted_since_the_index_is_noted(make_rep
     assert pipeline.named_files_left_out(root, result) == []
 
 
+_USER_FRAME = ("thread 'main' panicked at src/value/index.rs:2:5:\ncannot access key\n"
+               "stack backtrace:\n   0: rust_begin_unwind\n"
+               "             at /rustc/90b35a6/library/std/src/panicking.rs:665:5\n"
+               "   1: {}::main\n             at ./src/main.rs:9:5\n")
+
+
+@pytest.mark.parametrize(("qualifier", "notes", "seeded"), [
+    # trial 21: the user's own app, `myapp::main at ./src/main.rs:9:5`, was said not to
+    # exist and seeded build.rs's `main` by its name
+    ("myapp", [], False),
+    # a qualifier the repository holds: its frame is the repository's, its file gone
+    ("value", ["src/main.rs does not exist"], True),
+])
+def test_a_frame_of_the_caller_s_code_is_no_missing_file_and_names_nothing(
+        make_repo, qualifier, notes, seeded) -> None:
+    root = make_repo({"src/lib.rs": "pub mod value;\n",
+                      "src/value/index.rs": "pub fn index_or_insert(v: u32) -> u32 {\n"
+                                            "    panic!(\"cannot access key\");\n}\n",
+                      "build.rs": "fn main() {\n    println!(\"cargo:rerun-if-changed=build.rs\");\n}\n"})
+    result = pipeline.gather(root, _USER_FRAME.format(qualifier), pipeline.GatherConfig(budget=2000))
+    assert pipeline.named_files_left_out(root, result) == notes
+    # (the word main of "thread 'main'" may still match it, as any word of the prose)
+    named = [b for b in result.selection.blocks if b.path == "build.rs"
+             and any(m.reason == "definition of main" for m in b.members)]
+    assert bool(named) == seeded
+
+
 def test_a_named_file_the_index_holds_elsewhere_or_hides_is_no_missing_file(make_repo) -> None:
     # review 35: utils/timeout.test.ts, hidden by --no-tests, is source/utils/timeout.test.ts;
     # the root's own utils/ made the note say it does not exist

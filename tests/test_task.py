@@ -407,6 +407,18 @@ def test_a_rust_frame_in_the_toolchains_sources_is_the_runtimes() -> None:
         ("src/lib.rs", "", ""), ("src/lib.rs", "pop", "rust")]
 
 
+def test_a_rust_frame_of_a_trait_impl_is_a_frame() -> None:
+    # trial 21: `<Value as IndexMut<I>>::index_mut` over its place was no frame: its line
+    # kept the top quality of a place, and its name seeded every `index_mut`
+    trace = ("   2: <str as serde_json::value::index::Index>::index_or_insert\n"
+             "             at /home/dev/serde_json-1.0.140/src/value/index.rs:102:18\n"
+             "   3: <serde_json::value::Value as core::ops::index::IndexMut<I>>::index_mut\n"
+             "             at ./src/value/index.rs:256:9\n")
+    parsed = parse_task(trace)
+    assert [(r.start_line, r.function, r.frame) for r in parsed.references] == [
+        (102, "index_or_insert", "rust"), (256, "index_mut", "rust")]
+
+
 def test_a_numbered_list_is_no_rust_backtrace() -> None:
     # review: "1: parse_config" was read as a Rust frame with no place, and blanked
     parsed = parse_task("Steps:\n1: parse_config\n2: load_rules\n")

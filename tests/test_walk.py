@@ -506,6 +506,27 @@ def test_a_qualified_name_seeds_its_definition_not_its_namesakes(namesakes_index
             for s in seeds] == named
 
 
+@pytest.mark.parametrize(("task", "named"), [
+    # trial 21: `type Value = ...` of impl blocks under value/ were taken for the enum
+    ("panic in serde_json::value::Value indexing", ["Value"]),
+    # the qualifier's last part names the owner: its member is meant (and, by the path's
+    # word `value`, the enum, a guess: the crate's name is no part of its path)
+    ("panic in serde_json::value::de::KeyClassifier::Value", ["Value", "KeyClassifier.Value"]),
+])
+def test_a_module_path_points_to_its_module_s_definitions_not_members_under_it(
+        make_repo, build_index, task, named) -> None:
+    index = build_index(make_repo({
+        "src/value/mod.rs": "pub enum Value {\n    Null,\n    Bool(bool),\n}\n",
+        "src/value/de.rs": "struct KeyClassifier;\n\nimpl DeserializeSeed for KeyClassifier {\n"
+                           "    type Value = KeyClass;\n}\n\nfn visit() {\n"
+                           "    struct Visitor;\n    impl Seen for Visitor {\n"
+                           "        type Value = Value;\n    }\n}\n",
+    }))
+    seeds = find_seeds(index, parse_task(task))
+    assert sorted(index.definition(s.node).qualified_name for s in seeds
+                  if s.reason.startswith("definition of")) == sorted(named)
+
+
 def test_the_prose_around_a_qualified_name_still_searches(namesakes_index) -> None:
     # "start" written in the prose is a word of the task; the qualified name's own are not
     assert _seed_names(namesakes_index, "WorkerPool.Start should start once") == [
@@ -556,6 +577,24 @@ def delegating_index(make_repo, build_index):
 def test_a_named_method_that_calls_its_own_name_keeps_its_namesakes(delegating_index) -> None:
     # DataArray.quantile passes the work on to a quantile the index cannot tell
     assert "Dataset.quantile" in _seed_names(delegating_index, "fix DataArray.quantile")
+
+
+def test_a_named_method_that_calls_its_own_name_keeps_its_namesakes_not_its_qualifier_s(
+        make_repo, build_index) -> None:
+    # trial 21: Map::retain hands the work on to `self.map.retain(f)`, and with that the
+    # qualifier's word seeded every variant and field named Map
+    index = build_index(make_repo({
+        "src/map.rs": "pub struct Map {\n    map: Inner,\n}\n\nimpl Map {\n"
+                      "    pub fn retain(&mut self, keep: bool) {\n        self.map.retain(keep);\n"
+                      "    }\n}\n",
+        "src/inner.rs": "pub struct Inner {}\n\nimpl Inner {\n"
+                        "    pub fn retain(&mut self, keep: bool) {}\n}\n",
+        "src/key.rs": "pub enum KeyClass {\n    Map,\n    Number,\n}\n",
+        "src/ser.rs": "pub enum Compound {\n    Map { count: usize },\n    Number,\n}\n",
+    }))
+    seeds = _seed_names(index, "Map::retain does not preserve insertion order")
+    assert "Inner.retain" in seeds
+    assert not {"KeyClass.Map", "Compound.Map"} & set(seeds)
 
 
 def test_a_qualified_name_found_by_a_guess_still_searches(delegating_index) -> None:
@@ -842,6 +881,38 @@ def test_a_compound_name_seeds_its_twin_in_another_style(make_repo, build_index)
              if not index.is_file(n) and s.quality > 0.5}
     assert named["find_in_map"] == "definition of find_in_map (the words of FindInMap)"
     assert "findinmap" not in named and "find_in" not in named  # other words, or one
+
+
+_BUILDER = {
+    "src/main/java/g/GsonBuilder.java": "public final class GsonBuilder {\n    GsonBuilder() {}\n}\n",
+    "src/test/java/g/SecurityTest.java": "public class SecurityTest {\n"
+                                         "    private GsonBuilder gsonBuilder;\n"
+                                         "    static GsonBuilder gsonBuilder() {\n"
+                                         "        return null;\n    }\n}\n",
+}
+_BUILDER_USES = {
+    "src/main/java/g/Json.java": "public final class Json {\n    static GsonBuilder gsonBuilder() {\n"
+                                 "        return new GsonBuilder();\n    }\n}\n",
+    "src/main/java/g/Gson.java": "public final class Gson {\n"
+                                 "    private final GsonBuilder gsonBuilder = null;\n}\n",
+}
+
+
+@pytest.mark.parametrize(("files", "task", "twins"), [
+    # trial 21: the test fields `gsonBuilder` were ring 0 as twins of GsonBuilder
+    (_BUILDER, "Add a GsonBuilder option for durations", []),
+    (_BUILDER, "test a GsonBuilder option for durations", ["SecurityTest.gsonBuilder"]),
+    ({**_BUILDER, **_BUILDER_USES}, "Add a GsonBuilder option for durations", ["Json.gsonBuilder"]),
+])
+def test_a_twin_is_a_type_or_function_of_the_code_not_a_field_nor_a_test_s(
+        make_repo, build_index, files, task, twins) -> None:
+    # a twin is what the code names in the same words, a class and the function that does
+    # what it names; a field or variable so named holds one (a use of the type), and a
+    # name the code defines is the code's unless the task speaks of tests
+    index = build_index(make_repo(files))
+    seeds = find_seeds(index, parse_task(task))
+    assert sorted(index.definition(s.node).qualified_name for s in seeds
+                  if s.reason.endswith("(the words of GsonBuilder)")) == twins
 
 
 def test_a_one_word_name_seeds_no_twin_in_another_case(make_repo, build_index) -> None:
