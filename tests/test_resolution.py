@@ -173,6 +173,24 @@ def test_python_bindings_pair_members_with_their_statement() -> None:
     assert import_specifiers(uses) == ["shop.Redirect", "shop", ".billing", ".billing.charge", "x"]
 
 
+@pytest.mark.parametrize(("line", "name"), [
+    ("from a import b as c", "b"), ("import x.y as z", "x.y"), ("import x.y as z", "y"),
+    ("from m import (ab as c, b as d)", "b"), ("from m import grüße as ß", "grüße"),
+    ("from m import x.b as c", "b"), ("from m import a:b as c", "b"), ("b  as\tc", "b"),
+    ("from m import b as 1x", "b"), ("from m import bb as c, b as d", "b"),
+    ("from m import b, c as d", "b"), ("from m import b as c as d", "b"), ("b as c", ""),
+])
+def test_python_alias_finds_what_a_pattern_of_the_name_finds(line: str, name: str) -> None:
+    # `_alias` looks for the name without compiling a pattern of it (one per name made a
+    # cold index's workers compile hundreds): the pattern it stands for is the oracle
+    import re
+
+    from ctxopt.graph.bindings import _IDENTIFIER, _alias
+
+    found = re.search(r"(?<![\w.:])" + re.escape(name) + r"\s+as\s+(" + _IDENTIFIER + ")", line)
+    assert _alias(line, name) == (found.group(1) if found else None)
+
+
 def test_rust_and_javascript_bindings() -> None:
     uses = [("crate::Store", "import", 1, None), ("store::Store", "import", 2, None),
             ("a::b", "import", 3, None)]
