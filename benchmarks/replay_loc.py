@@ -21,6 +21,8 @@ Usage (trees from ``run_loc.py``'s cache, ``CTXBENCH_CACHE``, default /tmp/ctxbe
     python benchmarks/replay_loc.py lever.jsonl --bench ../shared/bench --set max_siblings=12
     python benchmarks/replay_loc.py --compare lever.jsonl base.jsonl
 
+``--blocks`` keeps each block's file, lines, kind, ring, tokens and reason in its record.
+
 ``--compare`` prints each split's projects whose mean line (file) recall moved, per budget.
 """
 from __future__ import annotations
@@ -108,7 +110,11 @@ def _replay(job: tuple[dict[str, Any], list[int]]) -> list[dict[str, Any]]:
                    "kind": b["kind"] if b["kind"] in BLOCK_KINDS else "full"}
                   for b in data["blocks"]]
         output = {"blocks": blocks, "text": data["text"], "meta": {}}
-        records.append({**record, **score_instance(task, output, root, budget), "ok": True})
+        record.update(score_instance(task, output, root, budget), ok=True)
+        if _PLACES.get("blocks"):  # what each block is, for an ablation's analysis
+            record["blocks"] = [[b["file"], b["start_line"], b["end_line"], b["kind"],
+                                 b["ring"], b["tokens"], b["reason"]] for b in data["blocks"]]
+        records.append(record)
     return records
 
 
@@ -151,6 +157,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--ids", help="only these task ids (comma-separated)")
     parser.add_argument("--compare", action="store_true")
+    parser.add_argument("--blocks", action="store_true",
+                        help="keep each block's file, lines, kind, ring, tokens and reason")
     args = parser.parse_args()
     data = [args.bench / "data" / "loc_dev.jsonl", args.bench / "data" / "loc_dev_live.jsonl"]
     if args.compare:
@@ -177,7 +185,7 @@ def main() -> None:
     args.index_dir.mkdir(parents=True, exist_ok=True)
     cache = Path(os.environ.get("CTXBENCH_CACHE", "/tmp/ctxbench"))
     places = {"bench": str(args.bench.resolve()), "trees": str(cache / "trees"),
-              "index_dir": str(args.index_dir.resolve())}
+              "index_dir": str(args.index_dir.resolve()), "blocks": "1" if args.blocks else ""}
     tasks = sorted((json.loads(line) for path in data for line in path.open()),
                    key=lambda t: t["id"])
     if args.ids:
