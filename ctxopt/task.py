@@ -461,7 +461,7 @@ _PATHLIKE_SUFFIXES = (".py", ".pyi", ".go", ".js", ".jsx", ".ts", ".tsx", ".mjs"
 def _is_symbol_word(word: str, first: bool) -> bool:
     if "_" in word.strip("_") or (word.startswith("__") and word.endswith("__")):
         return any(c.isalpha() for c in word)
-    if _is_camel_case(word):
+    if _is_camel_case(word.lstrip("_")):  # a private member's leading _ (_parseTail) too
         return True
     if word[0].isupper() and any(c.islower() for c in word):  # PascalCase, Storage, HTTPAdapter
         lower = word.lower()

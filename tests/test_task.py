@@ -27,6 +27,22 @@ def test_symbols_and_intent(text: str, symbols: tuple[str, ...], intent: Intent)
     assert parsed.intent is intent
 
 
+@pytest.mark.parametrize(
+    ("text", "symbols"),
+    [  # trial 37: Java and JavaScript private members, read as the words output, surrogates
+        ("fix _outputSurrogates", ("_outputSurrogates",)),
+        ("the __parseTail helper drops escapes", ("__parseTail",)),
+        ("_fooBar fails", ("_fooBar",)),
+        # an upper-case name after the underscore stays a word, as a capitalised one is
+        # written in prose (xarray's _FillValue attribute, a platform's _OS)
+        ("fix _FillValue and _OS", ()),
+        ("fix _ alone", ()),
+    ],
+)
+def test_camel_case_with_leading_underscores_is_a_symbol(text: str, symbols: tuple[str, ...]) -> None:
+    assert parse_task(text).symbols == symbols
+
+
 def test_capitalised_first_word_that_is_a_stop_word_is_not_a_symbol() -> None:
     assert parse_task("When Storage is empty, get fails").symbols == ("Storage",)
 
@@ -299,7 +315,8 @@ def test_a_v8_stack_trace_is_frames_whose_runtime_names_seed_nothing() -> None:
              "    at Request._onResponse (/home/dev/got/source/core/index.ts:1383:15)\n"
              "    at process.processTicksAndRejections (node:internal/process/task_queues:95:5)\n")
     parsed = parse_task(trace)
-    assert parsed.symbols == ("home/dev/got/source/core/index.ts", "ReadError")
+    # (the repository's frame names its function, as ``onResponse`` would)
+    assert parsed.symbols == ("home/dev/got/source/core/index.ts", "ReadError", "_onResponse")
     assert [(r.start_line, r.function, r.frame) for r in parsed.references] == [
         (1024, "", "v8"), (1383, "_onResponse", "v8")]
 

@@ -136,6 +136,17 @@ def test_a_namespace_word_seeds_no_file(make_repo, build_index) -> None:
     assert find_seeds(build_index(root), parse_task("Vendor Kit fails")) == []
 
 
+def test_a_private_camel_case_name_seeds_its_definition(make_repo, build_index) -> None:
+    # trial 37: "fix _outputSurrogates" was read as the words output and surrogates, whose
+    # best match, _outputSurrogatePair, came first
+    root = make_repo({"src/Gen.java": "class Gen {\n"
+                      "  void _outputSurrogatePair(int c) { write(c); }\n"
+                      "  void _outputSurrogates(int c) { write(c); }\n"
+                      "  void write(int c) {}\n}\n"})
+    seeds = find_seeds(build_index(root), parse_task("fix _outputSurrogates"))
+    assert [s.reason for s in seeds[:1]] == ["definition of _outputSurrogates"]
+
+
 def test_large_caller_contributes_a_window_not_its_whole_body(make_repo, build_index) -> None:
     body = "\n".join(f"    x{i} = {i}" for i in range(100))
     root = make_repo({
