@@ -27,7 +27,7 @@ from .task import (IDENTIFIER, STOP_WORDS, ParsedTask, Reference, case_shape, is
                    split_identifier)
 from .walk_config import WalkConfig
 
-__all__ = ["Seed", "WordMatches", "best_first", "callers_code", "find_seeds", "files_named",
+__all__ = ["Seed", "WordMatches", "best_first", "callers_code", "find_seeds", "files_named", "style_twins",
            "in_repository", "most_relevant", "node_order", "place_file", "relevance",
            "relevance_scores"]
 
@@ -627,17 +627,8 @@ def _seed_style_twins(found: _SeedSet, name: str) -> None:
     tests define the twin (trial 21: the test fields ``gsonBuilder`` were ring 0 for
     "Add a GsonBuilder option")."""
     index, w = found.index, found.config.weights
-    words = split_identifier(name)
-    if len(words) < 2:
-        return
-    joined = "".join(words)
-    twins = [n for n in index.definition_names() if n != name
-             and len(n) >= len(joined) and n.replace("_", "").lower() == joined
-             and split_identifier(n) == words]
-    nodes = found.code_first([
-        node for twin in sorted(twins) for node in index.definitions_named(twin)
-        if index.definition(node).kind in _TWIN_KINDS
-        and (found.tests_wanted or not index.is_test(node))])
+    nodes = found.code_first([node for node in style_twins(index, name)
+                              if found.tests_wanted or not index.is_test(node)])
     for node in most_relevant(index, nodes, found.relevance_of,
                               found.config.max_matches_per_symbol):
         found.offer(node, w.seed_folded * _specificity(len(nodes)),
@@ -647,6 +638,21 @@ def _seed_style_twins(found: _SeedSet, name: str) -> None:
 # What a style twin may be: a type or a module, or what does something (a function, a
 # macro); not a field, variable or constant, which holds a value.
 _TWIN_KINDS = CALLABLE_KINDS | TYPE_USE_KINDS
+
+
+def style_twins(index: IndexView, name: str) -> list[str]:
+    """The nodes of the types and functions (``_TWIN_KINDS``) named with the same words as
+    ``name`` in another style (``find_in_map`` and ``FindInMap``), in name order; none for
+    a name of one word (in another case it is as often another thing)."""
+    words = split_identifier(name)
+    if len(words) < 2:
+        return []
+    joined = "".join(words)
+    twins = [n for n in index.definition_names() if n != name
+             and len(n) >= len(joined) and n.replace("_", "").lower() == joined
+             and split_identifier(n) == words]
+    return [node for twin in sorted(twins) for node in index.definitions_named(twin)
+            if index.definition(node).kind in _TWIN_KINDS]
 
 
 def _path_words(path: str) -> set[str]:

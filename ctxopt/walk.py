@@ -33,7 +33,8 @@ from .graph.view import IndexView
 from .model import RING_BANDS, Definition, Fidelity, Item
 from .ranges import subtract_ranges
 from .parsing.kinds import CALLABLE_KINDS, CONTAINER_KINDS
-from .seeds import Seed, WordMatches, best_first, find_seeds, most_relevant, node_order, relevance_scores
+from .seeds import (Seed, WordMatches, best_first, find_seeds, most_relevant, node_order,
+                    relevance_scores, style_twins)
 from .task import ParsedTask
 from .walk_config import Ranker, RingWeights, WalkConfig
 from .walk_flow import flow_ring
@@ -296,6 +297,7 @@ def walk_rings(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
     for node in ring0:
         if not index.is_file(node):
             members += member_ring(walk, node, ring0, node in large)
+    twin_ring(walk, ring0)
     # relations that reach far are followed only from what the task names, not from
     # mere word matches (whose inheritance and data flow are mostly noise)
     named = [seed.node for seed in seeds if seed.quality > config.lexical_seed_quality]
@@ -442,6 +444,32 @@ def short_file_ring(walk: _Walk, ring0: list[str]) -> None:
         count = index.line_count(path)
         if count is not None and count <= config.max_short_file_lines and not index.is_test(path):
             walk.add(path, 2, walk.weights.short_file, f"short file holding {label}")
+
+
+def twin_ring(walk: _Walk, ring0: list[str]) -> None:
+    """Ring 1: the style twins (``seeds.style_twins``) of each seed type or function, and
+    of the class around a seed field or constant (cfn-lint's rule class ``FindInMap``,
+    seeded by its ``id = "E1011"``, and the resolver ``find_in_map`` the rule runs
+    through a table of names): a project names the class of a thing and the function
+    that does it with the same words. Code only, at most two a name, most relevant
+    first."""
+    index, config, w = walk.index, walk.config, walk.weights
+    names: dict[str, str] = {}  # name -> the label of the seed it comes from
+    for node in ring0:
+        if index.is_file(node):
+            continue
+        d = index.definition(node)
+        if d.kind in CALLABLE_KINDS | CONTAINER_KINDS:
+            names.setdefault(d.name, _label(index, node))
+        elif d.parent is not None:
+            parent = f"{index.path_of(node)}#{d.parent}"
+            names.setdefault(index.definition(parent).name, _label(index, parent))
+    for name, label in names.items():
+        twins = [n for n in style_twins(index, name) if not index.is_test(n)]
+        for twin in walk.byrelevance_scores(twins, 2):
+            walk.add(twin, 1, w.twin + w.twin_relevance * walk.rel(twin), f"twin of {label}",
+                     walk.header_if_longer(twin, config.large_definition_lines),
+                     walk.detail(twin))
 
 
 def sibling_ring(walk: _Walk, node: str) -> None:

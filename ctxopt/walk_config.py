@@ -56,6 +56,10 @@ class RingWeights:
     # whenever the class is called, so it ranks like a callable member; other inherited
     # members are like callees; the base method a seed method overrides is as close as
     # a member, its overrides in subclasses a little less. Set by hand, like the others.
+    # A seed's style twin (``walk.twin_ring``): the same thing's class or function, as
+    # close as a callee the task's words point at.
+    twin: float = 0.3
+    twin_relevance: float = 0.6
     inherited_constructor: float = 0.4
     inherited: float = 0.1
     inherited_relevance: float = 0.6

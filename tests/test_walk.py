@@ -147,6 +147,22 @@ def test_a_private_camel_case_name_seeds_its_definition(make_repo, build_index) 
     assert [s.reason for s in seeds[:1]] == ["definition of _outputSurrogates"]
 
 
+def test_a_seed_classs_style_twin_is_ring_1(make_repo, build_index) -> None:
+    # cfn-lint: the rule class FindInMap, seeded by its code E1011, runs the resolver
+    # find_in_map through a table of names, which no edge of the graph follows
+    root = make_repo({
+        "rules/find_in_map_rule.py": "class FindInMap:\n    id = 'E1011'\n\n"
+                                     "    def validate(self, value):\n        return value\n",
+        "resolvers.py": "def find_in_map(validator, instance):\n    return instance\n\n\n"
+                        "def select(validator, instance):\n    return instance\n",
+        "table.py": "from resolvers import find_in_map, select\n\n"
+                    "TABLE = {'Fn::FindInMap': find_in_map, 'Fn::Select': select}\n",
+    })
+    items = walk_rings(build_index(root), parse_task("E1011 false positive"))
+    twin = next(i for i in items if i.symbol == "find_in_map")
+    assert (twin.ring, twin.reason) == (1, "twin of FindInMap")
+
+
 def test_large_caller_contributes_a_window_not_its_whole_body(make_repo, build_index) -> None:
     body = "\n".join(f"    x{i} = {i}" for i in range(100))
     root = make_repo({
