@@ -610,7 +610,7 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
         definitions = index.file_definitions(path) or ()
         moved, headers = _with_headers(by_path[path], definitions, lines,
                                        context_lines + merge_gap + 1)
-        file_items = moved + headers
+        file_items = [_opening_a_statement(item, lines) for item in moved] + headers
         for tier in Tier:
             tier_items = [i for i in file_items if Tier.of(i.score) is tier]
             widened: list[tuple[int, int]] = []
@@ -679,6 +679,28 @@ _DECLARING_KINDS = frozenset({"interface", "trait"})
 _CLOSING_LINE = frozenset({"}", "};", "end", "*/", "**/"})
 
 
+def _closes(text: str) -> bool:
+    """Whether a stripped line ends a construct above it rather than begins a statement:
+    it only closes one (``_CLOSING_LINE``) or opens with a closer (``} else {``, ``});``)."""
+    return text in _CLOSING_LINE or text.startswith(_CLOSERS)
+
+
+def _opening_a_statement(item: Item, lines: list[str]) -> Item:
+    """``item`` from its first line that begins a statement: not from lines that end a
+    construct above it (``_closes``), nor the blank lines after them. (Trial 37: a window
+    of jackson-core's ``_parseNumericValue``, 30 lines above the line a frame pointed at,
+    opened on the ``}`` of an ``if`` and a cut showed it over ``⋮ 20 lines``.)"""
+    start = item.start_line
+    while start < min(item.end_line, len(lines)) and _closes(lines[start - 1].strip()):
+        start += 1
+        while start < min(item.end_line, len(lines)) and not lines[start - 1].strip():
+            start += 1
+    if start == item.start_line:
+        return item
+    focus = item.focus_line if (item.focus_line or 0) >= start else None
+    return replace(item, start_line=start, focus_line=focus)
+
+
 def _context_start(lines: list[str], start: int, context_lines: int) -> int:
     """The first line of an item at ``start`` with its ``context_lines`` above: none at or
     above a line that only closes the construct above it, or only opens the one around
@@ -691,7 +713,7 @@ def _context_start(lines: list[str], start: int, context_lines: int) -> int:
         text = lines[number - 1].strip()
         # (a line that opens with a closer ends a statement above it: re-check of trial 16,
         # six blocks began with `} from "../internal"`, their `import {` not shown)
-        if text in _CLOSING_LINE or text == "{" or text.startswith(_CLOSERS):
+        if _closes(text) or text == "{":
             first = number + 1
             while first < min(start, len(lines) + 1) and not lines[first - 1].strip():
                 first += 1
