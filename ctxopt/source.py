@@ -652,9 +652,9 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
         if whole_files and not never:
             file_blocks = _whole_file(index, path, lines, file_blocks, counter, weights,
                                       first_item)
-        blocks += file_blocks
         if fill:
-            blocks += _rest_of_file(index, path, lines, file_blocks, never, counter)
+            file_blocks += _rest_of_file(index, path, lines, file_blocks, never, counter)
+        blocks += _closers_joined(file_blocks, lines, counter)
     blocks.sort(key=lambda b: (-b.score, b.path, b.start_line))
     return blocks
 
@@ -839,6 +839,29 @@ def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Bloc
                     part_of=None, cover=cover, whole="", near_covers=tuple(near), wrappers=(),
                     opens=0,
                     cells=cell_label(lines, 1, end) if is_notebook(path) else "")]
+
+
+def _closers_joined(blocks: list[Block], lines: list[str], counter: TokenCounter) -> list[Block]:
+    """One file's ``blocks`` with each block of lines that only close constructs
+    (``_closes``: the part of a merge below a stronger block, a run of the rest of the
+    file) made part of the block that ends right above it, when that one shows its lines
+    (no signature): such a block says nothing alone. (Trial 37: cobra's JSON had a block
+    of the `)` closing a `const (` group, lines 29-30, that the text showed inside its
+    section.)"""
+    found: list[Block] = []
+    for block in sorted(blocks, key=lambda b: (b.start_line, b.end_line)):
+        above = [n for n, b in enumerate(found)
+                 if b.end_line == block.start_line - 1 and b.kind is Fidelity.FULL]
+        text = [line.strip() for line in lines[block.start_line - 1:block.end_line]]
+        if not above or block.kind is not Fidelity.FULL \
+                or not all(_closes(line) for line in text if line):
+            found.append(block)
+            continue
+        n = above[-1]
+        content = f"{found[n].content}\n{block.content}"
+        found[n] = replace(found[n], end_line=block.end_line, content=content,
+                           tokens=counter.count(content))
+    return found
 
 
 def _last_text_line(lines: list[str]) -> int:
