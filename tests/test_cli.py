@@ -480,6 +480,20 @@ def test_a_file_the_task_names_that_was_skipped_is_said_beside_the_context(runne
                                               "src/db.py is too large (1224 bytes)")
 
 
+def test_a_definition_the_task_names_outside_the_scope_is_said_beside_the_context(
+        runner, make_repo) -> None:
+    # trial 37: "fix Command.Find" with --scope doc showed doc's callers of it and no word
+    # that Command.Find itself is outside the scope
+    root = make_repo({"command.go": "package c\n\ntype Command struct{}\n\n"
+                                    "func (c *Command) Find() int {\n\treturn 1\n}\n",
+                      "doc/gen.go": "package doc\n\nfunc Gen(c *Command) int {\n\treturn c.Find()\n}\n"})
+    result = runner.invoke(main, ["gather", "fix Command.Find", "--root", str(root),
+                                  "--scope", "doc"])
+    assert result.exit_code == 0 and "func Gen" in result.stdout
+    assert result.stderr.splitlines()[-1] == ("ctxopt: the task names a file that is not shown: "
+                                              "Command.Find is in command.go, outside --scope doc")
+
+
 def _git_init(root: Path) -> None:
     subprocess.run(["git", "init", "-q", str(root)], check=True, capture_output=True)
 
