@@ -195,6 +195,17 @@ def test_nothing_indexed_says_why(runner, make_repo) -> None:
                              "(no source files indexed: 2 binary)\n")
 
 
+@pytest.mark.parametrize("had_it", [False, True])
+def test_a_run_that_indexes_nothing_leaves_no_index_directory_it_made(
+        runner, tmp_path, had_it) -> None:
+    # trial 37: a gather in an empty directory exited 1 and left a `.ctxopt/` behind
+    if had_it:
+        (tmp_path / ".ctxopt").mkdir()
+    result = gather(runner, "fix Storage bug", "--root", str(tmp_path))
+    assert result.exit_code == 1 and "no source files indexed" in result.stderr
+    assert (tmp_path / ".ctxopt").exists() == had_it
+
+
 def test_long_task_is_cut_in_the_header_and_whole_in_json(runner, fixture_repo) -> None:
     # trial: a 5000-word task needed a 20034-token header and exited 2
     task = "fix Storage bug " + "please " * 5000
