@@ -24,7 +24,7 @@ from click.core import ParameterSource
 from .budget import Calibrated, EstimatingCounter, choose_budget
 from .calibration import CalibrationStore, user_config_dir
 from .errors import BudgetError, CtxoptError, Interrupted, UsageError
-from .files.reasons import REASON_BINARY, REASON_GENERATED
+from .files.reasons import REASON_BINARY, REASON_DAMAGED_INDEX, REASON_GENERATED
 from .files.safety import HygieneConfig, special_file
 from .files.text import decode_text, display_text, looks_binary
 from .commands import (COMMANDS, MAX_RING_OPTION, ROOT_OPTION, SCOPE_OPTION, SECONDS,
@@ -331,8 +331,12 @@ def _diagnostic_summary(diagnostics: tuple[Diagnostic, ...]) -> str | None:
     skipped on every run of most repositories, so alone they say nothing worth a line;
     next to other reasons they get a short clause. Every count is named by its reason,
     as ``ctxopt index`` and the README's table name it (a lock file is ``generated``).
+    A damaged index, rebuilt, is no file: a line of its own says so (trial 37: "skipped or
+    degraded files: 1 damaged index" counted it among the source files).
     """
-    reasons = Counter(d.reason for d in diagnostics if not _is_lock_file(d))
+    # (the index's own damage is no file's: its note, made when it was rebuilt, says so)
+    reasons = Counter(d.reason for d in diagnostics
+                      if not _is_lock_file(d) and d.reason != REASON_DAMAGED_INDEX)
     locks = sum(1 for d in diagnostics if _is_lock_file(d))
     binary = reasons.pop(REASON_BINARY, 0)
     if not reasons:

@@ -376,6 +376,8 @@ class Result:
     naming no file of the index (``seeds.files_named``): a file deleted since, or one the
     task would add. ``gone_definitions`` are (symbol, path) of those of them that no
     definition of the index is, and that one of a file the index's update dropped was.
+    ``out_of_scope`` are (symbol, path, scope) of those of them whose definitions all
+    lie outside the gather's ``--scope``.
     """
 
     task: str
@@ -393,3 +395,4 @@ class Result:
     task_symbols: tuple[str, ...] = ()
     unknown_paths: tuple[str, ...] = ()
     gone_definitions: tuple[tuple[str, str], ...] = ()
+    out_of_scope: tuple[tuple[str, str, str], ...] = ()

@@ -290,7 +290,8 @@ def _prepare_with(root: Path, parsed: ParsedTask, layout: Layout, config: Gather
                     and s not in callers and not files_named(index, s))
     empty = replace(layout.result, diagnostics=diagnostics, origin=origin_of(root, index),
                     indexed_files=None if blocks else len(index.files), unknown_paths=unknown,
-                    gone_definitions=_gone_definitions(index, parsed.symbols, removed or {}))
+                    gone_definitions=_gone_definitions(index, parsed.symbols, removed or {}),
+                    out_of_scope=_out_of_scope(index, parsed.symbols, walk_config))
     steps = plan_steps(blocks, layout) if blocks else ()
     return Prepared(empty=empty, layout=layout, blocks=tuple(blocks), items=tuple(items),
                     steps=steps, counter=counter)
@@ -311,17 +312,41 @@ def _gone_definitions(index: IndexView, symbols: tuple[str, ...],
     ``UpdateReport.removed_definitions``): the file was deleted since the index was made."""
     found = []
     for symbol in symbols:
-        if "/" in symbol or not removed:
+        if "/" in symbol or not removed or _named_definitions(index, symbol):
             continue
-
-        def names(qualified: str, symbol: str = symbol) -> bool:
-            return qualified == symbol or qualified.endswith("." + symbol)
-
-        if any(names(index.definition(node).qualified_name)
-               for node in index.definitions_named(symbol.rpartition(".")[2])):
-            continue
-        found += [(symbol, path) for path, held in removed.items() if any(map(names, held))][:1]
+        found += [(symbol, path) for path, held in removed.items()
+                  if any(_names(qualified, symbol) for qualified in held)][:1]
     return tuple(found)
+
+
+def _out_of_scope(index: IndexView, symbols: tuple[str, ...], config: WalkConfig
+                  ) -> tuple[tuple[str, str, str], ...]:
+    """(symbol, path, scope) for each of the task's ``symbols`` whose definitions all lie
+    outside ``config.scope`` (``WalkConfig.admits``), path that of the first: what the
+    task names is not shown. (Trial 37: ``fix Command.Find --scope doc`` showed doc's
+    callers and said nothing of command.go.)"""
+    if not config.scope:
+        return ()
+    found = []
+    for symbol in symbols:
+        paths = [index.path_of(node) for node in _named_definitions(index, symbol)]
+        paths = [path for path in paths if config.admits(path, scope=False)]
+        if paths and not any(map(config.admits, paths)):
+            found.append((symbol, paths[0], config.scope))
+    return tuple(found)
+
+
+def _named_definitions(index: IndexView, symbol: str) -> list[str]:
+    """The definitions (node ids) a symbol of the task names: its qualified name, or one
+    ending with it (``Storage.get`` names ``kv.Storage.get``); none for a path."""
+    if "/" in symbol:
+        return []
+    return [node for node in index.definitions_named(symbol.rpartition(".")[2])
+            if _names(index.definition(node).qualified_name, symbol)]
+
+
+def _names(qualified: str, symbol: str) -> bool:
+    return qualified == symbol or qualified.endswith("." + symbol)
 
 
 def why_nothing_found(root: Path, result: Result) -> str:
@@ -367,13 +392,20 @@ def named_files_left_out(root: Path, result: Result) -> list[str]:
     ``a.py is empty``, ``src/b.ts does not exist``), in the task's order, and of each
     symbol it names whose file was deleted since the index was made
     (``Result.gone_definitions``: ``Target.arch was in src/target.rs, which no longer
-    exists``); ``[]`` when every file it names was indexed with content."""
+    exists``) or that lies outside ``--scope`` (``Result.out_of_scope``: ``Command.Find is
+    in command.go, outside --scope doc``); ``[]`` when every file it names was indexed
+    with content."""
     notes = []
     shown = {block.path for block in result.selection.blocks}  # (a degraded one is shown)
     gone = dict(result.gone_definitions)
+    outside = {symbol: (path, scope) for symbol, path, scope in result.out_of_scope}
     for symbol in result.task_symbols:
         if symbol in gone:
             notes.append(f"{symbol} was in {gone[symbol]}, which no longer exists")
+            continue
+        if symbol in outside:
+            path, scope = outside[symbol]
+            notes.append(f"{symbol} is in {path}, outside --scope {scope}")
             continue
         if "/" not in symbol and "." not in symbol:
             continue

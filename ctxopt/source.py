@@ -610,7 +610,7 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
         definitions = index.file_definitions(path) or ()
         moved, headers = _with_headers(by_path[path], definitions, lines,
                                        context_lines + merge_gap + 1)
-        file_items = moved + headers
+        file_items = [_opening_a_statement(item, lines) for item in moved] + headers
         for tier in Tier:
             tier_items = [i for i in file_items if Tier.of(i.score) is tier]
             widened: list[tuple[int, int]] = []
@@ -652,9 +652,9 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
         if whole_files and not never:
             file_blocks = _whole_file(index, path, lines, file_blocks, counter, weights,
                                       first_item)
-        blocks += file_blocks
         if fill:
-            blocks += _rest_of_file(index, path, lines, file_blocks, never, counter)
+            file_blocks += _rest_of_file(index, path, lines, file_blocks, never, counter)
+        blocks += _closers_joined(file_blocks, lines, counter)
     blocks.sort(key=lambda b: (-b.score, b.path, b.start_line))
     return blocks
 
@@ -679,6 +679,28 @@ _DECLARING_KINDS = frozenset({"interface", "trait"})
 _CLOSING_LINE = frozenset({"}", "};", "end", "*/", "**/"})
 
 
+def _closes(text: str) -> bool:
+    """Whether a stripped line ends a construct above it rather than begins a statement:
+    it only closes one (``_CLOSING_LINE``) or opens with a closer (``} else {``, ``});``)."""
+    return text in _CLOSING_LINE or text.startswith(_CLOSERS)
+
+
+def _opening_a_statement(item: Item, lines: list[str]) -> Item:
+    """``item`` from its first line that begins a statement: not from lines that end a
+    construct above it (``_closes``), nor the blank lines after them. (Trial 37: a window
+    of jackson-core's ``_parseNumericValue``, 30 lines above the line a frame pointed at,
+    opened on the ``}`` of an ``if`` and a cut showed it over ``⋮ 20 lines``.)"""
+    start = item.start_line
+    while start < min(item.end_line, len(lines)) and _closes(lines[start - 1].strip()):
+        start += 1
+        while start < min(item.end_line, len(lines)) and not lines[start - 1].strip():
+            start += 1
+    if start == item.start_line:
+        return item
+    focus = item.focus_line if (item.focus_line or 0) >= start else None
+    return replace(item, start_line=start, focus_line=focus)
+
+
 def _context_start(lines: list[str], start: int, context_lines: int) -> int:
     """The first line of an item at ``start`` with its ``context_lines`` above: none at or
     above a line that only closes the construct above it, or only opens the one around
@@ -691,7 +713,7 @@ def _context_start(lines: list[str], start: int, context_lines: int) -> int:
         text = lines[number - 1].strip()
         # (a line that opens with a closer ends a statement above it: re-check of trial 16,
         # six blocks began with `} from "../internal"`, their `import {` not shown)
-        if text in _CLOSING_LINE or text == "{" or text.startswith(_CLOSERS):
+        if _closes(text) or text == "{":
             first = number + 1
             while first < min(start, len(lines) + 1) and not lines[first - 1].strip():
                 first += 1
@@ -817,6 +839,29 @@ def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Bloc
                     part_of=None, cover=cover, whole="", near_covers=tuple(near), wrappers=(),
                     opens=0,
                     cells=cell_label(lines, 1, end) if is_notebook(path) else "")]
+
+
+def _closers_joined(blocks: list[Block], lines: list[str], counter: TokenCounter) -> list[Block]:
+    """One file's ``blocks`` with each block of lines that only close constructs
+    (``_closes``: the part of a merge below a stronger block, a run of the rest of the
+    file) made part of the block that ends right above it, when that one shows its lines
+    (no signature): such a block says nothing alone. (Trial 37: cobra's JSON had a block
+    of the `)` closing a `const (` group, lines 29-30, that the text showed inside its
+    section.)"""
+    found: list[Block] = []
+    for block in sorted(blocks, key=lambda b: (b.start_line, b.end_line)):
+        above = [n for n, b in enumerate(found)
+                 if b.end_line == block.start_line - 1 and b.kind is Fidelity.FULL]
+        text = [line.strip() for line in lines[block.start_line - 1:block.end_line]]
+        if not above or block.kind is not Fidelity.FULL \
+                or not all(_closes(line) for line in text if line):
+            found.append(block)
+            continue
+        n = above[-1]
+        content = f"{found[n].content}\n{block.content}"
+        found[n] = replace(found[n], end_line=block.end_line, content=content,
+                           tokens=counter.count(content))
+    return found
 
 
 def _last_text_line(lines: list[str]) -> int:

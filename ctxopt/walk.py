@@ -374,12 +374,29 @@ def member_ring(walk: _Walk, node: str, ring0: list[str], large: bool) -> list[s
                if callee not in ring0 and not index.is_file(callee)]
     # a long function calls dozens of helpers: keep the ones the task's words point at
     callees.sort(key=lambda c: (-walk.rel(c[0]), node_order(index, c[0])))
-    for callee, data in callees[: config.max_callees]:
+    for callee, data in _first_names(index, callees, config.max_callees):
         verb = "base class of" if data.get("via") == "inherit" else "used by"
         walk.add(callee, 1, w.callee + w.callee_relevance * walk.rel(callee), f"{verb} {label}",
                  walk.header_if_longer(callee, config.large_definition_lines),
                  walk.detail(callee))
     return children
+
+
+def _first_names(index: IndexView, edges: list[tuple[str, dict]], limit: int
+                 ) -> list[tuple[str, dict]]:
+    """The ``edges`` to the first ``limit`` definitions by name, each name with all its
+    definitions in its file: the overloads of one function are one helper (jotai's five
+    signatures of ``atom`` took five of six places, and ``memo3`` was left out)."""
+    names: set[tuple[str, str]] = set()
+    kept = []
+    for node, data in edges:
+        name = (index.path_of(node), index.definition(node).qualified_name)
+        if name not in names:
+            if len(names) >= limit:
+                continue
+            names.add(name)
+        kept.append((node, data))
+    return kept
 
 
 # A caller found in ring 2: (weight, reason, the lines of its uses, is a test).

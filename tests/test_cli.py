@@ -195,6 +195,17 @@ def test_nothing_indexed_says_why(runner, make_repo) -> None:
                              "(no source files indexed: 2 binary)\n")
 
 
+@pytest.mark.parametrize("had_it", [False, True])
+def test_a_run_that_indexes_nothing_leaves_no_index_directory_it_made(
+        runner, tmp_path, had_it) -> None:
+    # trial 37: a gather in an empty directory exited 1 and left a `.ctxopt/` behind
+    if had_it:
+        (tmp_path / ".ctxopt").mkdir()
+    result = gather(runner, "fix Storage bug", "--root", str(tmp_path))
+    assert result.exit_code == 1 and "no source files indexed" in result.stderr
+    assert (tmp_path / ".ctxopt").exists() == had_it
+
+
 def test_long_task_is_cut_in_the_header_and_whole_in_json(runner, fixture_repo) -> None:
     # trial: a 5000-word task needed a 20034-token header and exited 2
     task = "fix Storage bug " + "please " * 5000
@@ -478,6 +489,20 @@ def test_a_file_the_task_names_that_was_skipped_is_said_beside_the_context(runne
     assert result.exit_code == 0 and "def db_cache" in result.stdout
     assert result.stderr.splitlines()[-1] == ("ctxopt: the task names a file that is not shown: "
                                               "src/db.py is too large (1224 bytes)")
+
+
+def test_a_definition_the_task_names_outside_the_scope_is_said_beside_the_context(
+        runner, make_repo) -> None:
+    # trial 37: "fix Command.Find" with --scope doc showed doc's callers of it and no word
+    # that Command.Find itself is outside the scope
+    root = make_repo({"command.go": "package c\n\ntype Command struct{}\n\n"
+                                    "func (c *Command) Find() int {\n\treturn 1\n}\n",
+                      "doc/gen.go": "package doc\n\nfunc Gen(c *Command) int {\n\treturn c.Find()\n}\n"})
+    result = runner.invoke(main, ["gather", "fix Command.Find", "--root", str(root),
+                                  "--scope", "doc"])
+    assert result.exit_code == 0 and "func Gen" in result.stdout
+    assert result.stderr.splitlines()[-1] == ("ctxopt: the task names a file that is not shown: "
+                                              "Command.Find is in command.go, outside --scope doc")
 
 
 def _git_init(root: Path) -> None:

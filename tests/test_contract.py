@@ -88,3 +88,36 @@ def test_every_rendered_json_is_validated(runner, fixture_repo, monkeypatch) -> 
     with pytest.raises(jsonschema.ValidationError):
         runner.invoke(main, ["gather", "fix Storage bug", "--root", str(fixture_repo("py_storage")),
                              "--format", "json"], catch_exceptions=False)
+
+
+def _json_blocks(runner, make_repo, code: str) -> list[dict]:
+    root = make_repo({"p.go": code})
+    result = runner.invoke(main, ["gather", "fix exclusiveAnnotation", "--root", str(root),
+                                  "--budget", "8000", "--format", "json"], catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)["blocks"]
+
+
+# a `const (` group, then functions enough that the file is not shown whole
+_GROUPED = ('package p\n\nconst (\n\tother = 1\n\texclusiveAnnotation = "x"\n)\n\n'
+            + "".join(f"func Step{n}(x int) int {{\n\treturn x * {n}\n}}\n\n" for n in range(40))
+            + "func Mark() string {\n\treturn exclusiveAnnotation\n}\n")
+
+
+def test_a_json_block_is_never_only_the_closing_of_a_group(runner, make_repo) -> None:
+    # trial 37: cobra's JSON had a block of lines [[29, 30]], content ")\n", the `)` of a
+    # `const (` group below the block of one of its constants
+    blocks = _json_blocks(runner, make_repo, _GROUPED)
+    assert [b["lines"] for b in blocks if b["content"].strip() == ")"] == []
+    assert any(b["content"].endswith('exclusiveAnnotation = "x"\n)') for b in blocks)
+
+
+def test_json_lines_are_exactly_the_file_lines_of_the_content(runner, make_repo) -> None:
+    # trial 37: 31 blocks' ranges ended on a blank line their content ended before (jotai's
+    # atom.ts [[86, 92]]); the text keeps such a line between two blocks it joins
+    lines = _GROUPED.split("\n")
+    for block in _json_blocks(runner, make_repo, _GROUPED):
+        if block["kind"] == "full":
+            (first, last), = block["lines"]
+            assert block["content"] == "\n".join(lines[first - 1:last])
+            assert block["content"].strip("\n") == block["content"]

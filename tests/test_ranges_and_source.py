@@ -633,6 +633,23 @@ def test_context_lines_stop_below_a_line_that_closes_the_definition_above(
     assert block.start_line == first
 
 
+@pytest.mark.parametrize(("path", "closing"), [
+    ("Parse.java", ["        }", "    } else {"]),
+    ("parse.rb", ["    end"]),
+    ("parse.ts", ["    });", ""]),
+])
+def test_a_window_in_a_long_definition_opens_on_a_statement_not_a_closing_line(
+        make_repo, build_index, path, closing) -> None:
+    # trial 37: a window of jackson-core's _parseNumericValue 30 lines above a frame's line
+    # opened on the `}` of an `if`, and its cut showed that `}` over `⋮ 20 lines`
+    body = ["    x = 1", *closing, "    y = 2", *[f"    z{n} = {n}" for n in range(8)]]
+    code = "\n".join(["f {", *body, "}"]) + "\n"
+    start = 3  # the window's first line: the first closing line
+    items = [Item(path, start, len(body) + 1, 150.0, 0, "f holds line 9", "f")]
+    (block,) = _read(make_repo, build_index, {path: code}, items, context_lines=0)
+    assert block.content.split("\n")[0] == "    y = 2"
+
+
 def test_an_interfaces_methods_in_a_signature_block_are_listed_inside_it(
         make_repo, build_index) -> None:
     # trial 11: chi's `Middlewares() Middlewares` and `Match(...) bool` were shown with no

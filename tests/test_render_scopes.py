@@ -182,7 +182,8 @@ def test_blocks_whose_lines_touch_are_shown_under_one_marker(make_repo, build_in
     items = [Item("Store.java", 2, 4, 130.0, 0, "definition of Store.get", "Store.get"),
              Item("Store.java", 5, 5, 20.0, 3, "the rest of the file", None)]
     blocks = _blocks(make_repo, build_index, {"Store.java": _STORE}, items)
-    assert [(b.start_line, b.end_line) for b in blocks] == [(2, 4), (5, 5)]
+    # (a block of the lone `}` is made part of the one above it: source._closers_joined)
+    assert [(b.start_line, b.end_line) for b in blocks] == [(2, 5)]
     assert fenced_text(blocks) == ("// lines 2-5\n    int get() {\n        return 1;\n    }\n}\n"
                                    "```\n")
     # a signature's lines are headers: it keeps a marker of its own

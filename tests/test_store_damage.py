@@ -123,3 +123,17 @@ def test_rows_referring_to_deleted_rows_are_damage_rebuilt_in_the_same_run(
     again = _gather(root)
     assert again.exit_code == 0 and "damaged" not in again.stderr
     assert again.stdout == fresh.stdout
+
+
+def test_a_replaced_index_is_not_counted_among_the_skipped_files(make_repo, monkeypatch) -> None:
+    # trial 37: after a damaged index was replaced the note said "skipped or degraded
+    # files: 1 damaged index", as if the index were a source file
+    monkeypatch.delenv("CTXOPT_INDEX", raising=False)
+    root = make_repo({"s.py": "class Storage:\n    pass\n"})
+    assert _gather(root).exit_code == 0
+    (root / ".ctxopt" / "index.db").write_text("not a database\n")
+    result = _gather(root)
+    assert result.exit_code == 0
+    assert [line for line in result.stderr.splitlines() if "damaged" in line] == [
+        f"ctxopt: the index {root / '.ctxopt' / 'index.db'} was damaged (not a ctxopt index); "
+        f"moved it to {root / '.ctxopt' / 'index.db.corrupt'} and rebuilt it"]

@@ -232,6 +232,23 @@ def test_callees_are_capped_and_ranked_by_the_task_words(make_repo, build_index)
     assert callees[0] == "parse_header"
 
 
+def test_the_overloads_of_one_callee_take_one_place_among_the_callees(
+        make_repo, build_index) -> None:
+    # six signatures of `atom` that match the task's words come first; each used to take
+    # a place of its own, and the helper `cached` was left out
+    overloads = "".join(f"export function atom(read: T{i}): T{i}\n" for i in range(6))
+    store = overloads + "export function atom(read: unknown) {\n  return read\n}\n"
+    pick = ("import { atom } from './store'\n\n"
+            "const cached = (make: () => number): number => make()\n\n"
+            "export function pickAtom(value: number) {\n  return cached(() => atom(value))\n}\n")
+    root = make_repo({"store.ts": store, "pick.ts": pick})
+    items = walk_rings(build_index(root), parse_task("fix pickAtom"),
+                       WalkConfig(max_keyword_seeds=0, max_ring=1))
+    callees = [i.symbol for i in items if i.reason == "used by pickAtom"]
+    assert callees.count("atom") == 7
+    assert "cached" in callees
+
+
 def test_tests_are_shown_as_signatures_and_far_helpers_can_be(py_index) -> None:
     from ctxopt.model import Fidelity
     found = _by_symbol(walk_rings(py_index, parse_task("fix Storage bug")))

@@ -113,6 +113,8 @@ def open_index(root: Path | str, options: IndexOptions | None = None
     requested = options.path
     if requested is None and os.environ.get(INDEX_ENV):
         requested = Path(os.environ[INDEX_ENV])
+    # (a run that indexes nothing leaves no directory the user did not have: ``close``)
+    made = None if requested is not None or os.path.lexists(root / ".ctxopt") else root / ".ctxopt"
     location, note = writable_location(root, requested)
     if note and options.notify:
         options.notify(note)
@@ -140,6 +142,8 @@ def open_index(root: Path | str, options: IndexOptions | None = None
                 options.notify(message)
             repaired.append(Diagnostic(location, REASON_DAMAGED_INDEX, message))
     index.diagnostics = sorted(index.diagnostics + repaired, key=lambda d: (d.path, d.reason))
+    if made is not None and location == str(made / "index.db"):
+        index.made = made
     report.skipped = dict(sorted(Counter(d.reason for d in index.diagnostics).items()))
     report.seconds = time.monotonic() - started
     return index, report

@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
+import shutil
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable
@@ -50,6 +51,9 @@ class StoredIndex:
         self._conn = conn
         self.root = root
         self._own_location = own_location
+        # the directory this run made for the database (``ROOT/.ctxopt``): removed on
+        # ``close`` when no file was indexed, as it was not there before
+        self.made: Path | None = None
         conn.execute("BEGIN")  # a read snapshot for the life of this object
         rows = sorted(((file_id, key_path(key), *rest) for file_id, key, *rest in conn.execute(
             "SELECT id, path, skip, detail, line_count, language, notes, doc_count, doc_length,"
@@ -125,7 +129,9 @@ class StoredIndex:
     # lifecycle
     def close(self) -> None:
         """End the read snapshot, store the uses resolved meanwhile (``store.resolved``)
-        and close the database."""
+        and close the database; remove the directory this run made for it (``made``)
+        when no file was indexed (trial 37: a gather in an empty directory exited 1, "no
+        source files indexed", and left a ``.ctxopt/`` behind)."""
         try:
             if self._conn.in_transaction:
                 self._conn.execute("COMMIT")
@@ -134,6 +140,8 @@ class StoredIndex:
             pass
         finally:
             self._conn.close()
+            if self.made is not None and not self.files:
+                shutil.rmtree(self.made, ignore_errors=True)
 
     def __enter__(self) -> StoredIndex:
         return self
