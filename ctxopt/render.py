@@ -742,40 +742,16 @@ def render_json(result: Result, count: Callable[[str], int]) -> str:
 
 
 def _as_shown(blocks: tuple[Block, ...], count: Callable[[str], int]) -> dict[Block, Block]:
-    """Each block as the text shows it (``_as_text``) without blank lines at its ends
-    (``_unpadded``), its tokens counted again when its content is not its own."""
+    """Each block as the text shows it (``_as_text``), its tokens counted again when its
+    content is not its own. A blank line at a block's end stays in its content and its
+    lines, as the text shows it: the content split at newlines is exactly the file lines
+    its ``lines`` name."""
     shown = {}
     for group in by_file(blocks):
         for block, as_shown in zip(group, _as_text(group)):
-            as_shown = _unpadded(as_shown)
             shown[block] = as_shown if as_shown is block else replace(
                 as_shown, tokens=count(as_shown.content))
     return shown
-
-
-def _unpadded(block: Block) -> Block:
-    """``block`` without the blank lines that start or end its content, and its lines
-    without theirs: a JSON block's ``lines`` are exactly the file lines of its
-    ``content``. (Trial 37: 31 blocks' ranges ended on a blank line, jotai's atom.ts
-    ``[[86, 92]]`` over content ending in a newline; the text shows such a line between
-    two blocks it joins, ``_joined``, and the source reader keeps it for that.)"""
-    if block.kind is Fidelity.SIGNATURE:
-        return block
-    rows = block.content.split("\n")
-    top, bottom = 0, len(rows)
-    while top < bottom - 1 and not rows[top].strip():
-        top += 1
-    while bottom > top + 1 and not rows[bottom - 1].strip():
-        bottom -= 1
-    if (top, bottom) == (0, len(rows)):
-        return block
-    runs = list(block.shown or ((block.start_line, block.end_line),))
-    runs[0] = (runs[0][0] + top, runs[0][1])
-    runs[-1] = (runs[-1][0], runs[-1][1] - (len(rows) - bottom))
-    if any(first > last for first, last in runs):  # (a marker's rows: no file line to take off)
-        return block
-    return replace(block, content="\n".join(rows[top:bottom]), start_line=runs[0][0],
-                   end_line=runs[-1][1], shown=tuple(runs) if block.shown else ())
 
 
 def render_manifest(result: Result, count: Callable[[str], int]) -> str:

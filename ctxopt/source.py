@@ -686,11 +686,17 @@ def _closes(text: str) -> bool:
 
 
 def _opening_a_statement(item: Item, lines: list[str]) -> Item:
-    """``item`` from its first line that begins a statement: not from lines that end a
-    construct above it (``_closes``), nor the blank lines after them. (Trial 37: a window
-    of jackson-core's ``_parseNumericValue``, 30 lines above the line a frame pointed at,
-    opened on the ``}`` of an ``if`` and a cut showed it over ``⋮ 20 lines``.)"""
+    """``item`` from its first line that begins a statement: from the line that opens a
+    short construct its first line closes (``_opener_above``: the ``list(`` of a call
+    written over three lines), else from below the lines that end a construct above it
+    (``_closes``) and the blank lines after them. (Trial 37: a window of jackson-core's
+    ``_parseNumericValue``, 30 lines above the line a frame pointed at, opened on the
+    ``}`` of an ``if`` and a cut showed it over ``⋮ 20 lines``.)"""
     start = item.start_line
+    if 0 < start <= len(lines) and _closes(lines[start - 1].strip()):
+        opener = _opener_above(lines, start)
+        if opener is not None:
+            return replace(item, start_line=opener)
     while start < min(item.end_line, len(lines)) and _closes(lines[start - 1].strip()):
         start += 1
         while start < min(item.end_line, len(lines)) and not lines[start - 1].strip():
@@ -699,6 +705,28 @@ def _opening_a_statement(item: Item, lines: list[str]) -> Item:
         return item
     focus = item.focus_line if (item.focus_line or 0) >= start else None
     return replace(item, start_line=start, focus_line=focus)
+
+
+# The most lines above a closing line that the construct it closes may open on to be
+# shown from there (a call or literal written over a few lines), not skipped.
+_SHORT_CONSTRUCT = 6
+
+
+def _opener_above(lines: list[str], start: int) -> int | None:
+    """The line (1-based) that opens the parentheses or square brackets that line
+    ``start`` begins by closing (an expression written over several lines), when it is at
+    most ``_SHORT_CONSTRUCT`` lines above; else None. Brackets are counted plainly,
+    strings and comments included."""
+    text = lines[start - 1].strip()
+    depth = len(text) - len(text.lstrip(")]"))
+    if not depth:  # (a `}` ends a block: shown from below it, not from the block's top)
+        return None
+    for number in range(start - 1, max(0, start - 1 - _SHORT_CONSTRUCT), -1):
+        line = lines[number - 1]
+        depth -= sum(map(line.count, "([{")) - sum(map(line.count, ")]}"))
+        if depth <= 0:
+            return number
+    return None
 
 
 def _context_start(lines: list[str], start: int, context_lines: int) -> int:

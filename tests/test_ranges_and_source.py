@@ -650,6 +650,17 @@ def test_a_window_in_a_long_definition_opens_on_a_statement_not_a_closing_line(
     assert block.content.split("\n")[0] == "    y = 2"
 
 
+def test_a_window_opening_on_the_close_of_a_call_opens_on_the_call(make_repo, build_index) -> None:
+    # the window's first line closes a call written over three lines: it opens on the
+    # call's line (xarray-6992: skipping the `)` down lost the call the fix changed)
+    body = ["    x = 1", "    total += list(", "        items.get(k)", "    )", "",
+            *[f"    z{n} = {n}" for n in range(8)]]
+    code = "\n".join(["def f():", *[f"    a{n} = {n}" for n in range(30)], *body]) + "\n"
+    items = [Item("p.py", 35, 44, 150.0, 0, "f holds line 40", "f")]
+    blocks = _read(make_repo, build_index, {"p.py": code}, items, context_lines=0)
+    assert blocks[-1].content.split("\n")[0] == "    total += list("
+
+
 def test_an_interfaces_methods_in_a_signature_block_are_listed_inside_it(
         make_repo, build_index) -> None:
     # trial 11: chi's `Middlewares() Middlewares` and `Match(...) bool` were shown with no
