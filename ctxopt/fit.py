@@ -157,11 +157,6 @@ def truncate_block(block: Block, keep: int, count: Callable[[str], int]) -> Bloc
             first < block.focus_line - block.start_line and _above(block))):
         return _named(block, _cut_block(block, keep, count))
     above, below = _left_out(block, block.start_line + first, block.start_line + first + keep - 1)
-    # one line is shown rather than marked: the marker costs as much as the line
-    if below == 1 and first + keep < len(lines):
-        keep, below = keep + 1, 0
-    if above == 1 and first > QUIET_ABOVE:
-        first, keep, above = first - 1, keep + 1, 0
     shown = lines[first:first + keep]
     if first > QUIET_ABOVE and above:
         shown.insert(0, omitted(above, "above"))
@@ -259,11 +254,6 @@ def _cut_block(block: Block, keep: int, count: Callable[[str], int]) -> Block:
         return block
     if max(kept) == len(lines) - 2:
         kept.add(len(lines) - 1)
-    above, below = _left_out(block, block.start_line + min(kept), block.start_line + max(kept))
-    if above == 1:  # (trial 37: `⋮ 1 line above omitted` over a javadoc stood for its `/**`)
-        kept.add(min(kept) - 1)
-    if below == 1:
-        kept.add(max(kept) + 1)
     shown, first, last = cut_lines(lines, kept)
     above, below = _left_out(block, block.start_line + first, block.start_line + last)
     # (only the context lines above the focus go unmarked: not a doc comment below it)

@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ctxopt.fit import QUIET_ABOVE, fit_budget, truncate_block
-from ctxopt.model import Block, Fidelity, Intent, Member, Result, Selection
+from ctxopt.model import Block, Fidelity, Intent, Result, Selection
 from ctxopt.render import render_block
 from ctxopt.source import CONTEXT_LINES
 from ctxopt.tokens import count_tokens
@@ -30,27 +30,10 @@ def test_everything_fits_whole() -> None:
     assert selection.truncated == () and selection.excluded == ()
 
 
-def test_a_cut_leaving_out_one_line_shows_it() -> None:
-    # a marker costs as much as the line (trial 14's "⋮ 1 lines below omitted" said it)
+def test_a_marker_for_one_line_says_line() -> None:
+    # trial 14: "⋮ 1 lines above omitted"
     kept = truncate_block(block("a.py", 120, 10), 9, count_tokens)
-    assert (kept.start_line, kept.end_line) == (1, 10)
-    assert "⋮" not in kept.content
-
-
-def test_a_cut_never_marks_one_line_of_a_definition_left_out() -> None:
-    # trial 37: a cut of a block ending in a short Java method started at its javadoc's
-    # second line, under "⋮ 1 line above omitted": the line left out was "/**"
-    lines = [f"    int f{i};" for i in range(6)]
-    lines += ["    /**", "     * ATTENTION! the tail is parsed here", "     */",
-              "    int parse(String s) {", "        return 0;", "    }"]
-    whole = Block(path="P.java", language="java", start_line=1, end_line=len(lines),
-                  content="\n".join(lines), tokens=count_tokens("\n".join(lines)),
-                  score=120, ring=0, reason="r", symbols=("parse",),
-                  signature="int parse(String s) {", focus_line=10,
-                  members=(Member("f5", 6, 6, "r"), Member("parse", 7, 12, "r")))
-    for keep in range(1, len(lines)):
-        shown = truncate_block(whole, keep, count_tokens).content.split("\n")
-        assert not [line for line in shown if line.strip().startswith("⋮ 1 line")], keep
+    assert kept.content.split("\n")[-1] == "⋮ 1 line below omitted"
 
 
 def test_ring0_block_is_truncated_with_a_marker() -> None:
@@ -458,6 +441,5 @@ def test_a_cuts_marks_count_only_the_lines_of_the_definition_it_shows(salient) -
                            Member("c", 14, 15, "named c")))
     cut = truncate_block(block, 3, count_tokens)
     shown = cut.content.split("\n")
-    # (b's one line above, its comment, is shown: a marker would cost as much)
-    assert shown[0] == "# b's comment" and shown[1] == "def b():"
+    assert shown[0] == "⋮ 1 line above omitted" and shown[1] == "def b():"
     assert shown[-1] == "⋮ 3 lines below omitted"  # b's last lines, not c's
