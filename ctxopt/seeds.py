@@ -10,9 +10,11 @@ paths.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import re
-from collections import Counter, defaultdict
+import weakref
+from collections import Counter
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, replace
 from itertools import chain
@@ -643,24 +645,45 @@ _TWIN_KINDS = CALLABLE_KINDS | TYPE_USE_KINDS
 def twin_table(index: IndexView) -> dict[str, list[str]]:
     """The repository's definition names by their letters and digits in lower case
     (``findinmap``: ``FindInMap``, ``find_in_map``), for ``style_twins``: one pass over
-    the names (24,210 on sympy, about 10 ms) where a scan for each name took 20 ms."""
-    table: dict[str, list[str]] = defaultdict(list)
+    the names (24,210 on sympy, about 10 ms) where a scan for each name took 20 ms. Made
+    once for each index object (the seeds' twins and the walk's share it).
+
+    Parameters
+    ----------
+    index : IndexView
+        The indexed repository.
+
+    Returns
+    -------
+    dict of str to list of str
+        Key: a name without ``_``, lower case; value: the names so spelt, as listed.
+    """
+    try:
+        return _TWIN_TABLES[index]
+    except (KeyError, TypeError):
+        pass
+    table: dict[str, list[str]] = {}
     for name in index.definition_names():
-        table[name.replace("_", "").lower()].append(name)
+        table.setdefault(name.replace("_", "").lower(), []).append(name)
+    with contextlib.suppress(TypeError):  # (an index that takes no weak reference)
+        _TWIN_TABLES[index] = table
     return table
 
 
-def style_twins(index: IndexView, name: str,
-                table: dict[str, list[str]] | None = None) -> list[str]:
+_TWIN_TABLES: weakref.WeakKeyDictionary[IndexView, dict[str, list[str]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def style_twins(index: IndexView, name: str) -> list[str]:
     """The nodes of the types and functions (``_TWIN_KINDS``) named with the same words as
     ``name`` in another style (``find_in_map`` and ``FindInMap``), in name order; none for
-    a name of one word (in another case it is as often another thing). ``table``:
-    ``twin_table(index)``, made here when not given."""
+    a name of one word (in another case it is as often another thing). Names are looked
+    up in ``twin_table(index)``."""
     words = split_identifier(name)
     if len(words) < 2:
         return []
     joined = "".join(words)
-    found = (table if table is not None else twin_table(index)).get(joined, [])
+    found = twin_table(index).get(joined, [])
     twins = [n for n in found if n != name and split_identifier(n) == words]
     return [node for twin in sorted(twins) for node in index.definitions_named(twin)
             if index.definition(node).kind in _TWIN_KINDS]

@@ -19,6 +19,7 @@ them.
 """
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -712,17 +713,23 @@ def _opening_a_statement(item: Item, lines: list[str]) -> Item:
 _SHORT_CONSTRUCT = 6
 
 
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")  # a one-line string
+
+
 def _opener_above(lines: list[str], start: int) -> int | None:
     """The line (1-based) that opens the parentheses or square brackets that line
     ``start`` begins by closing (an expression written over several lines), when it is at
-    most ``_SHORT_CONSTRUCT`` lines above; else None. Brackets are counted plainly,
-    strings and comments included."""
+    most ``_SHORT_CONSTRUCT`` lines above; else None. The brackets of one-line strings are
+    not counted (those of comments are); a line on the way with a string that goes on to
+    another line gives None."""
     text = lines[start - 1].strip()
     depth = len(text) - len(text.lstrip(")]"))
     if not depth:  # (a `}` ends a block: shown from below it, not from the block's top)
         return None
     for number in range(start - 1, max(0, start - 1 - _SHORT_CONSTRUCT), -1):
-        line = lines[number - 1]
+        line = _QUOTED.sub("", lines[number - 1])
+        if "'" in line or '"' in line:  # (a string over lines: its brackets are unknown)
+            return None
         depth -= sum(map(line.count, "([{")) - sum(map(line.count, ")]}"))
         if depth <= 0:
             return number

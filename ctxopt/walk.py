@@ -34,8 +34,8 @@ from .model import RING_BANDS, Definition, Fidelity, Item
 from .ranges import subtract_ranges
 from .parsing.kinds import CALLABLE_KINDS, CONTAINER_KINDS
 from .seeds import (Seed, WordMatches, best_first, find_seeds, most_relevant, node_order,
-                    relevance_scores, style_twins, twin_table)
-from .task import ParsedTask, split_identifier
+                    relevance_scores, style_twins)
+from .task import ParsedTask
 from .walk_config import Ranker, RingWeights, WalkConfig
 from .walk_flow import flow_ring
 from .walk_inherit import inheritance_ring
@@ -481,9 +481,9 @@ def twin_ring(walk: _Walk, ring0: list[str]) -> None:
         elif d.parent is not None:
             parent = f"{index.path_of(node)}#{d.parent}"
             names.setdefault(index.definition(parent).name, _label(index, parent))
-    table = twin_table(index) if any(len(split_identifier(n)) > 1 for n in names) else {}
+    seeds = set(ring0)  # (a named compound's twins are seeds already)
     for name, label in names.items():
-        twins = [n for n in style_twins(index, name, table) if not index.is_test(n)]
+        twins = [n for n in style_twins(index, name) if n not in seeds and not index.is_test(n)]
         for twin in walk.byrelevance_scores(twins, 2):
             walk.add(twin, 1, w.twin + w.twin_relevance * walk.rel(twin), f"twin of {label}",
                      walk.header_if_longer(twin, config.large_definition_lines),

@@ -117,7 +117,9 @@ def test_json_lines_are_exactly_the_file_lines_of_the_content(runner, make_repo)
     # one line too long: line 92 is blank, and the content split at newlines is lines 86-92
     # (a blank line at a block's end is kept, as the text shows it)
     lines = _GROUPED.split("\n")
-    for block in _json_blocks(runner, make_repo, _GROUPED):
+    blocks = _json_blocks(runner, make_repo, _GROUPED)
+    assert any(block["kind"] == "full" for block in blocks)
+    for block in blocks:
         if block["kind"] == "full":
             (first, last), = block["lines"]
             assert block["content"].split("\n") == lines[first - 1:last]

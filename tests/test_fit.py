@@ -36,6 +36,26 @@ def test_a_marker_for_one_line_says_line() -> None:
     assert kept.content.split("\n")[-1] == "⋮ 1 line below omitted"
 
 
+def test_a_longer_cut_never_shows_fewer_lines() -> None:
+    # review 37: a cut widened by the one line its marker stood for showed lines 6-7 at
+    # keep=1 and lines 1 and 7 at keep=2 (focus on line 7, a member over lines 1-5)
+    from ctxopt.model import Member
+
+    content = "\n".join(["def a():", "    x = 1", "    y = 2", "    z = 3", "    return x",
+                         "", "b = a()"])
+    whole = Block(path="m.py", language="python", start_line=1, end_line=7, content=content,
+                  tokens=count_tokens(content), score=130.0, ring=0, reason="r",
+                  symbols=("b", "a"), focus_line=7, members=(Member("a", 1, 5, "r"),))
+
+    def shown(keep: int) -> set[int]:
+        cut = truncate_block(whole, keep, count_tokens)
+        runs = cut.shown or ((cut.start_line, cut.end_line),)
+        return {n for first, last in runs for n in range(first, last + 1)}
+
+    for keep in range(1, 7):
+        assert shown(keep) <= shown(keep + 1), keep
+
+
 def test_ring0_block_is_truncated_with_a_marker() -> None:
     big = block("a.py", 120, 200)
     selection = fit_budget([big], 300, cost=cost, count=count_tokens)

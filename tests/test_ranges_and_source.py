@@ -661,6 +661,15 @@ def test_a_window_opening_on_the_close_of_a_call_opens_on_the_call(make_repo, bu
     assert blocks[-1].content.split("\n")[0] == "    total += list("
 
 
+def test_a_bracket_inside_a_string_opens_no_call_above() -> None:
+    # review 37: `"a(",` counted as an opener, and a window opened inside the call
+    from ctxopt.source import _opener_above
+
+    assert _opener_above(["x = call(", '    "a(",', ")"], 3) == 1
+    assert _opener_above(["x = call(", '    """doc (', ")"], 3) is None
+    assert _opener_above(["x = 1", ")"], 2) is None
+
+
 def test_an_interfaces_methods_in_a_signature_block_are_listed_inside_it(
         make_repo, build_index) -> None:
     # trial 11: chi's `Middlewares() Middlewares` and `Match(...) bool` were shown with no

@@ -163,6 +163,17 @@ def test_a_seed_classs_style_twin_is_ring_1(make_repo, build_index) -> None:
     assert (twin.ring, twin.reason) == (1, "twin of FindInMap")
 
 
+def test_a_twin_that_is_a_seed_is_not_offered_again(make_repo, build_index) -> None:
+    # review 37: a named compound's twins are seeds; twin_ring offered them again in ring 1
+    root = make_repo({
+        "rules.py": "class FindInMap:\n    def validate(self, value):\n        return value\n",
+        "resolvers.py": "def find_in_map(validator, instance):\n"
+                        + "".join(f"    x{n} = instance\n" for n in range(200)) + "    return x0\n",
+    })  # (long: a twin offered in ring 1 is shown by its header, another range than ring 0's)
+    items = walk_rings(build_index(root), parse_task("fix FindInMap"))
+    assert {i.ring for i in items if i.symbol == "find_in_map"} == {0}
+
+
 def test_large_caller_contributes_a_window_not_its_whole_body(make_repo, build_index) -> None:
     body = "\n".join(f"    x{i} = {i}" for i in range(100))
     root = make_repo({
