@@ -879,10 +879,11 @@ def _whole_file(index: IndexView, path: str, lines: list[str], blocks: list[Bloc
 def _closers_joined(blocks: list[Block], lines: list[str], counter: TokenCounter) -> list[Block]:
     """One file's ``blocks`` with each block of lines that only close constructs
     (``_closes``: the part of a merge below a stronger block, a run of the rest of the
-    file) made part of the block that ends right above it, when that one shows its lines
-    (no signature): such a block says nothing alone. (Trial 37: cobra's JSON had a block
-    of the `)` closing a `const (` group, lines 29-30, that the text showed inside its
-    section.)"""
+    file) made part of the block that ends right above it, when both are shown whole
+    (``Fidelity.FULL``): such a block says nothing alone. The joined block keeps both
+    blocks' pointed lines and the better score, and a notebook's cells are named again.
+    (Trial 37: cobra's JSON had a block of the `)` closing a `const (` group, lines
+    29-30, that the text showed inside its section.)"""
     found: list[Block] = []
     for block in sorted(blocks, key=lambda b: (b.start_line, b.end_line)):
         above = [n for n, b in enumerate(found)
@@ -893,9 +894,13 @@ def _closers_joined(blocks: list[Block], lines: list[str], counter: TokenCounter
             found.append(block)
             continue
         n = above[-1]
-        content = f"{found[n].content}\n{block.content}"
-        found[n] = replace(found[n], end_line=block.end_line, content=content,
-                           tokens=counter.count(content))
+        upper = found[n]
+        content = f"{upper.content}\n{block.content}"
+        found[n] = replace(
+            upper, end_line=block.end_line, content=content, tokens=counter.count(content),
+            score=max(upper.score, block.score),
+            pointed_lines=tuple(dict.fromkeys(upper.pointed_lines + block.pointed_lines)),
+            cells=cell_label(lines, upper.start_line, block.end_line) if upper.cells else "")
     return found
 
 

@@ -661,6 +661,23 @@ def test_a_window_opening_on_the_close_of_a_call_opens_on_the_call(make_repo, bu
     assert blocks[-1].content.split("\n")[0] == "    total += list("
 
 
+def test_a_closing_block_joined_above_keeps_its_pointed_line() -> None:
+    # review 37: the `}` a frame pointed at lost its pointer when it joined the block above
+    from ctxopt.model import Block
+    from ctxopt.source import _closers_joined
+    from ctxopt.tokens import Cl100kCounter
+
+    lines = ["func f() {", "\treturn 1", "}"]
+    upper = Block(path="a.go", language="go", start_line=1, end_line=2,
+                  content="func f() {\n\treturn 1", tokens=8, score=120.0, ring=0,
+                  reason="r", symbols=("f",))
+    closer = Block(path="a.go", language="go", start_line=3, end_line=3, content="}",
+                   tokens=1, score=125.0, ring=0, reason="r", symbols=(), pointed_lines=(3,))
+    (joined,) = _closers_joined([upper, closer], lines, Cl100kCounter())
+    assert (joined.start_line, joined.end_line, joined.content) == (1, 3, "\n".join(lines))
+    assert (joined.pointed_lines, joined.score) == ((3,), 125.0)
+
+
 def test_a_bracket_inside_a_string_opens_no_call_above() -> None:
     # review 37: `"a(",` counted as an opener, and a window opened inside the call
     from ctxopt.source import _opener_above
