@@ -19,7 +19,6 @@ them.
 """
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -28,7 +27,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .files.notebook import as_source, cell_label, is_notebook
-from .elide import prose_lines
+from .elide import prose_lines, statement_spans
 from .files.text import decode_text, split_lines
 from .graph.view import IndexView
 from .lexical import name_words, terms_weight
@@ -611,7 +610,8 @@ def read_blocks(root: Path, items: list[Item], index: IndexView, counter: TokenC
         definitions = index.file_definitions(path) or ()
         moved, headers = _with_headers(by_path[path], definitions, lines,
                                        context_lines + merge_gap + 1)
-        file_items = [_opening_a_statement(item, lines) for item in moved] + headers
+        comment = comment_opener(fence_tag(path))
+        file_items = [_opening_a_statement(item, lines, comment) for item in moved] + headers
         for tier in Tier:
             tier_items = [i for i in file_items if Tier.of(i.score) is tier]
             widened: list[tuple[int, int]] = []
@@ -686,16 +686,17 @@ def _closes(text: str) -> bool:
     return text in _CLOSING_LINE or text.startswith(_CLOSERS)
 
 
-def _opening_a_statement(item: Item, lines: list[str]) -> Item:
+def _opening_a_statement(item: Item, lines: list[str], comment: str | None) -> Item:
     """``item`` from its first line that begins a statement: from the line that opens a
     short construct its first line closes (``_opener_above``: the ``list(`` of a call
     written over three lines), else from below the lines that end a construct above it
     (``_closes``) and the blank lines after them. (Trial 37: a window of jackson-core's
     ``_parseNumericValue``, 30 lines above the line a frame pointed at, opened on the
-    ``}`` of an ``if`` and a cut showed it over ``⋮ 20 lines``.)"""
+    ``}`` of an ``if`` and a cut showed it over ``⋮ 20 lines``.) ``comment``: the
+    language's line comment opener (``comment_opener``)."""
     start = item.start_line
     if 0 < start <= len(lines) and _closes(lines[start - 1].strip()):
-        opener = _opener_above(lines, start)
+        opener = _opener_above(lines, start, comment)
         if opener is not None:
             return replace(item, start_line=opener)
     while start < min(item.end_line, len(lines)) and _closes(lines[start - 1].strip()):
@@ -713,27 +714,14 @@ def _opening_a_statement(item: Item, lines: list[str]) -> Item:
 _SHORT_CONSTRUCT = 6
 
 
-_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")  # a one-line string
-
-
-def _opener_above(lines: list[str], start: int) -> int | None:
+def _opener_above(lines: list[str], start: int, comment: str | None = "#") -> int | None:
     """The line (1-based) that opens the parentheses or square brackets that line
-    ``start`` begins by closing (an expression written over several lines), when it is at
-    most ``_SHORT_CONSTRUCT`` lines above; else None. The brackets of one-line strings are
-    not counted (those of comments are); a line on the way with a string that goes on to
-    another line gives None."""
-    text = lines[start - 1].strip()
-    depth = len(text) - len(text.lstrip(")]"))
-    if not depth:  # (a `}` ends a block: shown from below it, not from the block's top)
-        return None
-    for number in range(start - 1, max(0, start - 1 - _SHORT_CONSTRUCT), -1):
-        line = _QUOTED.sub("", lines[number - 1])
-        if "'" in line or '"' in line:  # (a string over lines: its brackets are unknown)
-            return None
-        depth -= sum(map(line.count, "([{")) - sum(map(line.count, ")]}"))
-        if depth <= 0:
-            return number
-    return None
+    ``start`` closes (an expression written over several lines), when it is at most
+    ``_SHORT_CONSTRUCT`` lines above; else None. The statement is read as the cuts read
+    it (``elide.statement_spans``: strings and ``comment`` skipped, braces hold bodies)."""
+    first = max(0, start - 1 - _SHORT_CONSTRUCT)
+    opener = statement_spans(lines[first:start], comment)[-1][0] + first + 1
+    return opener if opener < start else None
 
 
 def _context_start(lines: list[str], start: int, context_lines: int) -> int:
