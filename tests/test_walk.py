@@ -174,6 +174,18 @@ def test_a_twin_that_is_a_seed_is_not_offered_again(make_repo, build_index) -> N
     assert {i.ring for i in items if i.symbol == "find_in_map"} == {0}
 
 
+def test_a_callee_no_task_word_points_at_ranks_below_inherited_members(make_repo, build_index) -> None:
+    # session 37 (RingWeights.callee 0.05): a definition the seed uses that the task's
+    # words do not point at (here its base class) tells less than what the seed inherits
+    root = make_repo({"runner.py": "from base import Base\n\n\nclass Runner(Base):\n"
+                                   "    limit = 3\n",
+                      "base.py": "class Base:\n    def start(self):\n        return 1\n"})
+    items = {i.symbol: i for i in walk_rings(build_index(root), parse_task("fix Runner"))}
+    assert items["Base"].reason == "base class of Runner"
+    assert items["Base.start"].reason == "inherited by Runner"
+    assert items["Base.start"].score > items["Base"].score
+
+
 def test_large_caller_contributes_a_window_not_its_whole_body(make_repo, build_index) -> None:
     body = "\n".join(f"    x{i} = {i}" for i in range(100))
     root = make_repo({
