@@ -580,7 +580,8 @@ def _skipped_files(diagnostics: list[dict[str, str]], most: int = SKIPPED_LISTED
     """The lines of ``ctxopt index`` naming the files skipped or degraded (``diagnostics``
     of its JSON), each indented under the ``skipped:`` count: the first ``most`` by path,
     then how many more (binary and lock files, skipped in most repositories, last)."""
-    ordered = sorted(diagnostics, key=lambda d: d["reason"] == REASON_BINARY or (
+    files = [d for d in diagnostics if d["reason"] != REASON_DAMAGED_INDEX]  # (its own note)
+    ordered = sorted(files, key=lambda d: d["reason"] == REASON_BINARY or (
         d["reason"] == REASON_GENERATED and d["detail"] == "lock file"))  # stable: by path
     lines = [f"  {d['file']} ({d['reason']}{': ' + d['detail'] if d['detail'] else ''})\n"
              for d in ordered[:most]]

@@ -137,3 +137,28 @@ def test_a_replaced_index_is_not_counted_among_the_skipped_files(make_repo, monk
     assert [line for line in result.stderr.splitlines() if "damaged" in line] == [
         f"ctxopt: the index {root / '.ctxopt' / 'index.db'} was damaged (not a ctxopt index); "
         f"moved it to {root / '.ctxopt' / 'index.db.corrupt'} and rebuilt it"]
+
+
+@pytest.mark.parametrize("output_format", ["text", "json"])
+def test_index_does_not_list_a_replaced_index_as_a_skipped_file(
+        make_repo, monkeypatch, output_format) -> None:
+    # session 38: `ctxopt index` after a damaged index was replaced printed
+    # "skipped: 1 damaged index" and listed the index among the skipped files
+    import json
+
+    monkeypatch.delenv("CTXOPT_INDEX", raising=False)
+    root = make_repo({"s.py": "class Storage:\n    pass\n"})
+    assert _gather(root).exit_code == 0
+    database = root / ".ctxopt" / "index.db"
+    database.write_text("not a database\n")
+
+    result = CliRunner().invoke(main, ["index", "--root", str(root), "--format", output_format])
+
+    assert result.exit_code == 0, result.output
+    if output_format == "text":
+        assert "skipped: none\n" in result.stdout
+        assert f"\n  {database} (" not in result.stdout  # (a skipped file's line)
+    else:
+        data = json.loads(result.stdout)
+        assert data["skipped"] == {} and data["rebuilt"] is True
+        assert [d["reason"] for d in data["diagnostics"]] == ["damaged index"]

@@ -144,7 +144,9 @@ def open_index(root: Path | str, options: IndexOptions | None = None
     index.diagnostics = sorted(index.diagnostics + repaired, key=lambda d: (d.path, d.reason))
     if made is not None and location == str(made / "index.db"):
         index.made = made
-    report.skipped = dict(sorted(Counter(d.reason for d in index.diagnostics).items()))
+    # (a damaged index replaced is no skipped file: its diagnostic says so on its own)
+    report.skipped = dict(sorted(Counter(d.reason for d in index.diagnostics
+                                         if d.reason != REASON_DAMAGED_INDEX).items()))
     report.seconds = time.monotonic() - started
     return index, report
 
