@@ -467,9 +467,7 @@ def compact_command(transcript: str, output: str | None, window: int, reserve: i
     """Compact an agent TRANSCRIPT (OpenAI or Anthropic JSON) to fit the window."""
     from .transcript.command import compact_file, render_transcript, report_line
 
-    target = output_target(output)
-    if target is not None and target.exists() and target.samefile(transcript):
-        raise UsageError(f"-o {output!r} is the input transcript: write elsewhere")
+    target = output_target(output, inputs=(Path(transcript),))
     counter = _model_counter(EstimatingCounter() if estimate else Cl100kCounter(), model)
     result = compact_file(
         transcript, window=window, reserve=reserve, trigger_percent=trigger_percent,

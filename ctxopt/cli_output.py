@@ -42,9 +42,11 @@ def output_target(output: str | None, *, root: Path | None = None,
                   inputs: tuple[Path | None, ...] = ()) -> Path | None:
     """The file ``-o`` writes to, or None for standard output (no ``-o``, or ``-o -``).
 
-    ``root``: the repository the command reads; an existing file under it is replaced only
-    when ctxopt wrote it (``_written_by_ctxopt``: a source file replaced by the context
-    is lost, trial 6). ``inputs``: files the command reads (a task file), never replaced.
+    An existing file is replaced only when ctxopt wrote it (``_written_by_ctxopt``): a
+    source file replaced by the context is lost (trial 6 under the repository read; trial
+    38 a committed file of another one, ``-o keep.py`` run from its work tree). ``root``:
+    the repository the command reads, named in the error. ``inputs``: files the command
+    reads (a task file), never replaced.
 
     A symbolic link is resolved, so the write goes to its target and the link stays.
     A device or pipe (``/dev/null``) is returned as given: it is written in place.
@@ -57,7 +59,7 @@ def output_target(output: str | None, *, root: Path | None = None,
         When the target is a directory, or its directory does not exist or cannot be
         written, or it is a file that cannot be written or is a SQLite database (an
         index: exit 2, bad input, as click's own checks of a path are), one of
-        ``inputs``, or a file under ``root`` that ctxopt did not write.
+        ``inputs``, or a file that ctxopt did not write.
     """
     if output is None or output == "-":
         return None
@@ -90,11 +92,12 @@ def output_target(output: str | None, *, root: Path | None = None,
                                 for given in inputs):
         raise UsageError(f"cannot write {output!r}: it is the input this command reads; "
                          "choose another file")
-    if mode is not None and root is not None and target.is_relative_to(root.resolve()) \
-            and not _written_by_ctxopt(target):
-        raise UsageError(f"cannot write {output!r}: it is a file of the repository that is not "
-                         "ctxopt's last output there unchanged, which the output would replace; "
-                         "choose another file, or delete it first")
+    if mode is not None and not _written_by_ctxopt(target):
+        where = ("a file of the repository" if root is not None
+                 and target.is_relative_to(root.resolve()) else "an existing file")
+        raise UsageError(f"cannot write {output!r}: it is {where} that is not ctxopt's last "
+                         "output there unchanged, which the output would replace; choose "
+                         "another file, or delete it first")
     return target
 
 

@@ -54,12 +54,14 @@ def test_window_alone_is_the_budget(runner, fixture_repo) -> None:
 ])
 def test_bad_budget_options_exit_2(runner, fixture_repo, tmp_path, args, message) -> None:
     target = tmp_path / "context.md"
-    target.write_text("precious")
-    result = runner.invoke(main, ["gather", "fix Storage bug", "--root",
-                                  str(fixture_repo("py_storage")), "-o", str(target), *args])
+    command = ["gather", "fix Storage bug", "--root", str(fixture_repo("py_storage")),
+               "-o", str(target)]
+    assert runner.invoke(main, command).exit_code == 0  # an output -o may replace
+    before = target.read_text()
+    result = runner.invoke(main, [*command, *args])
     assert result.exit_code == 2
     assert message in result.stderr and "Traceback" not in result.stderr
-    assert result.stdout == "" and target.read_text() == "precious"
+    assert result.stdout == "" and target.read_text() == before
 
 
 # -- calibrate and --model ------------------------------------------------------------

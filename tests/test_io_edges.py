@@ -116,6 +116,34 @@ def test_o_never_replaces_an_earlier_output_the_user_changed_or_copied(fixture_r
         assert runner.invoke(main, [*base, "--budget", budget, "-o", str(context)]).exit_code == 0
 
 
+@pytest.mark.parametrize("command", ["gather", "curve", "compact"])
+def test_o_never_replaces_a_file_outside_the_repository_it_did_not_write(
+        fixture_repo, runner, tmp_path, command) -> None:
+    # trial 38: `ctxopt gather ... --root ../viper -o keep.py`, run in another work tree,
+    # replaced its committed keep.py (only files under --root were guarded)
+    from ctxopt.cli import main
+
+    root = fixture_repo("py_storage")
+    transcript = tmp_path / "session.json"
+    transcript.write_text('[{"role": "user", "content": "hello"}]')
+    args = {"gather": ["gather", "fix Storage bug", "--root", str(root)],
+            "curve": ["curve", "fix Storage bug", "--root", str(root), "--budgets", "500"],
+            "compact": ["compact", str(transcript), "--window", "100000"]}[command]
+    keep = tmp_path / "other" / "keep.py"
+    keep.parent.mkdir()
+    keep.write_text("print('mine')\n")
+    result = runner.invoke(main, [*args, "-o", str(keep)])
+    assert result.exit_code == 2 and "an existing file" in result.stderr, result.output
+    assert keep.read_text() == "print('mine')\n"
+    # what ctxopt wrote there it may replace, and an empty file
+    for target in (tmp_path / "other" / "out.txt", tmp_path / "other" / "empty.txt"):
+        if target.name == "empty.txt":
+            target.write_text("")
+        for _ in range(2):
+            assert runner.invoke(main, [*args, "-o", str(target)]).exit_code == 0
+        assert target.stat().st_size
+
+
 def test_a_long_run_of_letters_ends() -> None:
     # 10,000 letters with no blank took 20 s, 20,000 took 79 s: the search for runs of
     # words went back over the rest of the word from each of its letters (200,000 took

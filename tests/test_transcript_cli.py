@@ -108,7 +108,7 @@ def test_a_missing_file_and_writing_over_the_input_are_refused(runner, session, 
     assert missing.exit_code == 2 and "cannot read" in missing.stderr
     before = session.read_bytes()
     result = runner.invoke(main, ["compact", str(session), "-o", str(session), *WINDOW])
-    assert result.exit_code == 2 and "is the input transcript" in result.stderr
+    assert result.exit_code == 2 and "it is the input this command reads" in result.stderr
     assert session.read_bytes() == before
 
 
