@@ -24,7 +24,7 @@ from .graph.rules import file_stem, is_example_path, split_symbol
 from .graph.view import IndexView
 from .lexical import REPORT_WORDS, abbreviation_terms, name_words, query_terms, term_words
 from .model import FOCUS_ABOVE, Definition
-from .parsing.kinds import CALLABLE_KINDS, MODULE_KINDS, TYPE_USE_KINDS
+from .parsing.kinds import CALLABLE_KINDS, MODULE_KINDS, TYPE_USE_KINDS, TYPE_VALUE_KINDS
 from .task import (IDENTIFIER, STOP_WORDS, ParsedTask, Reference, case_shape, is_path_symbol,
                    split_identifier)
 from .walk_config import WalkConfig
@@ -791,14 +791,18 @@ def _seed_namesakes(found: _SeedSet, name: str, named: list[str], words: WordMat
 def _seed_matches(found: _SeedSet, candidates: Iterable[str], relevance_of: dict[str, float],
                   words: WordMatches, limit: int) -> None:
     """Seed the ``limit`` most relevant of ``candidates`` as word matches, at a quality
-    of their relevance (not tests, unless the task speaks of tests)."""
+    of their relevance, a variable's or constant's cut to ``data_seed_share`` of it (not
+    tests, unless the task speaks of tests)."""
     index, config = found.index, found.config
     if not (config.include_tests and found.tests_wanted):
         candidates = (n for n in candidates if not index.is_test(n))
     for node in most_relevant(index, candidates, relevance_of, limit):
         if node in found.seeds or not config.admits(index.path_of(node), scope=False):
             continue
-        found.seeds[node] = Seed(node, round(config.lexical_seed_quality * relevance_of[node], 4),
+        quality = config.lexical_seed_quality * relevance_of[node]
+        if index.definition(node).kind in TYPE_VALUE_KINDS:
+            quality *= config.data_seed_share
+        found.seeds[node] = Seed(node, round(quality, 4),
                                  f"{index.definition(node).qualified_name} matches "
                                  f"{words.of(node)}")
 

@@ -1266,3 +1266,25 @@ def test_a_title_word_names_only_a_definition_in_a_file_named_after_it(make_repo
     seeds = find_seeds(index, parse_task("ImportValue in Output Value check is bugged"), config)
     assert [(s.node, s.reason) for s in seeds] == [("rules/outputs/Value.py#0",
                                                   "definition of Value")]
+
+
+def test_a_word_matched_table_of_literals_seeds_below_code(make_repo, build_index) -> None:
+    # session 38: word-matched variables and constants (tables of messages, option lists)
+    # held a fifth of the changed lines per token of word-matched functions and classes
+    root = make_repo({"checker.py": 'MESSAGES = {\n    "unused-import": "Unused import %s",\n'
+                                    '    "unused-variable": "Unused variable %s",\n}\n\n\n'
+                                    'def visit_import(node):\n    if node.unused:\n'
+                                    '        report("unused-import", node)\n'})
+    index = build_index(root)
+    task = parse_task("false positive unused-import")
+
+    def qualities(config):
+        return {index.definition(s.node).name: s.quality for s in find_seeds(index, task, config)}
+
+    plain = qualities(WalkConfig(data_seed_share=1.0))
+    assert plain["MESSAGES"] >= plain["visit_import"]  # the table matches as well, or better
+    shared = qualities(WalkConfig())
+    assert shared["MESSAGES"] == pytest.approx(WalkConfig().data_seed_share * plain["MESSAGES"],
+                                               abs=1e-4)
+    assert shared["visit_import"] == plain["visit_import"]
+    assert shared["MESSAGES"] < shared["visit_import"]
