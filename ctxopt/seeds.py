@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from itertools import chain
 
 from .graph.names import dotted_names
-from .graph.rules import file_stem, is_example_path, split_symbol
+from .graph.rules import file_stem, is_benchmark_path, is_example_path, split_symbol
 from .graph.view import IndexView
 from .lexical import REPORT_WORDS, abbreviation_terms, name_words, query_terms, term_words
 from .model import FOCUS_ABOVE, Definition
@@ -62,7 +62,8 @@ def relevance(index: IndexView, task: ParsedTask, config: WalkConfig | None = No
 
     A definition's BM25 score is combined with its file's (weighted by
     ``config.file_weight``), so a strong function in a strong file ranks first; test code
-    is discounted by ``config.test_discount``.
+    is discounted by ``config.test_discount``, and benchmark code (``is_benchmark_path``)
+    by ``config.benchmark_discount`` unless the task speaks of benchmarks.
     """
     return relevance_scores(index, task, config or WalkConfig())[0]
 
@@ -76,6 +77,7 @@ def relevance_scores(index: IndexView, task: ParsedTask, config: WalkConfig
         return {}, {}
     for term, weight in _abbreviations(index, task).items():
         terms[term] = max(terms[term], weight)
+    benchmarks_wanted = _speaks_of(task, "bench")
     definition_scores = index.lexical.score_definitions(terms)
     file_scores = index.lexical.score_files(terms)
     best_file = max(file_scores.values(), default=0.0) or 1.0
@@ -85,6 +87,8 @@ def relevance_scores(index: IndexView, task: ParsedTask, config: WalkConfig
         value = score * (1.0 + config.file_weight * file_scores.get(path, 0.0) / best_file)
         if index.is_test(node):
             value *= config.test_discount
+        elif not benchmarks_wanted and is_benchmark_path(path):
+            value *= config.benchmark_discount
         combined[node] = value
     best = max(combined.values(), default=0.0)
     if best <= 0:
@@ -809,7 +813,13 @@ def _seed_matches(found: _SeedSet, candidates: Iterable[str], relevance_of: dict
 
 def _speaks_of_tests(task: ParsedTask) -> bool:
     """Whether a word of the task, or of a name it writes, is "test" or starts so."""
-    return any(w.startswith("test") for w in chain(
+    return _speaks_of(task, "test")
+
+
+def _speaks_of(task: ParsedTask, prefix: str) -> bool:
+    """Whether a word of the task, or of a name it writes, starts with ``prefix`` (both
+    are lower case)."""
+    return any(w.startswith(prefix) for w in chain(
         task.keywords, *(split_identifier(s) for s in task.symbols)))
 
 

@@ -1288,3 +1288,27 @@ def test_a_word_matched_table_of_literals_seeds_below_code(make_repo, build_inde
                                                abs=1e-4)
     assert shared["visit_import"] == plain["visit_import"]
     assert shared["MESSAGES"] < shared["visit_import"]
+
+
+def test_benchmark_code_ranks_below_the_code_unless_the_task_speaks_of_benchmarks(
+        make_repo, build_index) -> None:
+    # trial 38: zod's packages/bench took 3,500 of 8,000 tokens through the word "objects"
+    from ctxopt.graph.rules import is_benchmark_path
+    from ctxopt.seeds import relevance
+
+    body = "def partial_objects(shape):\n    return {key: None for key in shape}\n"
+    root = make_repo({"lib/shape.py": body, "packages/bench/shape.py": body})
+    index = build_index(root)
+    assert is_benchmark_path("packages/bench/shape.py") and is_benchmark_path("asv_bench/x.py")
+    assert not is_benchmark_path("lib/shape.py") and not is_benchmark_path("benchmarking.py")
+
+    def bench_share(task, config=WalkConfig()):
+        found = {index.path_of(node): score
+                 for node, score in relevance(index, parse_task(task), config).items()}
+        return found["packages/bench/shape.py"] / found["lib/shape.py"]
+
+    undiscounted = bench_share("partial objects are wrong", WalkConfig(benchmark_discount=1.0))
+    assert undiscounted > 0.9  # (the path's words change its score a little)
+    assert bench_share("partial objects are wrong") == pytest.approx(
+        WalkConfig().benchmark_discount * undiscounted)
+    assert bench_share("the partial objects benchmark is slow") > 0.9

@@ -24,7 +24,7 @@ from ..model import Definition
 from ..parsing.kinds import TYPE_KINDS
 
 __all__ = ["MAX_AMBIGUOUS_TARGETS", "MAX_ATTRIBUTE_TARGETS", "VIA_PRIORITY", "EdgeGroups",
-           "is_test_path", "test_definitions", "TEST_ATTRIBUTE_LANGUAGES", "symbol_id", "split_symbol", "OWNER_KINDS", "out_of_line_owner",
+           "is_test_path", "is_benchmark_path", "test_definitions", "TEST_ATTRIBUTE_LANGUAGES", "symbol_id", "split_symbol", "OWNER_KINDS", "out_of_line_owner",
            "choose_owners", "attribute_impl_uses", "file_stem"]
 
 MAX_AMBIGUOUS_TARGETS = 5
@@ -79,6 +79,17 @@ def is_example_path(path: str) -> bool:
     """True for files under an ``examples``, ``demo`` or ``samples`` directory (singular
     or plural, any case)."""
     return bool(_EXAMPLE_PATH.search(path))
+
+
+# Directories of benchmarks (xarray's asv_bench/, zod's packages/bench/): they use the
+# project's names as tests do, and a fix seldom goes there.
+_BENCHMARK_PATH = re.compile(r"(^|/)(benchmarks?|bench|asv_bench)/", re.IGNORECASE)
+
+
+def is_benchmark_path(path: str) -> bool:
+    """True for files under a ``bench``, ``benchmark(s)`` or ``asv_bench`` directory
+    (any case)."""
+    return bool(_BENCHMARK_PATH.search(path))
 
 
 def test_definitions(definitions: Sequence[Definition]) -> frozenset[int]:
