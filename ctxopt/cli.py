@@ -493,8 +493,9 @@ def calibrate_command(model: str, estimated: int, actual: int) -> None:
     store = _calibration_store()
     if not model.strip():
         raise BudgetError("the model name is empty")
-    previous, _ = store.factor(model.strip())
-    counter = Calibrated(Cl100kCounter(), factor=1.0 if previous is None else previous)
+    previous, observations, _ = store.entry(model.strip())
+    counter = Calibrated(Cl100kCounter(), factor=1.0 if previous is None else previous,
+                         observations=observations)
     factor = counter.observe(estimated, actual)
     repaired = store.save(model.strip(), factor)
     if repaired is not None:
