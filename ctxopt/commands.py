@@ -18,6 +18,7 @@ from click.core import ParameterSource
 
 from . import __version__
 from .config import SETTINGS, ConfigFile, load_config
+from .errors import CtxoptError
 from .files.safety import read_regular
 from .files.text import display_text
 
@@ -355,7 +356,7 @@ def snapshot_command(tasks_file: Path, output_dir: Path, root: Path, budget: int
 
     from .files.safety import HygieneConfig
     from .pipeline import GatherConfig, gather
-    from .render import render_manifest
+    from .render import render_manifest, task_line
     from .snapshot import manifest_name, read_tasks
     from .store import IndexOptions, open_index
     from .tokens import Cl100kCounter
@@ -372,7 +373,11 @@ def snapshot_command(tasks_file: Path, output_dir: Path, root: Path, budget: int
     with index:
         for task in tasks:
             config = base if task.budget is None else replace(base, budget=task.budget)
-            result = gather(root, task.text, config, counter=counter, index=index)
+            try:
+                result = gather(root, task.text, config, counter=counter, index=index)
+            except CtxoptError as exc:  # (one of several tasks: say which)
+                exc.args = (f"task '{task_line(task.text)}': {exc}",)
+                raise
             written[manifest_name(task.text)] = render_manifest(result, counter.count)
             if not result.selection.blocks:
                 note(f"nothing relevant found for {task.text!r}")
