@@ -94,6 +94,19 @@ def config_from_root(ctx: click.Context, _param: click.Parameter | None,
     return root
 
 
+def config_file_source(ctx: click.Context, param_name: str) -> str | None:
+    """``FILE:LINE: key`` when the value of ``ctx``'s parameter ``param_name`` came from
+    the configuration file (click's ``default_map``), else None: a value the file gave is
+    named by its place there, as ``load_config`` names one it rejects itself."""
+    if ctx.get_parameter_source(param_name) is not ParameterSource.DEFAULT_MAP:
+        return None
+    found: ConfigFile | None = ctx.find_root().meta.get(_CONFIG_KEY)
+    key = next((s.key for s in SETTINGS if s.param == param_name), None)
+    if found is None or key is None:
+        return None
+    return f"{found.where(key)}: {key}"
+
+
 def quiet() -> bool:
     """True when ``--quiet`` was given: diagnostics on stderr are silenced (errors are not)."""
     ctx = click.get_current_context(silent=True)
@@ -272,7 +285,25 @@ MAX_RING_OPTION = click.option(
 TESTS_OPTION = click.option("--tests/--no-tests", type=Boolean(), default=True,
                             show_default=True, envvar="CTXOPT_TESTS",
                             help="Include test files.")
+def _scope_under_root(ctx: click.Context, _param: click.Parameter,
+                      value: str | None) -> str | None:
+    """``--scope`` (from the command line, ``$CTXOPT_SCOPE`` or the configuration file)
+    checked against the root (``pipeline.resolve_scope``) as click parses it, so that a bad
+    one is ``click.BadParameter`` (exit 2) named by where it came from. Returned as given."""
+    root = ctx.params.get("root")
+    if value and isinstance(root, Path):
+        from .errors import UsageError
+        from .pipeline import resolve_scope
+
+        try:
+            resolve_scope(root, value)
+        except UsageError as exc:
+            raise click.BadParameter(str(exc).removeprefix("scope ")) from None
+    return value
+
+
 SCOPE_OPTION = click.option("--scope", type=str, default=None, envvar="CTXOPT_SCOPE",
+                            callback=_scope_under_root,
                             help="Keep only code under this path (relative to the root).")
 TASK_FILE_OPTION = click.option(
     "--task-file", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),

@@ -120,7 +120,7 @@ def test_an_option_value_with_a_space_stays_an_option_value(make_repo, runner) -
     root = make_repo({"my dir/storage.py": STORAGE})
     result = runner.invoke(main, ["gather", "fix Storage", "--root", str(root),
                                   "--scope", "-odd scope"])
-    assert result.exit_code == 2 and "scope '-odd scope' does not exist" in result.output
+    assert result.exit_code == 2 and "'--scope': '-odd scope' does not exist" in result.output
     result = runner.invoke(main, ["gather", "fix Storage", "--root", str(root),
                                   "--scope=my dir", "--format", "manifest"])
     assert result.exit_code == 0 and "my dir/storage.py" in result.stdout
