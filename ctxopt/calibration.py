@@ -109,9 +109,18 @@ class CalibrationStore:
 
     def factor(self, model: str) -> tuple[float | None, str | None]:
         """The stored factor of ``model`` (``None`` if none) and any load problem."""
+        factor, _, problem = self.entry(model)
+        return factor, problem
+
+    def entry(self, model: str) -> tuple[float | None, int, str | None]:
+        """The stored factor of ``model`` (``None`` if none), how many measurements it
+        was learned from (0 for none; at least 1 for a stored factor, as in a file whose
+        entry has no usable count) and any load problem."""
         models, problem = self.load()
         entry = models.get(model)
-        return (None if entry is None else float(entry["factor"])), problem
+        if entry is None:
+            return None, 0, problem
+        return float(entry["factor"]), _observations(entry), problem
 
     def save(self, model: str, factor: float) -> str | None:
         """Store ``factor`` for ``model``; returns the problem repaired (and where the
@@ -130,10 +139,8 @@ class CalibrationStore:
             raise BudgetError(f"the calibration factor must be in [{MIN_FACTOR}, {MAX_FACTOR}], "
                               f"got {factor!r}")
         models, problem = self.load()
-        entry = models.get(model, {})
-        observations = entry.get("observations", 0)
-        if isinstance(observations, bool) or not isinstance(observations, int):
-            observations = 0
+        entry = models.get(model)
+        observations = 0 if entry is None else _observations(entry)
         models[model] = {"factor": factor, "observations": observations + 1}
         text = json.dumps({"version": _CALIBRATION_VERSION, "models": models},
                           indent=2, sort_keys=True) + "\n"
@@ -150,6 +157,15 @@ class CalibrationStore:
         except OSError as exc:
             raise CalibrationError(f"cannot write {self.path}: {exc.strerror or exc}") from exc
         return problem
+
+
+def _observations(entry: dict[str, float]) -> int:
+    """The measurements a stored entry was learned from: its count, at least 1 (an entry
+    with no usable count, as an older or hand-written file may have, holds a factor)."""
+    count = entry.get("observations")
+    if isinstance(count, bool) or not isinstance(count, int):
+        return 1
+    return max(1, count)
 
 
 def _unused_name(path: Path) -> Path:

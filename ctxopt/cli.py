@@ -29,7 +29,7 @@ from .files.safety import HygieneConfig, special_file
 from .files.text import decode_text, display_text, looks_binary
 from .commands import (COMMANDS, MAX_RING_OPTION, ROOT_OPTION, SCOPE_OPTION, SECONDS,
                        TASK_FILE_OPTION, TESTS_OPTION, Whole, apply_config,
-                       check_cache_dir_environment, file_rule_options,
+                       check_cache_dir_environment, config_file_source, file_rule_options,
                        index_options, note, parse_cache_problem, quiet, version_text)
 from .cli_output import (ExitStatus, emit, exit_nothing_found, indexing_progress,
                          output_target)
@@ -88,6 +88,9 @@ class _Main(click.Group):
             exc.show()
             sys.exit(exc.exit_code)
         except click.ClickException as exc:  # click.UsageError and its subclasses
+            where = _from_config_file(exc)
+            if where is not None:  # as the file's other bad values: FILE:LINE: key ...
+                _fail(f"{where}: {exc.message}", exc.exit_code)
             _fail(exc.format_message() + _from_environment(exc) + _misplaced(exc),
                   exc.exit_code, getattr(exc, "ctx", None))
         except CtxoptError as exc:
@@ -143,6 +146,17 @@ def _from_environment(exc: click.ClickException) -> str:
     names = [param.envvar] if isinstance(param.envvar, str) else list(param.envvar or ())
     set_names = [name for name in names if name in os.environ]
     return f" (from {set_names[0]})" if set_names else " (from the environment)"
+
+
+def _from_config_file(exc: click.ClickException) -> str | None:
+    """``FILE:LINE: key`` when ``exc`` is a bad value that came from the configuration
+    file (trial 38: ``index = "/nonexistent/x.db"`` was "Invalid value for '--index'", an
+    option the user never gave), else None (``commands.config_file_source``)."""
+    param, ctx = getattr(exc, "param", None), getattr(exc, "ctx", None)
+    if not isinstance(exc, click.BadParameter) or param is None or ctx is None \
+            or param.name is None:
+        return None
+    return config_file_source(ctx, param.name)
 
 
 def _fail(message: str, code: int, ctx: click.Context | None = None) -> None:
@@ -491,8 +505,9 @@ def calibrate_command(model: str, estimated: int, actual: int) -> None:
     store = _calibration_store()
     if not model.strip():
         raise BudgetError("the model name is empty")
-    previous, _ = store.factor(model.strip())
-    counter = Calibrated(Cl100kCounter(), factor=1.0 if previous is None else previous)
+    previous, observations, _ = store.entry(model.strip())
+    counter = Calibrated(Cl100kCounter(), factor=1.0 if previous is None else previous,
+                         observations=observations)
     factor = counter.observe(estimated, actual)
     repaired = store.save(model.strip(), factor)
     if repaired is not None:

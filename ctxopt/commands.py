@@ -18,6 +18,7 @@ from click.core import ParameterSource
 
 from . import __version__
 from .config import SETTINGS, ConfigFile, load_config
+from .errors import CtxoptError
 from .files.safety import read_regular
 from .files.text import display_text
 
@@ -91,6 +92,19 @@ def config_from_root(ctx: click.Context, _param: click.Parameter | None,
     ctx.find_root().meta[_CONFIG_KEY] = found
     ctx.default_map = found.default_map().get(ctx.info_name or "") if found else None
     return root
+
+
+def config_file_source(ctx: click.Context, param_name: str) -> str | None:
+    """``FILE:LINE: key`` when the value of ``ctx``'s parameter ``param_name`` came from
+    the configuration file (click's ``default_map``), else None: a value the file gave is
+    named by its place there, as ``load_config`` names one it rejects itself."""
+    if ctx.get_parameter_source(param_name) is not ParameterSource.DEFAULT_MAP:
+        return None
+    found: ConfigFile | None = ctx.find_root().meta.get(_CONFIG_KEY)
+    key = next((s.key for s in SETTINGS if s.param == param_name), None)
+    if found is None or key is None:
+        return None
+    return f"{found.where(key)}: {key}"
 
 
 def quiet() -> bool:
@@ -271,7 +285,25 @@ MAX_RING_OPTION = click.option(
 TESTS_OPTION = click.option("--tests/--no-tests", type=Boolean(), default=True,
                             show_default=True, envvar="CTXOPT_TESTS",
                             help="Include test files.")
+def _scope_under_root(ctx: click.Context, _param: click.Parameter,
+                      value: str | None) -> str | None:
+    """``--scope`` (from the command line, ``$CTXOPT_SCOPE`` or the configuration file)
+    checked against the root (``pipeline.resolve_scope``) as click parses it, so that a bad
+    one is ``click.BadParameter`` (exit 2) named by where it came from. Returned as given."""
+    root = ctx.params.get("root")
+    if value and isinstance(root, Path):
+        from .errors import UsageError
+        from .pipeline import resolve_scope
+
+        try:
+            resolve_scope(root, value)
+        except UsageError as exc:
+            raise click.BadParameter(str(exc).removeprefix("scope ")) from None
+    return value
+
+
 SCOPE_OPTION = click.option("--scope", type=str, default=None, envvar="CTXOPT_SCOPE",
+                            callback=_scope_under_root,
                             help="Keep only code under this path (relative to the root).")
 TASK_FILE_OPTION = click.option(
     "--task-file", type=click.Path(dir_okay=False, allow_dash=True, path_type=Path),
@@ -355,7 +387,7 @@ def snapshot_command(tasks_file: Path, output_dir: Path, root: Path, budget: int
 
     from .files.safety import HygieneConfig
     from .pipeline import GatherConfig, gather
-    from .render import render_manifest
+    from .render import render_manifest, task_line
     from .snapshot import manifest_name, read_tasks
     from .store import IndexOptions, open_index
     from .tokens import Cl100kCounter
@@ -372,7 +404,11 @@ def snapshot_command(tasks_file: Path, output_dir: Path, root: Path, budget: int
     with index:
         for task in tasks:
             config = base if task.budget is None else replace(base, budget=task.budget)
-            result = gather(root, task.text, config, counter=counter, index=index)
+            try:
+                result = gather(root, task.text, config, counter=counter, index=index)
+            except CtxoptError as exc:  # (one of several tasks: say which)
+                exc.args = (f"task '{task_line(task.text)}': {exc}",)
+                raise
             written[manifest_name(task.text)] = render_manifest(result, counter.count)
             if not result.selection.blocks:
                 note(f"nothing relevant found for {task.text!r}")

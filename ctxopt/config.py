@@ -115,10 +115,16 @@ _BY_KEY = {s.key: s for s in SETTINGS}
 
 @dataclass(frozen=True)
 class ConfigFile:
-    """A configuration file that was found: its path and its checked values by key."""
+    """A configuration file that was found: its path, its checked values by key, and the
+    1-indexed line of each key (for a value that a command rejects later: ``where``)."""
 
     path: Path
     values: dict[str, Any] = field(default_factory=dict)
+    lines: dict[str, int] = field(default_factory=dict)
+
+    def where(self, key: str) -> str:
+        """``FILE:LINE`` of ``key``, as a message about its value starts."""
+        return f"{self.path}:{self.lines.get(key, 1)}"
 
     def default_map(self) -> dict[str, dict[str, Any]]:
         """``{command: {parameter: value}}`` for click's ``Context.default_map``."""
@@ -209,8 +215,10 @@ def load_config(start: Path) -> ConfigFile | None:
     if not isinstance(table, dict):
         raise ConfigError(f"{path}:{_line_of(text, 'ctxopt') or 1}: [tool.ctxopt] must be a table")
     values: dict[str, Any] = {}
+    lines: dict[str, int] = {}
     for key, value in table.items():
-        where = f"{path}:{_line_of(text, key) or 1}"
+        lines[key] = _line_of(text, key) or 1
+        where = f"{path}:{lines[key]}"
         setting = _BY_KEY.get(key)
         if setting is None:
             import difflib
@@ -228,7 +236,7 @@ def load_config(start: Path) -> ConfigFile | None:
     for key in ("index", "parse_cache"):  # paths relative to the file's directory
         if key in values and (key != "parse_cache" or values[key].strip().lower() != "off"):
             values[key] = str(path.parent / os.path.expanduser(values[key]))
-    return ConfigFile(path, values)
+    return ConfigFile(path, values, lines)
 
 
 def _toml_message(path: Path, text: str, exc: Exception) -> str:

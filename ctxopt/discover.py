@@ -7,7 +7,10 @@ Which files are candidates:
   last match wins, deeper files first) and skips VCS and tool-cache directories;
 - either way, ``.ctxoptignore`` files (same syntax, at any level) exclude more.
 
-Ignored files are skipped silently. Candidates are then skipped, each with a
+Ignored files are skipped silently; those that ``.ctxoptignore`` files or the ``exclude``
+patterns leave out are reported as ``excluded`` (detail: ``--exclude`` or
+``.ctxoptignore``), which the index keeps apart from the other diagnostics so that a task
+naming one can be told why it is not shown. Candidates are then skipped, each with a
 ``Diagnostic`` whose reason is one of ``SKIP_REASONS``:
 
 - ``vendored``: under ``node_modules``, ``vendor``, ``third_party``, a virtual environment...
@@ -37,7 +40,7 @@ from typing import TYPE_CHECKING
 from . import gitrepo
 from .files.notebook import NOTEBOOK_SIZE_FACTOR, as_source, is_notebook
 from .files.patterns import ignore_spec
-from .files.reasons import (REASON_BINARY, REASON_BUILD_OUTPUT, REASON_GENERATED,
+from .files.reasons import (REASON_BINARY, REASON_BUILD_OUTPUT, REASON_EXCLUDED, REASON_GENERATED,
                             REASON_MINIFIED, REASON_NOT_CHECKED_OUT, REASON_NOT_REGULAR,
                             REASON_SECRET,
                             REASON_TOO_LARGE, REASON_UNREADABLE, REASON_VENDORED, REASONS)
@@ -72,6 +75,7 @@ VENDORED_DIRECTORIES = frozenset({
 SKIP_REASONS = REASONS  # the one table, files.reasons
 MAX_FILE_BYTES = 1_000_000
 IGNORE_FILE = ".ctxoptignore"
+EXCLUDE_SOURCE = "--exclude"  # (the option, its variable or the configuration file's key)
 # Read this many bytes to decide whether a file is binary (a NUL byte means binary, as git does).
 _BINARY_SNIFF_BYTES = 8000
 # Minified or generated data: lines this long on average, or one line this long.
@@ -112,6 +116,7 @@ class Candidate:
 class _Ignore:
     base: str  # directory of the ignore file, relative to the root, '' for the root
     spec: pathspec.GitIgnoreSpec
+    source: str = IGNORE_FILE  # what a file it excludes is excluded by (``excluded``)
 
 
 def _load_ignore(directory: Path, base: str, name: str = ".gitignore") -> _Ignore | None:
@@ -123,23 +128,29 @@ def _load_ignore(directory: Path, base: str, name: str = ".gitignore") -> _Ignor
 
 
 def _ignored(rel: str, ignores: list[_Ignore], is_dir: bool) -> bool:
+    return _ignored_by(rel, ignores, is_dir) is not None
+
+
+def _ignored_by(rel: str, ignores: list[_Ignore], is_dir: bool) -> _Ignore | None:
+    """The ignore file (or patterns) that excludes ``rel``, or None when none does."""
     for ignore in reversed(ignores):  # deepest first: it has the last word
         if ignore.base and not rel.startswith(ignore.base + "/"):
             continue
         sub = rel[len(ignore.base) + 1:] if ignore.base else rel
         result = ignore.spec.check_file(sub + ("/" if is_dir else ""))
         if result.include is not None:
-            return bool(result.include)
-    return False
+            return ignore if result.include else None
+    return None
 
 
-def _ignored_with_parents(rel: str, ignores: list[_Ignore]) -> bool:
-    """Like ``_ignored`` for a file, also when one of its directories is excluded."""
+def _ignored_with_parents(rel: str, ignores: list[_Ignore]) -> _Ignore | None:
+    """Like ``_ignored_by`` for a file, also when one of its directories is excluded."""
     parts = rel.split("/")
     for i in range(1, len(parts)):
-        if _ignored("/".join(parts[:i]), ignores, True):
-            return True
-    return _ignored(rel, ignores, False)
+        ignore = _ignored_by("/".join(parts[:i]), ignores, True)
+        if ignore is not None:
+            return ignore
+    return _ignored_by(rel, ignores, False)
 
 
 def _is_venv(directory: str) -> bool:
@@ -329,8 +340,9 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
     Returns (candidates sorted by path, diagnostics of the files skipped by reason
     ``vendored``, ``too large``, ``generated`` (lock files, ``.gitattributes``),
     ``minified`` (by name), ``submodule``, ``not checked out``, ``broken link``,
-    ``outside root``, ``not a regular file`` (a FIFO, socket or device, or a link to one)
-    or ``unreadable``). ``.gitattributes`` win over the name rules both
+    ``outside root``, ``not a regular file`` (a FIFO, socket or device, or a link to one),
+    ``unreadable`` or ``excluded`` (by ``.ctxoptignore`` or ``config.exclude``: the
+    detail says which)). ``.gitattributes`` win over the name rules both
     ways: ``linguist-generated``/``gitlab-generated`` and ``linguist-vendored`` skip a file,
     ``-linguist-generated`` keeps a lock file (and its candidate says so, for the header
     rule), ``-linguist-vendored`` keeps a file under ``vendor/``. Symbolic links to
@@ -354,7 +366,7 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
     ignores = _ignore_files(root, listing)
     if config.exclude:  # last: the patterns the user gave have the last word
         ignores.append(_Ignore(listing.prefix.rstrip("/"),
-                               ignore_spec(config.exclude)))
+                               ignore_spec(config.exclude), EXCLUDE_SOURCE))
     venvs: dict[str, bool] = {}
     # (directory, submodule depth) -> vendored: a verdict per directory, not per file
     vendored: dict[tuple[str, int], bool] = {}
@@ -365,7 +377,9 @@ def list_candidates(root: Path, *, max_file_bytes: int = MAX_FILE_BYTES,
     for rel in listing.files:
         if rel == ".ctxopt" or rel.startswith(".ctxopt/"):
             continue
-        if ignores and _ignored_with_parents(listing.prefix + rel, ignores):
+        ignore = _ignored_with_parents(listing.prefix + rel, ignores) if ignores else None
+        if ignore is not None:
+            diagnostics.append(Diagnostic(rel, REASON_EXCLUDED, ignore.source))
             continue
         attributes = listing.attributes.get(rel, {})
         skip = _attribute_skip(rel, attributes)

@@ -377,7 +377,9 @@ class Result:
     task would add. ``gone_definitions`` are (symbol, path) of those of them that no
     definition of the index is, and that one of a file the index's update dropped was.
     ``out_of_scope`` are (symbol, path, scope) of those of them whose definitions all
-    lie outside the gather's ``--scope``.
+    lie outside the gather's ``--scope``. ``excluded_named`` are the diagnostics (reason
+    ``excluded``) of the files ``--exclude`` or a ``.ctxoptignore`` left out that those of
+    them name (a path, or its last parts) or that hold a gone definition.
     """
 
     task: str
@@ -396,3 +398,4 @@ class Result:
     unknown_paths: tuple[str, ...] = ()
     gone_definitions: tuple[tuple[str, str], ...] = ()
     out_of_scope: tuple[tuple[str, str, str], ...] = ()
+    excluded_named: tuple[Diagnostic, ...] = ()

@@ -288,17 +288,20 @@ def _prepare_with(root: Path, parsed: ParsedTask, layout: Layout, config: Gather
     callers = callers_code(index, parsed)
     unknown = tuple(s for s in parsed.symbols if "/" in s and is_path_symbol(s)
                     and s not in callers and not files_named(index, s))
+    gone = _gone_definitions(index, parsed.symbols, removed or {})
     empty = replace(layout.result, diagnostics=diagnostics, origin=origin_of(root, index),
                     indexed_files=None if blocks else len(index.files), unknown_paths=unknown,
-                    gone_definitions=_gone_definitions(index, parsed.symbols, removed or {}),
-                    out_of_scope=_out_of_scope(index, parsed.symbols, walk_config))
+                    gone_definitions=gone,
+                    out_of_scope=_out_of_scope(index, parsed.symbols, walk_config),
+                    excluded_named=_excluded_named(
+                        index.excluded, (*parsed.symbols, *(path for _, path in gone))))
     steps = plan_steps(blocks, layout) if blocks else ()
     return Prepared(empty=empty, layout=layout, blocks=tuple(blocks), items=tuple(items),
                     steps=steps, counter=counter)
 
 
 # How a skip reason reads after a file's name; others read "was skipped (reason)".
-_SKIPPED_AS = {"not checked out": "is not checked out", "submodule": "is in a submodule",
+_SKIPPED_AS = {"excluded": "is excluded", "not checked out": "is not checked out", "submodule": "is in a submodule",
                "vendored": "is vendored", "generated": "is generated", "binary": "is binary",
                "minified": "is minified", "too large": "is too large",
                "unreadable": "is unreadable"}
@@ -316,6 +319,22 @@ def _gone_definitions(index: IndexView, symbols: tuple[str, ...],
             continue
         found += [(symbol, path) for path, held in removed.items()
                   if any(_names(qualified, symbol) for qualified in held)][:1]
+    return tuple(found)
+
+
+def _excluded_named(excluded: list[Diagnostic], named: tuple[str, ...]
+                    ) -> tuple[Diagnostic, ...]:
+    """The diagnostics of ``excluded`` (files ``--exclude`` or a ``.ctxoptignore`` left
+    out) whose path is one of ``named`` or ends with one (``util.go`` names
+    ``pkg/util.go``), paths escaped for display; ``()`` when none is."""
+    names = {name for name in named if "/" in name or "." in name}
+    if not names:
+        return ()
+    found = []
+    for d in excluded:
+        parts = d.path.split("/")
+        if any("/".join(parts[i:]) in names for i in range(len(parts))):
+            found.append(replace(d, path=display_text(d.path)))
     return tuple(found)
 
 
@@ -387,21 +406,27 @@ def lines_past_the_end(index: IndexView, task: ParsedTask) -> list[str]:
 
 
 def named_files_left_out(root: Path, result: Result) -> list[str]:
-    """What became of each file the task names that the index skipped, that is empty or
+    """What became of each file the task names that the index skipped or that ``--exclude``
+    or a ``.ctxoptignore`` left out (``Result.excluded_named``), that is empty or
     that does not exist, one note each (``src/db.rs is unreadable (Permission denied)``,
-    ``a.py is empty``, ``src/b.ts does not exist``), in the task's order, and of each
-    symbol it names whose file was deleted since the index was made
-    (``Result.gone_definitions``: ``Target.arch was in src/target.rs, which no longer
-    exists``) or that lies outside ``--scope`` (``Result.out_of_scope``: ``Command.Find is
+    ``util.go is excluded (--exclude)``, ``a.py is empty``, ``src/b.ts does not exist``), in
+    the task's order, and of each symbol it names whose file was deleted since the index
+    was made (``Result.gone_definitions``: ``Target.arch was in src/target.rs, which no
+    longer exists``; ``WatchConfig is in viper.go, which is excluded (--exclude)`` when the
+    file is there but now excluded) or that lies outside ``--scope`` (``Result.out_of_scope``: ``Command.Find is
     in command.go, outside --scope doc``); ``[]`` when every file it names was indexed
     with content."""
     notes = []
     shown = {block.path for block in result.selection.blocks}  # (a degraded one is shown)
     gone = dict(result.gone_definitions)
+    excluded = {d.path: d for d in result.excluded_named}
     outside = {symbol: (path, scope) for symbol, path, scope in result.out_of_scope}
     for symbol in result.task_symbols:
         if symbol in gone:
-            notes.append(f"{symbol} was in {gone[symbol]}, which no longer exists")
+            # (dropped from the index as excluded, not deleted: trial 38)
+            skip = excluded.get(display_text(gone[symbol]))
+            notes.append(f"{symbol} was in {gone[symbol]}, which no longer exists" if skip is None
+                         else f"{symbol} is in {skip.path}, which {_skip_note(skip)}")
             continue
         if symbol in outside:
             path, scope = outside[symbol]
@@ -409,17 +434,22 @@ def named_files_left_out(root: Path, result: Result) -> list[str]:
             continue
         if "/" not in symbol and "." not in symbol:
             continue
-        skip = _skip_of(symbol, result.diagnostics)
+        skip = _skip_of(symbol, (*result.diagnostics, *result.excluded_named))
         if skip is not None and skip.path in shown:
             continue
         if skip is not None:
-            notes.append(f"{skip.path} {_SKIPPED_AS.get(skip.reason, f'was skipped ({skip.reason})')}"
-                         + (f" ({skip.detail})" if skip.detail and skip.reason in _SKIPPED_AS else ""))
+            notes.append(f"{skip.path} {_skip_note(skip)}")
         elif _is_empty_file(root, symbol):
             notes.append(f"{symbol} is empty")
         elif symbol in result.unknown_paths and _is_missing_file(root, symbol, shown):
             notes.append(f"{symbol} does not exist")
     return list(dict.fromkeys(notes))
+
+
+def _skip_note(skip: Diagnostic) -> str:
+    """How a skipped file's reason reads after its name: ``is excluded (--exclude)``."""
+    return (_SKIPPED_AS.get(skip.reason, f"was skipped ({skip.reason})")
+            + (f" ({skip.detail})" if skip.detail and skip.reason in _SKIPPED_AS else ""))
 
 
 def _skip_of(named: str, diagnostics: tuple[Diagnostic, ...]) -> Diagnostic | None:

@@ -136,8 +136,15 @@ def test_calibrated_scales_and_rounds_up() -> None:
     assert Calibrated(FixedCounter(10)).count("x") == 10
 
 
-def test_observe_moves_by_the_moving_average() -> None:
+def test_first_observation_sets_the_factor() -> None:
+    # trial 38: averaged with the starting 1.0, a measured 1.18 became 1.054
     counter = Calibrated(FixedCounter(100), alpha=0.3)
+    assert counter.observe(1000, 1180) == pytest.approx(1.18)
+    assert counter.observations == 1
+
+
+def test_observe_moves_by_the_moving_average() -> None:
+    counter = Calibrated(FixedCounter(100), alpha=0.3, observations=1)
     # estimated 100 at factor 1.0, actual 150: target 1.5, so 0.7 * 1.0 + 0.3 * 1.5
     assert counter.observe(100, 150) == pytest.approx(1.15)
     # the next estimate already carries the factor: 115 handed out, 150 actual
@@ -147,8 +154,10 @@ def test_observe_moves_by_the_moving_average() -> None:
 
 def test_one_outlier_moves_the_factor_only_alpha_of_the_way_to_a_bound() -> None:
     # trial: 100 estimated, 100000 actual took the factor from 1.0 to 2.0 in one step
-    assert Calibrated(FixedCounter(1)).observe(100, 100_000) == pytest.approx(1.3)
-    assert Calibrated(FixedCounter(1)).observe(100_000, 100) == pytest.approx(0.85)
+    assert Calibrated(FixedCounter(1), observations=1).observe(100, 100_000) == pytest.approx(1.3)
+    assert Calibrated(FixedCounter(1), observations=1).observe(100_000, 100) == pytest.approx(0.85)
+    # a first measurement is clamped to the bounds
+    assert Calibrated(FixedCounter(1)).observe(100, 100_000) == 2.0
 
 
 @pytest.mark.parametrize(("estimated", "actual"), [(0, 100), (-5, 100), (100, 0), (100, -3)])
@@ -157,10 +166,11 @@ def test_observe_ignores_non_positive_values(estimated, actual) -> None:
     assert counter.observe(estimated, actual) == 1.2
 
 
-@pytest.mark.parametrize(("alpha", "factor"), [(0, 1.0), (1.5, 1.0), (0.3, 0.4), (0.3, 2.5)])
-def test_calibrated_rejects_bad_parameters(alpha, factor) -> None:
+@pytest.mark.parametrize(("alpha", "factor", "observations"),
+                         [(0, 1.0, 0), (1.5, 1.0, 0), (0.3, 0.4, 0), (0.3, 2.5, 0), (0.3, 1.0, -1)])
+def test_calibrated_rejects_bad_parameters(alpha, factor, observations) -> None:
     with pytest.raises(BudgetError):
-        Calibrated(FixedCounter(1), alpha=alpha, factor=factor)
+        Calibrated(FixedCounter(1), alpha=alpha, factor=factor, observations=observations)
 
 
 observations = st.lists(st.tuples(st.floats(-10, 1e6, allow_nan=False),

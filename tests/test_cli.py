@@ -491,6 +491,24 @@ def test_a_file_the_task_names_that_was_skipped_is_said_beside_the_context(runne
                                               "src/db.py is too large (1224 bytes)")
 
 
+@pytest.mark.parametrize(("rule", "source"), [("--exclude", "--exclude"),
+                                              (".ctxoptignore", ".ctxoptignore")])
+def test_a_file_the_task_names_that_is_excluded_is_said(runner, make_repo, rule, source) -> None:
+    # trial 38: "bug in util.go" with util.go excluded showed other code and said nothing
+    root = make_repo({"pkg/util.go": "package pkg\n\nfunc Util() int {\n\treturn 1\n}\n",
+                      "main.go": "package main\n\nfunc Bug() {}\n"})
+    args = ["--exclude", "util.go"] if rule == "--exclude" else []
+    if rule == ".ctxoptignore":
+        (root / ".ctxoptignore").write_text("util.go\n")
+    result = runner.invoke(main, ["gather", "fix Bug in util.go", "--root", str(root), *args])
+    assert result.exit_code == 0 and "func Bug" in result.stdout
+    assert result.stderr.splitlines()[-1] == ("ctxopt: the task names a file that is not shown: "
+                                              f"pkg/util.go is excluded ({source})")
+    # with nothing else to show, it is why nothing was found: exit 1, as a skipped file
+    result = runner.invoke(main, ["gather", "fix pkg/util.go", "--root", str(root), *args])
+    assert result.exit_code == 1 and "pkg/util.go is excluded" in result.stderr
+
+
 def test_a_definition_the_task_names_outside_the_scope_is_said_beside_the_context(
         runner, make_repo) -> None:
     # trial 37: "fix Command.Find" with --scope doc showed doc's callers of it and no word

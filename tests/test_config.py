@@ -58,6 +58,9 @@ def test_precedence_for_every_setting(setting, name: str, tmp_path: Path, monkey
         from_file.parent.mkdir()  # (an index is never put in a missing directory)
     if from_file == "CONFIG_DIR/pc":
         from_file = str(tmp_path / "pc")
+    if setting.key == "scope":  # (a scope is checked against the root: the cwd here)
+        for directory in (from_file, from_env, from_cli):
+            (tmp_path / directory).mkdir()
     monkeypatch.chdir(tmp_path)
     for other in SETTINGS:
         monkeypatch.delenv(other.envvar, raising=False)
@@ -132,7 +135,7 @@ def test_curve_walks_with_the_configuration_gather_uses(runner, fixture_repo, tm
         if where is arguments:
             monkeypatch.chdir(root)  # found from the working directory as well
         result = runner.invoke(main, where)
-        assert result.exit_code == 2 and "scope 'nowhere' does not exist" in result.stderr
+        assert result.exit_code == 2 and "scope: 'nowhere' does not exist" in result.stderr
 
 
 def test_a_malformed_configuration_in_root_is_one_error_line(runner, fixture_repo, tmp_path,
@@ -145,6 +148,25 @@ def test_a_malformed_configuration_in_root_is_one_error_line(runner, fixture_rep
         result = runner.invoke(main, [*command, "--root", str(root)])
         assert result.exit_code == 2
         assert result.stderr.count("\n") == 1 and ".ctxopt.toml:1" in result.stderr
+
+
+@pytest.mark.parametrize("config_name", sorted(FORMATS))
+@pytest.mark.parametrize(("line", "message"), [
+    ('index = "/nonexistent/x.db"', "index: directory '/nonexistent' does not exist"),
+    ('scope = "nowhere"', "scope: 'nowhere' does not exist under "),
+    ('parse_cache = "a.py/cache"', "parse_cache: "),
+])
+def test_a_value_the_command_rejects_names_the_configuration_file(
+        runner, make_repo, monkeypatch, config_name, line, message) -> None:
+    # trial 38: the file's index was "Invalid value for '--index'", an option never given
+    monkeypatch.delenv("CTXOPT_PARSE_CACHE")  # (the tests' own: it would win over the file)
+    root = make_repo({"a.py": "def f():\n    pass\n"})
+    (root / config_name).write_text(FORMATS[config_name].format(body=f"budget = 900\n{line}\n"))
+    result = runner.invoke(main, ["gather", "fix f", "--root", str(root)])
+    assert result.exit_code == 2
+    number = FORMATS[config_name].format(body="budget = 900\n").count("\n") + 1
+    assert result.stderr.startswith(f"Error: {root / config_name}:{number}: {message}")
+    assert result.stderr.count("\n") == 1 and "--index" not in result.stderr
 
 
 def test_config_command_prints_values_and_sources(runner, tmp_path, monkeypatch) -> None:

@@ -10,6 +10,8 @@ import ctxopt.render
 from ctxopt import __version__
 from ctxopt.cli import main
 from ctxopt.contract import SCHEMAS, git_commit, load_schema
+from ctxopt.curve import CURVE_SCHEMA_VERSION
+from ctxopt.diff import DIFF_SCHEMA_VERSION
 
 
 def git(root: Path, *args: str) -> str:
@@ -29,8 +31,20 @@ def test_shipped_schemas_are_valid_draft_2020_12(name: str) -> None:
     jsonschema.Draft202012Validator.check_schema(load_schema(name))
 
 
-def test_schema_version_matches_the_renderer() -> None:
-    assert load_schema("gather")["properties"]["schema_version"]["const"] == ctxopt.render.SCHEMA_VERSION == 3
+@pytest.mark.parametrize(("name", "version"), [
+    ("gather", ctxopt.render.SCHEMA_VERSION), ("diff", DIFF_SCHEMA_VERSION),
+    ("curve", CURVE_SCHEMA_VERSION)])
+def test_schema_version_matches_the_renderer(name: str, version: int) -> None:
+    assert load_schema(name)["properties"]["schema_version"]["const"] == version
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMAS))
+def test_schema_id_names_the_schema_and_its_version(name: str) -> None:
+    # trial 38: gather's $id said version 2 while its schema_version was 3; an output
+    # that carries no schema_version is at version 1
+    schema = load_schema(name)
+    version = schema.get("properties", {}).get("schema_version", {}).get("const", 1)
+    assert schema["$id"] == f"urn:ctxopt:schema:{name}:{version}"
 
 
 def test_provenance_outside_git(runner, fixture_repo) -> None:

@@ -8,6 +8,8 @@ import subprocess
 import pytest
 
 from ctxopt.discover import classify_content, discover_sources, list_candidates
+from ctxopt.files.safety import HygieneConfig
+from ctxopt.model import Diagnostic
 
 
 def _reasons(diagnostics) -> list[tuple[str, str]]:
@@ -34,13 +36,17 @@ def test_each_skip_reason(make_repo, files, skipped) -> None:
     assert _reasons(diagnostics) == [skipped]
 
 
-def test_ctxoptignore_excludes_silently_at_any_level(make_repo) -> None:
+def test_ctxoptignore_excludes_at_any_level(make_repo) -> None:
     root = make_repo({".ctxoptignore": "docs/\n*.gen.py\n", "docs/a.py": "x = 1\n",
                       "pkg/.ctxoptignore": "local.py\n", "pkg/local.py": "y = 2\n",
                       "pkg/model.gen.py": "z = 3\n", "pkg/keep.py": "w = 4\n", "local.py": "v = 5\n"})
     selected, diagnostics = discover_sources(root)
     assert selected == [".ctxoptignore", "local.py", "pkg/.ctxoptignore", "pkg/keep.py"]
-    assert diagnostics == []
+    # said as excluded (the index keeps these apart, for a task that names one: trial 38)
+    assert diagnostics == [Diagnostic(path, "excluded", ".ctxoptignore")
+                           for path in ("docs/a.py", "pkg/local.py", "pkg/model.gen.py")]
+    _, diagnostics = discover_sources(root, config=HygieneConfig(exclude=("keep.py",)))
+    assert Diagnostic("pkg/keep.py", "excluded", "--exclude") in diagnostics
 
 
 @pytest.mark.parametrize("name", [".ctxoptignore", ".gitignore"])

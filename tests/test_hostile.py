@@ -85,7 +85,8 @@ def test_scope_outside_the_root_is_a_usage_error(runner, linked_repo, scope) -> 
     result = runner.invoke(main, ["gather", "fix Storage", "--root", str(linked_repo),
                                   "--scope", scope])
     assert result.exit_code == 2
-    assert result.stderr.startswith(f"Error: scope {scope!r} is outside the root")
+    assert result.stderr.startswith(f"Error: Invalid value for '--scope': {scope!r} is "
+                                    "outside the root")
     assert "Traceback" not in result.stderr
 
 

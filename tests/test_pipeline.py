@@ -1,11 +1,13 @@
 """Fitting the whole text (``fit.fit_text``): exact header reservation and the too-small
 error."""
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from ctxopt import pipeline
 from ctxopt.errors import BudgetTooSmall, BudgetTooSmallForContent, UsageError
+from ctxopt.files.safety import HygieneConfig
 from ctxopt.model import Fidelity, Tier
 from ctxopt.render import render_text
 from ctxopt.tokens import count_tokens
@@ -142,6 +144,13 @@ def test_a_named_symbol_whose_file_was_deleted_since_the_index_is_noted(make_rep
     result = pipeline.gather(root, "Target::arch uses uname, see other target", config)
     assert pipeline.named_files_left_out(root, result) == [
         "Target.arch was in src/target.rs, which no longer exists"]
+    # a file there but excluded since is said to be excluded, not gone (trial 38)
+    (root / "src/target.rs").write_text("struct Target;\nimpl Target {\n    fn arch() {}\n}\n")
+    pipeline.gather(root, "Target arch", config)
+    excluded = replace(config, hygiene=HygieneConfig(exclude=("target.rs",)))
+    result = pipeline.gather(root, "Target::arch uses uname, see other target", excluded)
+    assert pipeline.named_files_left_out(root, result) == [
+        "Target.arch is in src/target.rs, which is excluded (--exclude)"]
     # a name that is still defined, or a task naming none of the file's, gets none
     (root / "src/target.rs").write_text("struct Target;\n")
     pipeline.gather(root, "Target", config)

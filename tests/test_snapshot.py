@@ -343,3 +343,16 @@ def test_a_snapshot_neither_replaces_a_file_of_the_user_nor_removes_their_manife
     assert mine.exit_code == 0, mine.stderr
     assert runner.invoke(main, args).exit_code == 0
     assert sorted(p.name for p in out.iterdir()) == sorted([manifest_name(TASK), "baseline.tsv"])
+
+
+def test_a_budget_too_small_names_its_task(runner, tmp_path: Path) -> None:
+    # trial 38: "budget of 50 tokens is too small..." did not say which task's
+    repo = tmp_path / "repo"
+    write(repo, {"shop/tax.py": TAX})
+    (tmp_path / "tasks.json").write_text(json.dumps(["fix compute_tax", {"task": "b", "budget": 5}]))
+    result = runner.invoke(main, ["snapshot", "--tasks", str(tmp_path / "tasks.json"), "--root",
+                                  str(repo), "-o", str(tmp_path / "out"), "--index",
+                                  str(tmp_path / "i.db")])
+    assert result.exit_code == 2
+    assert result.stderr.startswith("Error: task 'b': budget of 5 tokens is too small")
+    assert len(result.stderr.splitlines()) == 1 and not (tmp_path / "out").exists()

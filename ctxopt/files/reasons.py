@@ -14,6 +14,7 @@ REASON_TOO_LARGE = "too large"
 REASON_GENERATED = "generated"
 REASON_MINIFIED = "minified"
 REASON_NOT_CHECKED_OUT = "not checked out"  # outside a sparse checkout
+REASON_EXCLUDED = "excluded"  # by --exclude or a .ctxoptignore (kept apart by the index)
 # input safety (files.safety): what a hostile repository can hold
 REASON_BINARY = "binary"
 REASON_BROKEN_LINK = "broken link"

@@ -42,6 +42,7 @@ class IndexView(Protocol):
 
     files: list[str]
     diagnostics: list[Diagnostic]
+    excluded: list[Diagnostic]  # files --exclude or a .ctxoptignore left out
 
     @property
     def lexical(self) -> LexicalView:

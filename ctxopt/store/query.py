@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from ..files.reasons import REASON_EXCLUDED
 from ..graph.rules import TEST_ATTRIBUTE_LANGUAGES, is_test_path, split_symbol, test_definitions
 from ..model import Definition, Diagnostic, FileTags, Reference
 from ..errors import IndexMovedAside, IndexStoreError
@@ -34,7 +35,10 @@ class StoredIndex:
     files : list of str
         Every selected file, sorted (parsed or not).
     diagnostics : list of Diagnostic
-        Files skipped, by reason (see ``discover``).
+        Files skipped, by reason (see ``discover``), but for those of ``excluded``.
+    excluded : list of Diagnostic
+        Files ``--exclude`` or a ``.ctxoptignore`` left out (reason ``excluded``): kept
+        apart, as the user chose to leave them out, for a task that names one.
 
     The index reads from one snapshot of the database (a read transaction held until
     ``close``), so a concurrent update cannot change its answers halfway through a gather.
@@ -61,7 +65,10 @@ class StoredIndex:
         self._id: dict[str, int] = {}
         self._path = FilePaths()  # file id -> path; an id no file has raises IndexInconsistent
         self.files: list[str] = []
-        self.diagnostics: list[Diagnostic] = list(name_skips)
+        self.diagnostics: list[Diagnostic] = []
+        self.excluded: list[Diagnostic] = []
+        for skip in name_skips:
+            (self.excluded if skip.reason == REASON_EXCLUDED else self.diagnostics).append(skip)
         self._line_count: dict[str, int] = {}
         self._language: dict[str, str | None] = {}
         self._file_length: dict[str, int] = {}  # of the lexical documents of files
