@@ -3,11 +3,10 @@ or a file (``--task-file``); and a command class that never mistakes a task for 
 
 Real issue titles often begin with an option's name ("--update fails when the remote is
 down"). A command-line word that starts with a dash and has a space before any ``=`` is
-never an option, so it is taken as the task. Any other word that starts with a dash is an
-option, and one the command does not have is click's "No such option" with its suggestion
-(``--fromat=json``: did you mean ``--format``?): a task shaped like an option
-(``--update=<pattern>``) goes after ``--`` (``ctxopt gather -- -v``), as with any
-command-line tool, or comes from standard input or ``--task-file``.
+never an option, so it is taken as the task; so is a word ``--NAME[=...]`` that names no
+option of the command or of ``ctxopt`` (``--update=<pattern>``, an issue title) when the
+command is given no other task, with a note on stderr. Any other task that starts with a
+dash goes after ``--`` (``ctxopt gather -- -v``), as with any command-line tool.
 """
 from __future__ import annotations
 
@@ -32,6 +31,12 @@ def _looks_like_words(arg: str) -> bool:
     return arg.startswith("-") and any(c.isspace() for c in arg.split("=", 1)[0])
 
 
+def _option_names(command: click.Command, ctx: click.Context) -> set[str]:
+    """The names of ``command``'s options (``--budget``, ``-o``...)."""
+    return {name for param in command.get_params(ctx) if isinstance(param, click.Option)
+            for name in (*param.opts, *param.secondary_opts)}
+
+
 class TaskCommand(click.Command):
     """A click command whose dash-led phrases are its positional argument, not options."""
 
@@ -39,20 +44,39 @@ class TaskCommand(click.Command):
         takes_value = {name for param in self.get_params(ctx)
                        if isinstance(param, click.Option) and not param.is_flag
                        and not param.count for name in param.opts}
+        known = _option_names(self, ctx)
+        if ctx.parent is not None:  # ``ctxopt gather TASK -q``: said to go before, not a task
+            known |= _option_names(ctx.parent.command, ctx.parent)
         kept: list[str] = []
         phrases: list[str] = []
+        unknown: list[str] = []  # ``--NAME[=...]`` naming no option
+        positional = 0
         for i, arg in enumerate(args):
             if arg == "--":
+                positional += len(args) - i - 1
                 kept += args[i:]
                 break
-            # (a phrase is no option even as a value: ``--scope "-odd scope"`` is the scope)
             value_of_option = bool(kept) and kept[-1] in takes_value
-            if not value_of_option and _looks_like_words(arg):
-                phrases.append(arg)
-            else:
-                # a word shaped like an option is one, known or not: a task taken from a
-                # misspelt one (trial 38: --fromat=json) searched for "fromat json", exit 0
+            if value_of_option or not arg.startswith("-") or arg == "-":
+                # (a value of --task-file is a task given)
+                positional += not value_of_option or kept[-1] == "--task-file"
                 kept.append(arg)
+            elif _looks_like_words(arg):
+                phrases.append(arg)
+            elif arg.startswith("--") and arg.split("=", 1)[0] not in known:
+                unknown.append(arg)
+                kept.append(arg)
+            else:
+                positional += arg.startswith("--task-file=")
+                kept.append(arg)
+        if len(unknown) == 1 and not phrases and not positional:
+            # the only task word given: an issue title such as ``--update=<pattern>``
+            kept.remove(unknown[0])
+            phrases.append(unknown[0])
+            if not ctx.find_root().params.get("quiet"):
+                click.echo(f"ctxopt: {ctx.info_name} has no option {unknown[0].split('=', 1)[0]}, "
+                           f"so {unknown[0]!r} is read as the task (put such a task after --)",
+                           err=True)
         if phrases:
             at = kept.index("--") + 1 if "--" in kept else len(kept)
             kept[at:at] = (["--"] if "--" not in kept else []) + phrases
