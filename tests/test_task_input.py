@@ -158,6 +158,16 @@ def test_a_word_naming_no_option_is_the_task_when_no_other_task_is_given(make_re
     assert quiet.exit_code == 0 and quiet.stderr == ""
 
 
+@pytest.mark.parametrize("word", ["--fromat=json", "--rooot=.", "--budgte=500", "--scoep=src"])
+def test_a_misspelt_option_alone_is_no_task(make_repo, runner, word) -> None:
+    # trial 38: --fromat=json, given no other task, was read as the task (exit 0, 46 KB
+    # of text context), where --budgte 300 was refused
+    root = make_repo({"storage.py": STORAGE})
+    result = runner.invoke(main, ["gather", word, "--root", str(root)])
+    assert result.exit_code == 2 and result.stderr.startswith("Error: No such option"), word
+    assert "Did you mean" in result.stderr and result.stdout == ""
+
+
 def test_a_multi_line_task_keeps_its_lines_and_the_header_one_line(make_repo, runner) -> None:
     root = make_repo({"storage.py": STORAGE})
     result = runner.invoke(main, ["gather", "-", "--root", str(root), "--format", "json"],
