@@ -146,15 +146,19 @@ def remember_output(path: Path, data: bytes) -> str | None:
 
 
 def _written_by_ctxopt(path: Path) -> bool:
-    """Whether the file at ``path`` is empty or holds exactly what ctxopt last wrote there
-    (``remember_output``), so that a new run may replace it. A file that merely looks
-    like an output is not: trial 8 appended notes to an earlier output, or copied one
-    elsewhere in the repository, and the next ``-o`` replaced them. An unreadable file
-    is not. Read in chunks, and only when a record of the path exists."""
+    """Whether the file at ``path`` holds exactly what ctxopt last wrote there
+    (``remember_output``), or is empty outside every repository (``mktemp``'s), so that a
+    new run may replace it. A file that merely looks like an output is not: trial 8
+    appended notes to an earlier output, or copied one elsewhere in the repository, and
+    the next ``-o`` replaced them. Nor is an empty file of a repository, which may be a
+    committed one (an ``__init__.py``: review 38), nor an unreadable file. Read in
+    chunks, and only when a record of the path exists."""
     import hashlib
 
+    from .gitrepo import find_repository_root
+
     try:
-        if path.stat().st_size == 0:
+        if path.stat().st_size == 0 and find_repository_root(path.parent) is None:
             return True
         expected = _record_of(path).read_text(encoding="ascii").strip()
         digest = hashlib.sha256()

@@ -20,11 +20,11 @@ from dataclasses import dataclass, replace
 from itertools import chain
 
 from .graph.names import dotted_names
-from .graph.rules import file_stem, is_benchmark_path, is_example_path, split_symbol
+from .graph.rules import file_stem, is_benchmark_path, is_example_path, is_test_path, split_symbol
 from .graph.view import IndexView
 from .lexical import REPORT_WORDS, abbreviation_terms, name_words, query_terms, term_words
 from .model import FOCUS_ABOVE, Definition
-from .parsing.kinds import CALLABLE_KINDS, MODULE_KINDS, TYPE_USE_KINDS, TYPE_VALUE_KINDS
+from .parsing.kinds import CALLABLE_KINDS, DATA_KINDS, MODULE_KINDS, TYPE_USE_KINDS
 from .task import (IDENTIFIER, STOP_WORDS, ParsedTask, Reference, case_shape, is_path_symbol,
                    split_identifier)
 from .walk_config import WalkConfig
@@ -57,6 +57,16 @@ def _specificity(matches: int) -> float:
     return 1.0 / (1.0 + math.log(max(1, matches)))
 
 
+def path_discount(path: str, config: WalkConfig, benchmarks_wanted: bool) -> float:
+    """The factor a match in the file at ``path`` counts for: ``config.test_discount`` in a
+    test file (``is_test_path``), ``config.benchmark_discount`` in benchmark code
+    (``is_benchmark_path``) unless ``benchmarks_wanted`` (the task speaks of benchmarks:
+    ``speaks_of(task, "bench")``), else 1."""
+    if is_test_path(path):
+        return config.test_discount
+    return 1.0 if benchmarks_wanted or not is_benchmark_path(path) else config.benchmark_discount
+
+
 def relevance(index: IndexView, task: ParsedTask, config: WalkConfig | None = None) -> dict[str, float]:
     """Lexical relevance of each definition to the task, in [0, 1] (1 for the best).
 
@@ -77,7 +87,7 @@ def relevance_scores(index: IndexView, task: ParsedTask, config: WalkConfig
         return {}, {}
     for term, weight in _abbreviations(index, task).items():
         terms[term] = max(terms[term], weight)
-    benchmarks_wanted = _speaks_of(task, "bench")
+    benchmarks_wanted = speaks_of(task, "bench")
     definition_scores = index.lexical.score_definitions(terms)
     file_scores = index.lexical.score_files(terms)
     best_file = max(file_scores.values(), default=0.0) or 1.0
@@ -85,10 +95,8 @@ def relevance_scores(index: IndexView, task: ParsedTask, config: WalkConfig
     for node, score in definition_scores.items():
         path = index.path_of(node)
         value = score * (1.0 + config.file_weight * file_scores.get(path, 0.0) / best_file)
-        if index.is_test(node):
-            value *= config.test_discount
-        elif not benchmarks_wanted and is_benchmark_path(path):
-            value *= config.benchmark_discount
+        value *= (config.test_discount if index.is_test(node)
+                  else path_discount(path, config, benchmarks_wanted))
         combined[node] = value
     best = max(combined.values(), default=0.0)
     if best <= 0:
@@ -804,7 +812,7 @@ def _seed_matches(found: _SeedSet, candidates: Iterable[str], relevance_of: dict
         if node in found.seeds or not config.admits(index.path_of(node), scope=False):
             continue
         quality = config.lexical_seed_quality * relevance_of[node]
-        if index.definition(node).kind in TYPE_VALUE_KINDS:
+        if index.definition(node).kind in DATA_KINDS:
             quality *= config.data_seed_share
         found.seeds[node] = Seed(node, round(quality, 4),
                                  f"{index.definition(node).qualified_name} matches "
@@ -813,10 +821,10 @@ def _seed_matches(found: _SeedSet, candidates: Iterable[str], relevance_of: dict
 
 def _speaks_of_tests(task: ParsedTask) -> bool:
     """Whether a word of the task, or of a name it writes, is "test" or starts so."""
-    return _speaks_of(task, "test")
+    return speaks_of(task, "test")
 
 
-def _speaks_of(task: ParsedTask, prefix: str) -> bool:
+def speaks_of(task: ParsedTask, prefix: str) -> bool:
     """Whether a word of the task, or of a name it writes, starts with ``prefix`` (both
     are lower case)."""
     return any(w.startswith(prefix) for w in chain(

@@ -41,16 +41,17 @@ def _option_names(command: click.Command, ctx: click.Context) -> set[str]:
 
 # How alike (``difflib.SequenceMatcher.ratio``) an unknown option's name and a known one are
 # when it is a misspelling: a transposition or a letter missing or added scores 0.8 to
-# 0.95 on gather's options (``--fromat`` 0.88, ``--rooot`` 0.92, ``--window-size`` 0.76),
-# other words at most 0.71 (``--update`` and ``--budget`` 0.62, ``--json``, ``--debug``)
+# 0.95 on gather's options (``--fromat`` 0.88, ``--rooot`` 0.92, ``--window-size`` 0.76);
+# ``--update`` and ``--budget`` 0.62, ``--json`` 0.67, but other tools' options may score
+# more (``--index-url`` 0.78 beside ``--index``), so the error says where such a task goes
 _MISSPELT = 0.75
 
 
-def _misspells(name: str, known: set[str]) -> bool:
-    """Whether the option name ``name`` is a misspelling of one of ``known``."""
+def _misspelt(name: str, known: set[str]) -> list[str]:
+    """The options of ``known`` that the option name ``name`` misspells, most alike first."""
     import difflib
 
-    return bool(difflib.get_close_matches(name, known, n=1, cutoff=_MISSPELT))
+    return difflib.get_close_matches(name, known, n=3, cutoff=_MISSPELT)
 
 
 class TaskCommand(click.Command):
@@ -85,13 +86,17 @@ class TaskCommand(click.Command):
             else:
                 positional += arg.startswith("--task-file=")
                 kept.append(arg)
-        if (len(unknown) == 1 and not phrases and not positional
-                and not _misspells(unknown[0].split("=", 1)[0], known)):
+        if len(unknown) == 1 and not phrases and not positional:
+            name = unknown[0].split("=", 1)[0]
+            if meant := _misspelt(name, known):
+                raise click.NoSuchOption(name, possibilities=meant, ctx=ctx, message=(
+                    f"No such option '{name}' (a task shaped like an option goes after --: "
+                    f"ctxopt {ctx.info_name} [OPTIONS] -- {unknown[0]})."))
             # the only task word given: an issue title such as ``--update=<pattern>``
             kept.remove(unknown[0])
             phrases.append(unknown[0])
             if not ctx.find_root().params.get("quiet"):
-                click.echo(f"ctxopt: {ctx.info_name} has no option {unknown[0].split('=', 1)[0]}, "
+                click.echo(f"ctxopt: {ctx.info_name} has no option {name}, "
                            f"so {unknown[0]!r} is read as the task (put such a task after --)",
                            err=True)
         if phrases:

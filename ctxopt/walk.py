@@ -28,13 +28,12 @@ import math
 from collections import defaultdict
 from collections.abc import Iterable
 
-from .graph.rules import is_test_path
 from .graph.view import IndexView
 from .model import RING_BANDS, Definition, Fidelity, Item
 from .ranges import subtract_ranges
 from .parsing.kinds import CALLABLE_KINDS, CONTAINER_KINDS
 from .seeds import (Seed, WordMatches, best_first, find_seeds, most_relevant, node_order,
-                    relevance_scores, style_twins)
+                    path_discount, relevance_scores, speaks_of, style_twins)
 from .task import ParsedTask
 from .walk_config import Ranker, RingWeights, WalkConfig
 from .walk_flow import flow_ring
@@ -311,7 +310,7 @@ def walk_rings(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
         if not index.is_file(node):
             sibling_ring(walk, node)
     word_match_ring(walk)
-    signature_file_ring(walk, file_scores)
+    signature_file_ring(walk, file_scores, speaks_of(task, "bench"))
     transitive_ring(walk, ring0, callers, ranked_callers)
     return sorted(walk.items.values(), key=lambda i: (-i.score, i.path, i.start_line, i.end_line))
 
@@ -516,9 +515,11 @@ def word_match_ring(walk: _Walk) -> None:
                  walk.header_if_longer(node, walk.config.caller_max_lines), Fidelity.SIGNATURE)
 
 
-def signature_file_ring(walk: _Walk, file_scores: dict[str, float]) -> None:
+def signature_file_ring(walk: _Walk, file_scores: dict[str, float],
+                        benchmarks_wanted: bool = False) -> None:
     """Ring 3, detail by distance: the best-matching files not yet shown get their best
-    definition as a signature, so the model at least learns where else to look."""
+    definition as a signature, so the model at least learns where else to look
+    (``benchmarks_wanted``: see ``seeds.path_discount``)."""
     index, config, w = walk.index, walk.config, walk.weights
     shown = {item.path for item in walk.items.values()}
     considered = 4 * config.max_signature_files  # files ranked below this are not worth it
@@ -527,7 +528,7 @@ def signature_file_ring(walk: _Walk, file_scores: dict[str, float]) -> None:
     for node in walk.relevance_of:
         by_path[index.path_of(node)].append(node)
     for rank, path in enumerate(_rank_files(by_path, walk.relevance_of, file_scores, config,
-                                            considered)):
+                                            considered, benchmarks_wanted)):
         if added >= config.max_signature_files:
             break
         if path in shown or not config.admits(path):
@@ -566,9 +567,10 @@ def transitive_ring(walk: _Walk, ring0: list[str], callers: dict[str, _Caller],
 
 
 def _rank_files(by_path: dict[str, list[str]], definitions: dict[str, float],
-                files: dict[str, float], config: WalkConfig, limit: int) -> list[str]:
+                files: dict[str, float], config: WalkConfig, limit: int,
+                benchmarks_wanted: bool = False) -> list[str]:
     """The ``limit`` files that match the task best, best first, ties by path: each file's
-    score in ``files`` over the best one (times ``test_discount`` for tests) plus the mean
+    score in ``files`` over the best one (times ``seeds.path_discount``) plus the mean
     of its three most relevant definitions (``by_path``: each file's nodes, keys of
     ``definitions``, which maps a node to its relevance in [0, 1]). The first ``limit`` of
     the full sort, by a heap: a large repository matches tens of thousands of files, of
@@ -576,7 +578,7 @@ def _rank_files(by_path: dict[str, list[str]], definitions: dict[str, float],
     best_file = max(files.values(), default=0.0) or 1.0
     score = {}
     for path in files.keys() | by_path.keys():
-        discount = config.test_discount if is_test_path(path) else 1.0
+        discount = path_discount(path, config, benchmarks_wanted)
         nodes = by_path.get(path)
         best_three = sorted(map(definitions.__getitem__, nodes), reverse=True)[:3] if nodes else []
         score[path] = discount * files.get(path, 0.0) / best_file + sum(best_three) / 3

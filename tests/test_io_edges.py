@@ -208,3 +208,20 @@ def test_the_trace_patterns_end_on_a_long_line_of_their_own_openings() -> None:
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                             timeout=60, env={**os.environ, "PYTHONPATH": str(root)}, check=False)
     assert result.returncode == 0, result.stderr
+
+
+def test_o_never_replaces_an_empty_file_of_a_repository(make_repo, runner, tmp_path) -> None:
+    # review 38: an empty committed file, `pkg/__init__.py`, was replaced by the context
+    # (an empty file counted as ctxopt's own, for mktemp's sake)
+    from ctxopt.cli import main
+
+    root = make_repo({"storage.py": "class Storage:\n    pass\n", "pkg/__init__.py": ""})
+    (root / ".git").mkdir()
+    result = runner.invoke(main, ["gather", "fix Storage", "--root", str(root), "-o",
+                                  str(root / "pkg" / "__init__.py")])
+    assert result.exit_code == 2 and "delete it first" in result.stderr
+    assert (root / "pkg" / "__init__.py").read_text() == ""
+    empty = tmp_path / "mktemp.txt"  # outside every repository
+    empty.write_text("")
+    result = runner.invoke(main, ["gather", "fix Storage", "--root", str(root), "-o", str(empty)])
+    assert result.exit_code == 0 and empty.read_text().startswith("# ctxopt context for")

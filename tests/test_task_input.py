@@ -166,6 +166,7 @@ def test_a_misspelt_option_alone_is_no_task(make_repo, runner, word) -> None:
     result = runner.invoke(main, ["gather", word, "--root", str(root)])
     assert result.exit_code == 2 and result.stderr.startswith("Error: No such option"), word
     assert "Did you mean" in result.stderr and result.stdout == ""
+    assert f"goes after --: ctxopt gather [OPTIONS] -- {word})" in result.stderr
 
 
 def test_a_multi_line_task_keeps_its_lines_and_the_header_one_line(make_repo, runner) -> None:

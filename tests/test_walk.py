@@ -547,6 +547,16 @@ def test_ranked_files_are_the_best_first_ties_by_path() -> None:
     assert _rank_files(by_path, relevance, {"z.py": 1.0}, config, 9) == ["z.py", "a.py", "b.py", "c.py"]
 
 
+def test_ranked_files_discount_benchmark_files_as_test_files() -> None:
+    # review 38: the file ranking of ring 3's signatures discounted tests, not benchmarks
+    relevance = {"bench/b.py#f": 0.3, "lib/b.py#f": 0.3}
+    by_path = {node.partition("#")[0]: [node] for node in relevance}
+    files = {"bench/b.py": 1.0, "lib/b.py": 0.8}
+    assert _rank_files(by_path, relevance, files, WalkConfig(), 2) == ["lib/b.py", "bench/b.py"]
+    assert _rank_files(by_path, relevance, files, WalkConfig(), 2, benchmarks_wanted=True) == [
+        "bench/b.py", "lib/b.py"]
+
+
 @pytest.fixture
 def namesakes_index(make_repo, build_index):
     return build_index(make_repo({
@@ -1299,7 +1309,8 @@ def test_benchmark_code_ranks_below_the_code_unless_the_task_speaks_of_benchmark
     body = "def partial_objects(shape):\n    return {key: None for key in shape}\n"
     root = make_repo({"lib/shape.py": body, "packages/bench/shape.py": body})
     index = build_index(root)
-    assert is_benchmark_path("packages/bench/shape.py") and is_benchmark_path("asv_bench/x.py")
+    assert all(map(is_benchmark_path, ("packages/bench/shape.py", "asv_bench/x.py",
+                                       "benches/parse.rs", "Benchmark/Run.cs")))
     assert not is_benchmark_path("lib/shape.py") and not is_benchmark_path("benchmarking.py")
 
     def bench_share(task, config=WalkConfig()):

@@ -81,14 +81,14 @@ def is_example_path(path: str) -> bool:
     return bool(_EXAMPLE_PATH.search(path))
 
 
-# Directories of benchmarks (xarray's asv_bench/, zod's packages/bench/): they use the
-# project's names as tests do, and a fix seldom goes there.
-_BENCHMARK_PATH = re.compile(r"(^|/)(benchmarks?|bench|asv_bench)/", re.IGNORECASE)
+# Directories of benchmarks (xarray's asv_bench/, zod's packages/bench/, Cargo's benches/):
+# they use the project's names as tests do, and a fix seldom goes there.
+_BENCHMARK_PATH = re.compile(r"(^|/)(benchmarks?|bench|benches|asv_bench)/", re.IGNORECASE)
 
 
 def is_benchmark_path(path: str) -> bool:
-    """True for files under a ``bench``, ``benchmark(s)`` or ``asv_bench`` directory
-    (any case)."""
+    """True for files under a ``bench``, ``benches``, ``benchmark(s)`` or ``asv_bench``
+    directory (any case)."""
     return bool(_BENCHMARK_PATH.search(path))
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 __all__ = ["DEFINITION_KINDS", "QUALIFIER_KINDS", "TYPE_KINDS", "MODULE_KINDS", "CONTAINER_KINDS",
            "CALLABLE_KINDS", "REFERENCE_KINDS", "IMPORT_KINDS", "TYPE_USE_REFERENCES",
-           "TYPE_USE_KINDS", "TYPE_VALUE_KINDS", "TYPE_VALUE_LANGUAGES"]
+           "TYPE_USE_KINDS", "TYPE_VALUE_KINDS", "TYPE_VALUE_LANGUAGES", "DATA_KINDS"]
 
 DEFINITION_KINDS = ("class", "interface", "struct", "enum", "trait", "type", "function",
                     "method", "macro", "constant", "variable", "module", "namespace", "field")
@@ -43,5 +43,7 @@ TYPE_USE_KINDS = CONTAINER_KINDS | {"macro"}
 # Where a class is a value, a variable or constant may hold one (Python's `Base =
 # declarative_base()` and type aliases, Ruby's `Point = Struct.new`, `const Base = mixin(A)`).
 TYPE_VALUE_KINDS = frozenset({"variable", "constant"})
+# Definitions of data: a value, most often a table of literals (messages, option lists).
+DATA_KINDS = frozenset({"variable", "constant"})
 # The languages where a class is such a value.
 TYPE_VALUE_LANGUAGES = frozenset({"python", "ruby", "javascript", "typescript", "tsx"})
