@@ -18,7 +18,7 @@ from click.core import ParameterSource
 
 from . import __version__
 from .config import SETTINGS, ConfigFile, load_config
-from .errors import CtxoptError
+from .errors import CtxoptError, NotAnIndexError
 from .files.safety import read_regular
 from .files.text import display_text
 
@@ -214,10 +214,20 @@ def _index_in_a_directory(_ctx: click.Context, _param: click.Parameter,
     """``--index`` (or ``$CTXOPT_INDEX``, or the configuration file) in a directory that
     exists; else ``click.BadParameter`` (exit 2). A path the user names is used, never
     made: a typo in it made a whole directory tree without a word (trial 13), where ``-o``
-    refuses a missing directory. (A file where a directory goes is the index's to report.)"""
+    refuses a missing directory. (A file where a directory goes is the index's to report.)
+    A file there that is not a ctxopt index is refused here too (``location.check_ours``),
+    so that the error names where the path came from (review 38: ``index = "README.md"``
+    in the configuration file was an error about an --index never given)."""
+    from .store.location import check_ours
+
     if value is not None and not any(p.exists() and not p.is_dir() for p in value.parents) \
             and not value.parent.is_dir():
         raise click.BadParameter(f"directory {str(value.parent)!r} does not exist")
+    if value is not None:
+        try:
+            check_ours(value)
+        except NotAnIndexError as exc:
+            raise click.BadParameter(str(exc)) from exc
     return value
 
 
@@ -427,7 +437,10 @@ def _write_snapshot(directory: Path, manifests: dict[str, str]) -> None:
     ``snapshot.manifest_name`` names them that hold a manifest).
 
     Raises ``UsageError``, before anything is written, when a file of one of those names
-    exists and is not a ctxopt manifest (trial 7: a file of the user's was replaced)."""
+    exists and is not a ctxopt manifest (trial 7: a file of the user's was replaced). A
+    manifest is known by its first line, not by ``-o``'s record of what ctxopt wrote
+    (``cli_output``): a snapshot directory is committed and rewritten by CI jobs on fresh
+    machines, which hold no record."""
     from .errors import UsageError
 
     for name in manifests:

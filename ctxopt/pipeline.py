@@ -435,7 +435,10 @@ def named_files_left_out(root: Path, result: Result) -> list[str]:
         if "/" not in symbol and "." not in symbol:
             continue
         skip = _skip_of(symbol, (*result.diagnostics, *result.excluded_named))
-        if skip is not None and skip.path in shown:
+        # (a file of that name is shown: review 38's "util.go" with pkg/util.go excluded
+        # and other/util.go shown was told util.go is not shown)
+        if skip is not None and (skip.path in shown or any(
+                path == symbol or path.endswith("/" + symbol) for path in shown)):
             continue
         if skip is not None:
             notes.append(f"{skip.path} {_skip_note(skip)}")

@@ -509,6 +509,17 @@ def test_a_file_the_task_names_that_is_excluded_is_said(runner, make_repo, rule,
     assert result.exit_code == 1 and "pkg/util.go is excluded" in result.stderr
 
 
+def test_no_note_for_an_excluded_file_when_a_file_of_that_name_is_shown(runner, make_repo) -> None:
+    # review 38: "util.go" with pkg/util.go excluded and other/util.go shown was told that
+    # the file the task names is not shown
+    root = make_repo({"pkg/util.go": "package pkg\n\nfunc Util() int {\n\treturn 1\n}\n",
+                      "other/util.go": "package other\n\nfunc Bug() int {\n\treturn 2\n}\n"})
+    result = runner.invoke(main, ["gather", "fix Bug in util.go", "--root", str(root),
+                                  "--exclude", "pkg/util.go"])
+    assert result.exit_code == 0 and "func Bug" in result.stdout
+    assert "not shown" not in result.stderr, result.stderr
+
+
 def test_a_definition_the_task_names_outside_the_scope_is_said_beside_the_context(
         runner, make_repo) -> None:
     # trial 37: "fix Command.Find" with --scope doc showed doc's callers of it and no word
