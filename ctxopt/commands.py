@@ -18,7 +18,7 @@ from click.core import ParameterSource
 
 from . import __version__
 from .config import SETTINGS, ConfigFile, load_config
-from .errors import CtxoptError, NotAnIndexError
+from .errors import CtxoptError, IndexStoreError, NotAnIndexError
 from .files.safety import read_regular
 from .files.text import display_text
 
@@ -228,6 +228,8 @@ def _index_in_a_directory(_ctx: click.Context, _param: click.Parameter,
             check_ours(value)
         except NotAnIndexError as exc:
             raise click.BadParameter(str(exc)) from exc
+        except IndexStoreError:
+            pass  # (a path it cannot read: the index says why it cannot write there)
     return value
 
 
