@@ -24,6 +24,7 @@ from .graph.rules import file_stem, is_benchmark_path, is_example_path, is_test_
 from .graph.view import IndexView
 from .lexical import REPORT_WORDS, abbreviation_terms, name_words, query_terms, term_words
 from .model import FOCUS_ABOVE, Definition
+from .anchors import DOCUMENT_EXTENSIONS, section_lines
 from .parsing.kinds import CALLABLE_KINDS, DATA_KINDS, MODULE_KINDS, TYPE_USE_KINDS
 from .task import (IDENTIFIER, STOP_WORDS, ParsedTask, Reference, case_shape, is_path_symbol,
                    split_identifier)
@@ -127,17 +128,21 @@ def find_seeds(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
     framed = _framed_names(task) if _seed_references(found, task) else set()
     framed |= callers_code(index, task)
     path_seeds: list[str] = []
+    anchors: dict[str, str] = {}  # path -> the section its link's anchor names
     # (a place's file name alone names what ``place_file`` finds for it, trial 13)
     placed = {r.path for r in task.references if _only_a_file_name(r.path)}
     for symbol in task.symbols:
         if is_path_symbol(symbol):
             named = files_named(index, symbol)
             path_seeds += named if len(named) < 2 or symbol not in placed else []
+            anchor = _section_anchor(task.raw, symbol)
+            if anchor is not None:
+                anchors.update((path, anchor) for path in named)
         elif symbol not in framed:
             _seed_symbol(found, symbol)
     for word in task.titled:
         _seed_titled(found, word)
-    _seed_files(found, sorted(set(path_seeds)))
+    _seed_files(found, sorted(set(path_seeds)), anchors)
     _seed_plain_words(found, task)
     _seed_words(found, task)
     if not found.seeds:  # nothing better: a plain word may still be a name
@@ -721,8 +726,24 @@ def _plural(name: str) -> bool:
     return len(name) > 3 and name.lower().endswith("s")
 
 
-def _seed_files(found: _SeedSet, paths: list[str]) -> None:
-    """Files the task names: their seeds gain a little, or the file itself is a seed."""
+def _section_anchor(text: str, written: str) -> str | None:
+    """The anchor a link of ``text`` gives the document path ``written`` (a
+    ``anchors.DOCUMENT_EXTENSIONS`` file): ``unexpected-json-structure`` of
+    ``.../Troubleshooting.md#unexpected-json-structure``; None when it has none (a line
+    anchor, ``#L10``, is a place: ``task.references``)."""
+    if written.rpartition(".")[2].lower() not in DOCUMENT_EXTENSIONS:
+        return None
+    match = re.search(rf"(?<![\w.-]){re.escape(written)}#([\w-]+)", text)
+    if match is None or re.fullmatch(r"L\d+(?:-L?\d+)?", match.group(1)):
+        return None
+    return match.group(1)
+
+
+def _seed_files(found: _SeedSet, paths: list[str], anchors: dict[str, str]) -> None:
+    """Files the task names: their seeds gain a little, or the file itself is a seed; a
+    document whose link names a section of it (``anchors``: path -> anchor) by the lines of
+    that section (trial 38: gson's exception messages link ``Troubleshooting.md#...``,
+    and the guide was shown from its top, 3,785 of 8,000 tokens)."""
     index, w = found.index, found.config.weights
     seeded_files = {index.path_of(n) for n in found.seeds}
     for path in paths:
@@ -732,8 +753,20 @@ def _seed_files(found: _SeedSet, paths: list[str]) -> None:
                 found.seeds[node] = replace(  # (a reference's lines kept; it says its file)
                     seed, quality=min(1.0, seed.quality + w.seed_in_named_file),
                     reason=seed.reason if node in found.referenced else seed.reason + f" in {path}")
+        elif path in anchors and (lines := _section(index, path, anchors[path])) is not None:
+            found.seeds[path] = Seed(path, w.seed_file, f"section {anchors[path]} of {path}, "
+                                     "named in the task", lines, lines[0], (lines[0],))
         else:
             found.seeds[path] = Seed(path, w.seed_file, f"file {path} named in the task")
+
+
+def _section(index: IndexView, path: str, anchor: str) -> tuple[int, int] | None:
+    """The lines of the section ``anchor`` names in the document at ``path``
+    (``anchors.section_lines``), None when it cannot be read or has no such section."""
+    lines = index.read_lines(path)
+    if lines is None:
+        return None
+    return section_lines("\n".join(lines), anchor, rst=path.lower().endswith(".rst"))
 
 
 # A task this short ("fix get") is a verb and the name of what to work on.

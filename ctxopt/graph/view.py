@@ -101,6 +101,11 @@ class IndexView(Protocol):
         """The line count of a parsed file, None for files that were not parsed."""
         ...
 
+    def read_lines(self, path: str) -> list[str] | None:
+        """The lines of an indexed file as the source reader reads them
+        (``source.read_lines``), None when it cannot be read."""
+        ...
+
     def file_definitions(self, path: str) -> tuple[Definition, ...] | None:
         """The definitions of a parsed file, None for files that were not parsed."""
         ...

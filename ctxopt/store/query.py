@@ -303,6 +303,16 @@ class StoredIndex:
         reading its references), None for files that were not parsed."""
         return self._load_definitions(path) if self._language.get(path) else None
 
+    def read_lines(self, path: str) -> list[str] | None:
+        """The lines of the file at ``path`` under the root as the source reader reads
+        them (``source.read_lines``), None when it cannot be read."""
+        from ..source import read_lines
+
+        try:
+            return read_lines(self.root / path)
+        except OSError:
+            return None
+
     def file_tags(self, path: str) -> FileTags | None:
         """The tags of a parsed file, None for files that were not parsed."""
         tags = self._tags.get(path)
