@@ -134,10 +134,13 @@ def find_seeds(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
     for symbol in task.symbols:
         if is_path_symbol(symbol):
             named = files_named(index, symbol)
-            path_seeds += named if len(named) < 2 or symbol not in placed else []
             anchor = _section_anchor(task.raw, symbol)
             if anchor is not None:
+                # (of several documents of that name, the ones holding the section: a
+                # link's README.md is one of a monorepo's many, review 38)
+                named = [p for p in named if _section(index, p, anchor)] or named
                 anchors.update((path, anchor) for path in named)
+            path_seeds += named if len(named) < 2 or symbol not in placed else []
         elif symbol not in framed:
             _seed_symbol(found, symbol)
     for word in task.titled:
@@ -728,12 +731,12 @@ def _plural(name: str) -> bool:
 
 def _section_anchor(text: str, written: str) -> str | None:
     """The anchor a link of ``text`` gives the document path ``written`` (a
-    ``anchors.DOCUMENT_EXTENSIONS`` file): ``unexpected-json-structure`` of
+    ``anchors.DOCUMENT_EXTENSIONS`` file), percent-encoded or not: ``unexpected-json-structure`` of
     ``.../Troubleshooting.md#unexpected-json-structure``; None when it has none (a line
     anchor, ``#L10``, is a place: ``task.references``)."""
     if written.rpartition(".")[2].lower() not in DOCUMENT_EXTENSIONS:
         return None
-    match = re.search(rf"(?<![\w.-]){re.escape(written)}#([\w-]+)", text)
+    match = re.search(rf"(?<![\w.-]){re.escape(written)}#([\w%-]+)", text)
     if match is None or re.fullmatch(r"L\d+(?:-L?\d+)?", match.group(1)):
         return None
     return match.group(1)
@@ -766,7 +769,7 @@ def _section(index: IndexView, path: str, anchor: str) -> tuple[int, int] | None
     lines = index.read_lines(path)
     if lines is None:
         return None
-    return section_lines("\n".join(lines), anchor, rst=path.lower().endswith(".rst"))
+    return section_lines("\n".join(lines), anchor)
 
 
 # A task this short ("fix get") is a verb and the name of what to work on.

@@ -26,9 +26,8 @@ from itertools import groupby
 from pathlib import Path
 from typing import NamedTuple
 
-from .files.notebook import as_source, cell_label, is_notebook
+from .files.notebook import cell_label, is_notebook, read_lines
 from .elide import prose_lines, statement_spans
-from .files.text import decode_text, split_lines
 from .graph.view import IndexView
 from .lexical import name_words, terms_weight
 from .model import (FILL_BAND, FOCUS_ABOVE, RING_BANDS, WHOLE_FILE, Block, Definition, Fidelity,
@@ -62,19 +61,6 @@ SMALL_FILE_TOKENS = 512
 # No file of more tokens is shown whole: a 10,000-token module whose many candidate
 # blocks cost half of it became one ring-0 block that took most of 8,000 tokens.
 WHOLE_FILE_TOKENS = 2048
-
-
-def read_lines(path: Path) -> list[str]:
-    """The file's lines (undecodable bytes replaced), without line terminators; a
-    notebook's are those of its code view (``files.notebook``), as the indexer saw them.
-
-    Lines end at ``\\r\\n``, ``\\r`` or ``\\n`` (``files.text.split_lines``). Raises
-    ``OSError`` when the file cannot be read (or is a notebook that cannot be).
-    """
-    source = as_source(path.name, path.read_bytes())
-    if not isinstance(source, bytes):
-        raise OSError(source.detail)
-    return split_lines(decode_text(source).text)
 
 
 # A skeleton lists at most this many members of a class before eliding the rest.

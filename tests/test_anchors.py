@@ -52,12 +52,33 @@ def test_no_section_for_an_unknown_anchor_or_a_heading_in_code() -> None:
     assert section_lines(GUIDE, "") is None
 
 
-def test_restructured_text_and_html_anchors() -> None:
-    rst = "Title\n=====\n\nUsage notes\n-----------\n\ntext\n\nOther part\n----------\nx\n"
-    assert section_lines(rst, "usage-notes", rst=True) == (4, 7)
-    assert section_lines(rst, "other-part", rst=True) == (9, 11)
-    html = "<h1>Guide</h1>\n<p>a</p>\n<a name=\"retries\"></a>\n<p>b</p>\n# Next\n"
-    assert section_lines(html, "retries") == (3, 4)
+def test_html_anchors_name_the_section_of_their_heading() -> None:
+    # review 38: an anchor just above its heading (a table of contents' target) named only
+    # its own line
+    doc = ('# Guide\n\n<a name="retry-policy"></a>\n\n## Retries\n\nback off\n\n'
+           '## <a id="limits"></a>Limits\n\nten\n### Per host\nfive\n\n## End\n')
+    assert section_lines(doc, "retry-policy") == (5, 7)
+    assert section_lines(doc, "limits") == (9, 13)  # with its sub-section
+    free = '# Guide\n\ntext\n<p id="notes">a</p>\nb\n\n# Next\n'
+    assert section_lines(free, "notes") == (4, 5)
+    assert section_lines('<div data-id="notes">\n', "notes") is None
+
+
+def test_what_is_no_heading_ends_no_section() -> None:
+    # review 38: a list item over `---`, a fence closed by another fence's characters and
+    # front matter were read as headings
+    doc = ("---\ntitle: x\n---\n# Usage\n\n- item one\n---\n\n```\n~~~\n"
+           "# a comment in code\n```\n\nmore\n\n# Next\n")
+    assert section_lines(doc, "usage") == (4, 14)
+    assert section_lines(doc, "title-x") is None
+
+
+def test_anchor_spellings() -> None:
+    doc = "# Über uns\n\na\n\n# Step 1: Install! <code>x</code>\n\nb\n"
+    assert section_lines(doc, "über-uns") == (1, 3)
+    assert section_lines(doc, "%C3%BCber-uns") == (1, 3)  # percent-encoded, as URLs carry it
+    assert section_lines(doc, "uber-uns") == (1, 3)  # the plain spelling of other renderers
+    assert section_lines(doc, "step-1-install-x") == (5, 7)  # a tag's text kept, not the tag
 
 
 def test_a_task_linking_a_section_of_a_guide_shows_that_section(make_repo, runner) -> None:
@@ -81,4 +102,20 @@ def test_a_task_linking_a_section_of_a_guide_shows_that_section(make_repo, runne
     # a line anchor stays a place, not a section
     line = runner.invoke(main, ["gather", "see Troubleshooting.md#L3", "--root", str(root),
                                 "--budget", "400", "--format", "manifest"])
+    assert line.exit_code == 0 and "Troubleshooting.md" in line.stdout
     assert "section" not in line.stdout
+
+
+def test_a_link_s_anchor_picks_the_document_holding_the_section(make_repo, runner) -> None:
+    # review 38: a link to docs/README.md#install seeded every README.md of the tree
+    root = make_repo({"README.md": "# Project\n\n" + "About it.\n" * 40,
+                      "docs/README.md": "# Docs\n\n## Install\n\npip install it\n",
+                      "app.py": "def main():\n    pass\n"})
+    result = runner.invoke(main, ["gather", "see https://x.org/blob/main/docs/README.md#install",
+                                  "--root", str(root), "--format", "manifest"])
+    assert result.exit_code == 0, result.output
+    rows = [line.split("\t") for line in result.stdout.splitlines()[4:]]
+    first = [row for row in rows if row[0].endswith("README.md")][0]
+    assert first[0] == "docs/README.md" and first[3].endswith("-5")
+    assert first[6].startswith("section install of docs/README.md")
+    assert "README.md" not in [row[0] for row in rows if row[6].startswith("file ")]

@@ -12,14 +12,16 @@ view; ``cell_of_line`` maps one back to (cell, line in the cell).
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from .. import jsontext
 from ..errors import NotebookError
 from ..model import Diagnostic
 from .reasons import REASON_NOTEBOOK_LANGUAGE, REASON_UNPARSABLE
+from .text import decode_text, split_lines
 
 __all__ = ["NOTEBOOK_SUFFIX", "NotebookError", "code_view", "cell_of_line", "is_notebook",
-           "as_source", "cell_label", "NOTEBOOK_SIZE_FACTOR"]
+           "as_source", "cell_label", "NOTEBOOK_SIZE_FACTOR", "read_lines"]
 
 NOTEBOOK_SUFFIX = ".ipynb"
 # A notebook may be this many times the size limit (its outputs, never read, are most of it).
@@ -126,3 +128,16 @@ def as_source(rel: str, data: bytes) -> bytes | Diagnostic:
     if view is None:
         return Diagnostic(rel, REASON_NOTEBOOK_LANGUAGE, "the kernel is not Python")
     return view.encode("utf-8")
+
+
+def read_lines(path: Path) -> list[str]:
+    """The file's lines (undecodable bytes replaced), without line terminators; a
+    notebook's are those of its code view (``as_source``), as the indexer saw them.
+
+    Lines end at ``\\r\\n``, ``\\r`` or ``\\n`` (``files.text.split_lines``). Raises
+    ``OSError`` when the file cannot be read (or is a notebook that cannot be).
+    """
+    source = as_source(path.name, path.read_bytes())
+    if not isinstance(source, bytes):
+        raise OSError(source.detail)
+    return split_lines(decode_text(source).text)

@@ -103,7 +103,7 @@ class IndexView(Protocol):
 
     def read_lines(self, path: str) -> list[str] | None:
         """The lines of an indexed file as the source reader reads them
-        (``source.read_lines``), None when it cannot be read."""
+        (``files.notebook.read_lines``), None when it cannot be read."""
         ...
 
     def file_definitions(self, path: str) -> tuple[Definition, ...] | None:

@@ -305,8 +305,8 @@ class StoredIndex:
 
     def read_lines(self, path: str) -> list[str] | None:
         """The lines of the file at ``path`` under the root as the source reader reads
-        them (``source.read_lines``), None when it cannot be read."""
-        from ..source import read_lines
+        them (``files.notebook.read_lines``), None when it cannot be read."""
+        from ..files.notebook import read_lines
 
         try:
             return read_lines(self.root / path)
