@@ -297,6 +297,8 @@ MAX_RING_OPTION = click.option(
 TESTS_OPTION = click.option("--tests/--no-tests", type=Boolean(), default=True,
                             show_default=True, envvar="CTXOPT_TESTS",
                             help="Include test files.")
+
+
 def _scope_under_root(ctx: click.Context, _param: click.Parameter,
                       value: str | None) -> str | None:
     """``--scope`` (from the command line, ``$CTXOPT_SCOPE`` or the configuration file)

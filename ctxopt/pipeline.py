@@ -327,15 +327,9 @@ def _excluded_named(excluded: list[Diagnostic], named: tuple[str, ...]
     """The diagnostics of ``excluded`` (files ``--exclude`` or a ``.ctxoptignore`` left
     out) whose path is one of ``named`` or ends with one (``util.go`` names
     ``pkg/util.go``), paths escaped for display; ``()`` when none is."""
-    names = {name for name in named if "/" in name or "." in name}
-    if not names:
-        return ()
-    found = []
-    for d in excluded:
-        parts = d.path.split("/")
-        if any("/".join(parts[i:]) in names for i in range(len(parts))):
-            found.append(replace(d, path=display_text(d.path)))
-    return tuple(found)
+    names = [name for name in named if "/" in name or "." in name]
+    return tuple(replace(d, path=display_text(d.path)) for d in excluded
+                 if any(_names_file(d.path, name) for name in names))
 
 
 def _out_of_scope(index: IndexView, symbols: tuple[str, ...], config: WalkConfig
@@ -366,6 +360,11 @@ def _named_definitions(index: IndexView, symbol: str) -> list[str]:
 
 def _names(qualified: str, symbol: str) -> bool:
     return qualified == symbol or qualified.endswith("." + symbol)
+
+
+def _names_file(path: str, written: str) -> bool:
+    """Whether the path ``written`` in a task (a path, or its last parts) names ``path``."""
+    return path == written or path.endswith("/" + written)
 
 
 def why_nothing_found(root: Path, result: Result) -> str:
@@ -437,8 +436,8 @@ def named_files_left_out(root: Path, result: Result) -> list[str]:
         skip = _skip_of(symbol, (*result.diagnostics, *result.excluded_named))
         # (a file of that name is shown: review 38's "util.go" with pkg/util.go excluded
         # and other/util.go shown was told util.go is not shown)
-        if skip is not None and (skip.path in shown or any(
-                path == symbol or path.endswith("/" + symbol) for path in shown)):
+        if skip is not None and (skip.path in shown
+                                 or any(_names_file(path, symbol) for path in shown)):
             continue
         if skip is not None:
             notes.append(f"{skip.path} {_skip_note(skip)}")
@@ -459,7 +458,7 @@ def _skip_of(named: str, diagnostics: tuple[Diagnostic, ...]) -> Diagnostic | No
     """The diagnostic of the file ``named`` (a path, or its last parts), or of a skipped
     directory or submodule holding it."""
     for d in diagnostics:
-        if d.path == named or d.path.endswith("/" + named):
+        if _names_file(d.path, named):
             return d
     for d in diagnostics:
         directory = d.path.rstrip("/")
@@ -476,7 +475,7 @@ def _is_missing_file(root: Path, named: str, shown: set[str]) -> bool:
     library's frame, ``app/node_modules/...``) names no file of the repository; a file
     name alone may be anywhere in it."""
     if "/" not in named or not is_path_symbol(named) or any(
-            path == named or path.endswith("/" + named) for path in shown):
+            _names_file(path, named) for path in shown):
         return False
     try:
         path = root.resolve() / named

@@ -128,7 +128,8 @@ def find_seeds(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
     framed = _framed_names(task) if _seed_references(found, task) else set()
     framed |= callers_code(index, task)
     path_seeds: list[str] = []
-    anchors: dict[str, str] = {}  # path -> the section its link's anchor names
+    # path -> (the anchor of the task's link to it, the lines of the section it names)
+    sections: dict[str, tuple[str, tuple[int, int]]] = {}
     # (a place's file name alone names what ``place_file`` finds for it, trial 13)
     placed = {r.path for r in task.references if _only_a_file_name(r.path)}
     for symbol in task.symbols:
@@ -138,14 +139,15 @@ def find_seeds(index: IndexView, task: ParsedTask, config: WalkConfig | None = N
             if anchor is not None:
                 # (of several documents of that name, the ones holding the section: a
                 # link's README.md is one of a monorepo's many, review 38)
-                named = [p for p in named if _section(index, p, anchor)] or named
-                anchors.update((path, anchor) for path in named)
+                holding = {p: lines for p in named if (lines := _section(index, p, anchor))}
+                named = list(holding) or named
+                sections.update((path, (anchor, lines)) for path, lines in holding.items())
             path_seeds += named if len(named) < 2 or symbol not in placed else []
         elif symbol not in framed:
             _seed_symbol(found, symbol)
     for word in task.titled:
         _seed_titled(found, word)
-    _seed_files(found, sorted(set(path_seeds)), anchors)
+    _seed_files(found, sorted(set(path_seeds)), sections)
     _seed_plain_words(found, task)
     _seed_words(found, task)
     if not found.seeds:  # nothing better: a plain word may still be a name
@@ -742,11 +744,13 @@ def _section_anchor(text: str, written: str) -> str | None:
     return match.group(1)
 
 
-def _seed_files(found: _SeedSet, paths: list[str], anchors: dict[str, str]) -> None:
+def _seed_files(found: _SeedSet, paths: list[str],
+                sections: dict[str, tuple[str, tuple[int, int]]]) -> None:
     """Files the task names: their seeds gain a little, or the file itself is a seed; a
-    document whose link names a section of it (``anchors``: path -> anchor) by the lines of
-    that section (trial 38: gson's exception messages link ``Troubleshooting.md#...``,
-    and the guide was shown from its top, 3,785 of 8,000 tokens)."""
+    document whose link names a section of it (``sections``: path -> (anchor, lines)) by
+    the lines of that section (trial 38: gson's exception messages link
+    ``Troubleshooting.md#...``, and the guide was shown from its top, 3,785 of 8,000
+    tokens)."""
     index, w = found.index, found.config.weights
     seeded_files = {index.path_of(n) for n in found.seeds}
     for path in paths:
@@ -756,8 +760,9 @@ def _seed_files(found: _SeedSet, paths: list[str], anchors: dict[str, str]) -> N
                 found.seeds[node] = replace(  # (a reference's lines kept; it says its file)
                     seed, quality=min(1.0, seed.quality + w.seed_in_named_file),
                     reason=seed.reason if node in found.referenced else seed.reason + f" in {path}")
-        elif path in anchors and (lines := _section(index, path, anchors[path])) is not None:
-            found.seeds[path] = Seed(path, w.seed_file, f"section {anchors[path]} of {path}, "
+        elif path in sections:
+            anchor, lines = sections[path]
+            found.seeds[path] = Seed(path, w.seed_file, f"section {anchor} of {path}, "
                                      "named in the task", lines, lines[0], (lines[0],))
         else:
             found.seeds[path] = Seed(path, w.seed_file, f"file {path} named in the task")

@@ -491,12 +491,14 @@ def test_a_file_the_task_names_that_was_skipped_is_said_beside_the_context(runne
                                               "src/db.py is too large (1224 bytes)")
 
 
-@pytest.mark.parametrize(("rule", "source"), [("--exclude", "--exclude"),
-                                              (".ctxoptignore", ".ctxoptignore")])
-def test_a_file_the_task_names_that_is_excluded_is_said(runner, make_repo, rule, source) -> None:
+UTIL_GO = "package pkg\n\nfunc Util() int {\n\treturn 1\n}\n"
+
+
+@pytest.mark.parametrize("rule", ["--exclude", ".ctxoptignore"])
+def test_a_file_the_task_names_that_is_excluded_is_said(runner, make_repo, rule) -> None:
     # trial 38: "bug in util.go" with util.go excluded showed other code and said nothing
-    root = make_repo({"pkg/util.go": "package pkg\n\nfunc Util() int {\n\treturn 1\n}\n",
-                      "main.go": "package main\n\nfunc Bug() {}\n"})
+    source = rule  # (what the note says excluded it)
+    root = make_repo({"pkg/util.go": UTIL_GO, "main.go": "package main\n\nfunc Bug() {}\n"})
     args = ["--exclude", "util.go"] if rule == "--exclude" else []
     if rule == ".ctxoptignore":
         (root / ".ctxoptignore").write_text("util.go\n")
@@ -512,7 +514,7 @@ def test_a_file_the_task_names_that_is_excluded_is_said(runner, make_repo, rule,
 def test_no_note_for_an_excluded_file_when_a_file_of_that_name_is_shown(runner, make_repo) -> None:
     # review 38: "util.go" with pkg/util.go excluded and other/util.go shown was told that
     # the file the task names is not shown
-    root = make_repo({"pkg/util.go": "package pkg\n\nfunc Util() int {\n\treturn 1\n}\n",
+    root = make_repo({"pkg/util.go": UTIL_GO,
                       "other/util.go": "package other\n\nfunc Bug() int {\n\treturn 2\n}\n"})
     result = runner.invoke(main, ["gather", "fix Bug in util.go", "--root", str(root),
                                   "--exclude", "pkg/util.go"])
