@@ -97,7 +97,8 @@ class TaskCommand(click.Command):
             phrases.append(unknown[0])
             if not ctx.find_root().params.get("quiet"):
                 click.echo(f"ctxopt: {ctx.info_name} has no option {name}, "
-                           f"so {unknown[0]!r} is read as the task (put such a task after --)",
+                           f"so {unknown[0]!r} is read as the task (put such a task last, after "
+                           f"--: ctxopt {ctx.info_name} [OPTIONS] -- TASK)",
                            err=True)
         if phrases:
             at = kept.index("--") + 1 if "--" in kept else len(kept)

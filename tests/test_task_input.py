@@ -142,6 +142,8 @@ def test_a_word_naming_no_option_is_the_task_when_no_other_task_is_given(make_re
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["task"] == "--save=<Storage>"
     assert "gather has no option --save, so '--save=<Storage>' is read as the task" in result.stderr
+    # (final trial 38: "after --" was followed literally, with --root after the task)
+    assert "after --: ctxopt gather [OPTIONS] -- TASK)" in result.stderr
     # a misspelt option beside a task, two unknown words, an option of the group (it goes
     # before the command) and a known option without its value stay errors
     task_file = root / "task.txt"
