@@ -675,3 +675,28 @@ def test_a_huge_task_whose_first_max_task_chars_end_with_a_blank_is_read_to_them
     parsed = parse_task(text)
     assert parsed.raw == text[:MAX_TASK_CHARS]
     assert limit_task(parsed)[1].startswith(f"task cut: searched the first {MAX_TASK_CHARS:,} of ")
+
+
+def test_a_web_address_gives_no_words_nor_names() -> None:
+    # trial 38: an issue link's `https`, `github` and owner words took 980 of 2,000 tokens
+    parsed = parse_task("Bytes::slice panics, see https://github.com/tokio-rs/bytes/issues/123")
+    assert parsed.symbols == ("Bytes.slice",)
+    assert {"https", "github", "com", "tokio", "issues"}.isdisjoint(parsed.keywords)
+    assert "bytes" in parsed.keywords  # (the task's own word still counts)
+    assert parse_task("docs at www.example.com/a/load_rows say so.").symbols == ()
+
+
+def test_a_web_address_of_a_source_file_is_its_path() -> None:
+    parsed = parse_task("see https://github.com/o/r/blob/main/src/bytes.rs.")
+    assert parsed.symbols == ("github.com/o/r/blob/main/src/bytes.rs",)
+    assert parsed.keywords == ("see",)
+    lines = parse_task("panic at https://github.com/o/r/blob/abc/src/bytes.rs#L120-L130")
+    assert [(r.path, r.start_line, r.end_line) for r in lines.references] == [
+        ("github.com/o/r/blob/abc/src/bytes.rs", 120, 130)]
+
+
+def test_the_file_name_ending_a_path_is_no_qualified_name() -> None:
+    # trial 39: "/var/log/app.log" gave the name `app.log`, which seeded `Logger.log`
+    parsed = parse_task('could not open "/var/log/app.log" in StreamHandler')
+    assert parsed.symbols == ("StreamHandler",)
+    assert parse_task("use os.path.join").symbols == ("os.path.join",)

@@ -1108,6 +1108,8 @@ def test_a_name_the_project_and_its_examples_define_names_the_projects(make_repo
         "src/react.ts": "export function useStore(api: object) {\n  return api\n}\n",
         "examples/demo/src/App.ts": "const useStore = create(() => ({}))\nexport default useStore\n",
         "examples/demo/src/only.ts": "export function onlyInDemo() {\n  return 1\n}\n",
+        # (Go keeps `_examples/` out of its build: trial 39, chi's)
+        "_examples/todos/users.ts": "function useStore() {\n  return 2\n}\n",
     }))
     def seeded(task):
         return [index.path_of(s.node) for s in find_seeds(index, parse_task(task))

@@ -71,13 +71,14 @@ def is_test_path(path: str) -> bool:
 
 
 # Directories of code that shows how to use a project: it uses the project's names, and
-# defines its own of the same (zustand's demos each define a `useStore`)
-_EXAMPLE_PATH = re.compile(r"(^|/)(examples?|demos?|samples?)/", re.IGNORECASE)
+# defines its own of the same (zustand's demos each define a `useStore`). A leading "_"
+# is Go's way to keep such a directory out of the build (trial 39: chi's `_examples/`).
+_EXAMPLE_PATH = re.compile(r"(^|/)_?(examples?|demos?|samples?)/", re.IGNORECASE)
 
 
 def is_example_path(path: str) -> bool:
     """True for files under an ``examples``, ``demo`` or ``samples`` directory (singular
-    or plural, any case)."""
+    or plural, any case, with or without a leading ``_``)."""
     return bool(_EXAMPLE_PATH.search(path))
 
 
