@@ -366,9 +366,13 @@ def member_ring(walk: _Walk, node: str, ring0: list[str], large: bool) -> list[s
                         for child in _children(index, parent))
             walk.add(parent, 1, w.enclosing, f"contains {label}",
                      None if whole else _header_range(index, parent, d, config))
-    for subclass, _, _ in _in_edges(index, node, ("inherits",)):
-        walk.add(subclass, 1, w.subclass + w.subclass_relevance * walk.rel(subclass),
-                 f"subclass of {label}")
+    for subclass, _, lines in _in_edges(index, node, ("inherits",)):
+        weight = w.subclass + w.subclass_relevance * walk.rel(subclass)
+        # (an implementation in no definition, Rust's `impl<P: B> B for &mut P`, is the
+        # file's: the lines around it, not the whole file, trial 39's 2,607 lines of walk.rs)
+        for window in (_caller_ranges(index, subclass, lines, config)
+                       if index.is_file(subclass) else [None]):
+            walk.add(subclass, 1, weight, f"subclass of {label}", window)
     callees = [(callee, data) for callee, _, data in index.edges_out(node, ("references", "inherits"))
                if callee not in ring0 and not index.is_file(callee)]
     # a long function calls dozens of helpers: keep the ones the task's words point at

@@ -1325,3 +1325,18 @@ def test_benchmark_code_ranks_below_the_code_unless_the_task_speaks_of_benchmark
     assert bench_share("partial objects are wrong") == pytest.approx(
         WalkConfig().benchmark_discount * undiscounted)
     assert bench_share("the partial objects benchmark is slow") > 0.9
+
+
+def test_a_subclass_in_no_definition_is_the_lines_around_it_not_its_whole_file(
+        make_repo, build_index) -> None:
+    # trial 39: ripgrep's `impl<P: Builder> Builder for &mut P` lies in no definition, so
+    # the file was the subclass: all 2,607 lines of walk.rs were one ring-1 item
+    filler = "".join(f"fn f{n}() -> u32 {{\n    {n}\n}}\n\n" for n in range(60))
+    index = build_index(make_repo({"src/walk.rs": (
+        "pub trait Builder {\n    fn build(&mut self) -> u32;\n}\n\n"
+        "impl<'a, P: Builder> Builder for &'a mut P {\n"
+        "    fn build(&mut self) -> u32 {\n        (**self).build()\n    }\n}\n\n" + filler)}))
+    items = walk_rings(index, parse_task("fix Builder"))
+    subclasses = [i for i in items if i.reason == "subclass of Builder"]
+    assert subclasses and all(i.end_line - i.start_line < 40 for i in subclasses)
+    assert any(i.start_line <= 5 <= i.end_line for i in subclasses)
