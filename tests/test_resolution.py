@@ -378,3 +378,118 @@ def test_the_indexer_binds_from_the_import_uses_alone(tmp_path, path, source) ->
     (tmp_path / path).write_text(source)
     scanned = scan_one(str(tmp_path), path, None)
     assert scanned.bindings == tuple((i, *binding) for i, binding in enumerate(expected))
+
+
+# Trial 39: calls on standard-library objects linked to the project's methods of the same
+# name (graph.resolve, steps 7 and 8).
+_JAVA_CHECKS = {
+    "src/main/java/a/Util.java": "package a;\npublic class Util {\n"
+                                 "    public static Object requireNonNull(Object x) { return x; }\n}\n",
+    "src/main/java/b/Ser.java": "package b;\npublic class Ser {\n"
+                                "    public static Object requireNonNull(Object x, String m) { return x; }\n}\n",
+    "src/main/java/c/Meth.java": "package c;\npublic class Meth {\n    private static Object"
+                                 " requireNonNull(Object x, String a, String b, String c) { return x; }\n}\n",
+}
+
+
+def test_a_java_call_on_a_library_class_links_to_no_method_of_a_type_the_file_never_names(
+        make_repo, build_index) -> None:
+    # commons-lang's CharRange.contains: `Objects.requireNonNull(range, "range")` was
+    # SerializationUtils.requireNonNull and the private MethodUtils.requireNonNull
+    index = build_index(make_repo({**_JAVA_CHECKS, "src/main/java/a/Range.java":
+                                   "package a;\nimport java.util.Objects;\nclass Range {\n"
+                                   "    boolean contains(Range r) {\n"
+                                   "        Objects.requireNonNull(r);\n        return true;\n    }\n}\n"}))
+    callees = {target for source, target in edges(index, "references")
+               if source == "src/main/java/a/Range.java:Range.contains"}
+    assert not {callee for callee in callees if callee.endswith("requireNonNull")}
+
+
+def test_a_java_call_qualified_by_a_project_class_links_to_its_static_method(
+        make_repo, build_index) -> None:
+    index = build_index(make_repo({**_JAVA_CHECKS, "src/main/java/a/Range.java":
+                                   "package a;\nimport java.util.Objects;\nclass Range {\n"
+                                   "    boolean contains(Range r) {\n"
+                                   "        Util.requireNonNull(r);\n"
+                                   "        Objects.requireNonNull(r);\n        return true;\n    }\n}\n"}))
+    references = edge_data(index, "references")
+    callees = {target for source, target in references
+               if source == "src/main/java/a/Range.java:Range.contains"}
+    assert {callee for callee in callees if callee.endswith("requireNonNull")} == \
+        {"src/main/java/a/Util.java:Util.requireNonNull"}
+    # the line qualified by Objects is not a call of Util's static method
+    assert references[("src/main/java/a/Range.java:Range.contains",
+                       "src/main/java/a/Util.java:Util.requireNonNull")]["lines"] == (5,)
+
+
+def test_a_java_static_method_is_reached_from_a_subclass_and_through_a_static_import(
+        make_repo, build_index) -> None:
+    index = build_index(make_repo({
+        **_JAVA_CHECKS,
+        "src/main/java/a/Sub.java": "package a;\nclass Sub extends Util {\n"
+                                    "    Object f(Object x) { return requireNonNull(x); }\n}\n",
+        "src/main/java/d/Imp.java": "package d;\nimport static b.Ser.requireNonNull;\nclass Imp {\n"
+                                    "    Object f(Object x) { return requireNonNull(x, \"x\"); }\n}\n"}))
+    references = edges(index, "references")
+    assert ("src/main/java/a/Sub.java:Sub.f", "src/main/java/a/Util.java:Util.requireNonNull") \
+        in references
+    assert ("src/main/java/d/Imp.java:Imp.f", "src/main/java/b/Ser.java:Ser.requireNonNull") \
+        in references
+    assert ("src/main/java/d/Imp.java:Imp.f", "src/main/java/c/Meth.java:Meth.requireNonNull") \
+        not in references
+
+
+def test_a_php_function_call_is_no_static_method_of_an_imported_class(make_repo, build_index) -> None:
+    # monolog's LineFormatter: PHP's own `substr(...)` was Monolog\Utils::substr, which
+    # the file imports for `Utils::jsonEncode`; TelegramBotHandler's `Utils::substr` is it
+    utils = ("<?php\nnamespace App;\nclass Utils {\n"
+             "    public static function substr(string $s, int $a): string { return $s; }\n"
+             "    public static function jsonEncode($x): string { return ''; }\n}\n")
+    index = build_index(make_repo({
+        "src/Utils.php": utils,
+        "src/Line.php": "<?php\nnamespace App\\Fmt;\nuse App\\Utils;\nclass Line {\n"
+                        "    public function format(string $s): string {\n"
+                        "        $a = substr($s, 0, 1);\n"
+                        "        return Utils::jsonEncode($a);\n    }\n}\n",
+        "src/Tel.php": "<?php\nnamespace App\\Out;\nuse App\\Utils;\nclass Tel {\n"
+                       "    public function cut(string $s): string {\n"
+                       "        return Utils::substr($s, 0);\n    }\n}\n"}))
+    references = edges(index, "references")
+    assert ("src/Line.php:App.Fmt.Line.format", "src/Utils.php:App.Utils.jsonEncode") in references
+    assert ("src/Line.php:App.Fmt.Line.format", "src/Utils.php:App.Utils.substr") not in references
+    assert ("src/Tel.php:App.Out.Tel.cut", "src/Utils.php:App.Utils.substr") in references
+
+
+def test_a_go_call_on_a_library_value_links_to_no_method_of_an_unnamed_type(
+        make_repo, build_index) -> None:
+    # chi: middleware's `r.Header.Get(...)` was _examples/todos-resource's usersResource.Get;
+    # a Mux method's `mx.handle(...)` in another file of the package stays linked
+    index = build_index(make_repo({
+        "go.mod": "module example.com/m\n\ngo 1.22\n",
+        "mux.go": "package m\n\ntype Mux struct{}\n\nfunc (mx *Mux) handle(p string) {}\n",
+        "routes.go": "package m\n\nfunc (mx *Mux) Route(p string) {\n\tmx.handle(p)\n}\n",
+        "middleware/realip.go": "package middleware\n\nimport \"net/http\"\n\n"
+                                "func realIP(r *http.Request) string {\n"
+                                "\treturn r.Header.Get(\"X-Real-IP\")\n}\n",
+        "other/users.go": "package other\n\nimport \"net/http\"\n\ntype usersResource struct{}\n\n"
+                          "func (rs usersResource) Get(w http.ResponseWriter, r *http.Request) {}\n"}))
+    references = edges(index, "references")
+    assert ("middleware/realip.go:realIP", "other/users.go:usersResource.Get") not in references
+    assert ("routes.go:Mux.Route", "mux.go:Mux.handle") in references
+
+
+def test_a_rust_call_of_the_prelude_some_is_no_variant_of_another_crate(
+        make_repo, build_index) -> None:
+    # ripgrep: globset's `Some(..)` was crates/core's `EncodingMode::Some`
+    lowargs = "pub enum EncodingMode {\n    Auto,\n    Some(String),\n}\n"
+    index = build_index(make_repo({
+        "crates/core/src/lowargs.rs": lowargs,
+        "crates/core/src/flags.rs": "use crate::lowargs::EncodingMode;\n\n"
+                                    "fn mode(s: String) -> EncodingMode {\n"
+                                    "    EncodingMode::Some(s)\n}\n",
+        "crates/globset/src/lib.rs": "fn limit() -> Option<usize> {\n    Some(10)\n}\n"}))
+    references = edges(index, "references")
+    assert ("crates/globset/src/lib.rs:limit", "crates/core/src/lowargs.rs:EncodingMode.Some") \
+        not in references
+    assert ("crates/core/src/flags.rs:mode", "crates/core/src/lowargs.rs:EncodingMode.Some") \
+        in references

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from typing import Protocol
 
 from ..graph.resolve import (MAX_REEXPORT_DEPTH, NAMESPACED_LANGUAGES, compatible_candidates,
-                             resolve)
+                             qualified_statics, resolve)
 from ..graph.rules import OWNER_KINDS, EdgeGroups, choose_owners, is_test_path, split_symbol
 from ..model import Definition
 from .consistency import IndexInconsistent
@@ -63,6 +63,10 @@ class EdgeReader:
         self._owner_names: dict[str, dict[int, str]] = {}
         self._resolved: dict[tuple, tuple[list[str], str]] = {}
         self._candidates: dict[tuple[str, str | None], list[tuple[str, str]]] = {}
+        # name -> the ids of the files that use it (``uses_name``)
+        self._users: dict[str, frozenset[int]] = {}
+        self._name_uses: dict[tuple[str, str], list[tuple[int, str, int | None]]] = {}
+        self._specifiers: dict[str, list[str]] = {}
         # name -> (file id, definition index) -> the uses resolving there (``_uses_of_name``)
         self._incoming: dict[str, dict[tuple[int, int], list[_Incoming]]] = {}
         self._test_files: dict[int, bool] = {}
@@ -107,6 +111,34 @@ class EdgeReader:
         found = self._candidates.get(key)
         if found is None:
             found = self._candidates[key] = compatible_candidates(self, name, language)
+        return found
+
+    def uses_name(self, path: str, name: str) -> bool:
+        """True when ``path`` has a use of ``name``: the files using a name are read once,
+        by the ``uses`` table's index on names."""
+        users = self._users.get(name)
+        if users is None:
+            users = self._users[name] = frozenset(file_id for (file_id,) in self._conn.execute(
+                "SELECT file_id FROM uses WHERE name = ?", (name,)))
+        return self._ids[path] in users
+
+    def name_uses(self, path: str, name: str) -> Sequence[tuple[int, str, int | None]]:
+        """(line, kind, enclosing) of each use of ``name`` in ``path`` (its ``uses`` row)."""
+        key = (path, name)
+        found = self._name_uses.get(key)
+        if found is None:
+            row = self._conn.execute("SELECT packed FROM uses WHERE file_id = ? AND name = ?",
+                                     (self._ids[path], name)).fetchone()
+            found = self._name_uses[key] = list(unpack_uses(row[0])) if row else []
+        return found
+
+    def import_specifiers(self, path: str) -> Sequence[str]:
+        """The module specifiers of ``path``'s imports, in order."""
+        found = self._specifiers.get(path)
+        if found is None:
+            found = self._specifiers[path] = [name for (name,) in self._conn.execute(
+                "SELECT name FROM import_specs WHERE file_id = ? ORDER BY seq",
+                (self._ids[path],))]
         return found
 
     # edges
@@ -195,6 +227,8 @@ class EdgeReader:
         found = []
         for line, kind, enclosing in unpack_uses(packed):
             targets, reason = self.resolve(path, name, kind, enclosing)
+            if targets:
+                targets = qualified_statics(self, path, name, line, enclosing, targets, reason)
             if targets:
                 found.append((enclosing, kind, line, reason, targets))
         self._cache.add(file_id, name, [

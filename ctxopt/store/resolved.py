@@ -13,7 +13,8 @@ file (``forget_file``):
 
 - every row of a file written or deleted (its uses, bindings, imports and language);
 - the rows of the uses of a name whose definitions changed (added, removed, or another
-  kind, parent, parent kind or qualified name: lines do not matter to resolution), or
+  kind, parent, parent kind, qualified name or ``static``-ness (``graph.resolve.
+  is_static_method``): lines do not matter to resolution), or
   that a changed binding names, and of every local name that imports bind to those,
   through re-exports (``bound_names``); all rows when a star import changed;
 - all rows when the import edges are recomputed for every file (``forget_all``).
@@ -25,6 +26,8 @@ import marshal
 import sqlite3
 from collections.abc import Iterable
 
+from ..graph.resolve import is_static_method
+from ..model import Definition
 from .schema import chunks, marks
 
 __all__ = ["ResolvedCache", "bound_names", "cached", "resolution_inputs", "forget_file",
@@ -53,8 +56,8 @@ def bound_names(conn: sqlite3.Connection, names: Iterable[str]) -> set[str]:
 def resolution_inputs(conn: sqlite3.Connection, file_id: int
                       ) -> tuple[set[tuple], list[tuple[str, str, str]]]:
     """What resolution reads of a stored file: its definitions as (index, name, kind,
-    qualified name, parent, parent kind), and its bindings as (local, name, module)."""
-    rows = conn.execute("SELECT idx, name, kind, qualified_name, parent FROM defs"
+    qualified name, parent, parent kind, static), and its bindings as (local, name, module)."""
+    rows = conn.execute("SELECT idx, name, kind, qualified_name, parent, signature FROM defs"
                         " WHERE file_id = ? ORDER BY idx", (file_id,)).fetchall()
     return _definition_keys(rows), conn.execute(
         "SELECT local, name, module FROM bindings WHERE file_id = ? ORDER BY seq",
@@ -63,7 +66,9 @@ def resolution_inputs(conn: sqlite3.Connection, file_id: int
 
 def _definition_keys(rows: list[tuple]) -> set[tuple]:
     kinds = {row[0]: row[2] for row in rows}
-    return {(*row, kinds.get(row[4])) for row in rows}
+    return {(idx, name, kind, qualified, parent, kinds.get(parent),
+             is_static_method(Definition(name, kind, qualified, 0, 0, signature)))
+            for idx, name, kind, qualified, parent, signature in rows}
 
 
 def forget_file(conn: sqlite3.Connection, file_id: int,
