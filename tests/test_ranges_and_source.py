@@ -423,7 +423,8 @@ def test_a_signature_block_shows_no_member_header_past_its_end(make_repo, build_
     items = [Item("m.swift", 2, 6, 80.0, 1, "used by f", "Add.run", Fidelity.SIGNATURE)]
     (block,) = _read(make_repo, build_index, {"m.swift": source}, items, context_lines=0)
     assert (block.start_line, block.end_line) == (2, 6)
-    assert block.signature == "  func run() { ... }\n}\nstruct Mul { ... }"
+    # (trial 39: it opens with the header of the struct its member is in)
+    assert block.signature == "struct Add {\n  func run() { ... }\n}\nstruct Mul { ... }"
 
 
 def test_a_signature_block_closes_only_a_line_that_closes_the_container(
