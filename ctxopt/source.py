@@ -980,6 +980,20 @@ def _with_salient(block: Block, lines: list[str], items: list[Item],
                    opens_in_body=line is not None and not around)
 
 
+def _held(inside: list[Item], definitions: tuple, lines: list[str], start: int, end: int
+          ) -> tuple[Member, ...]:
+    """The members a block of file lines ``start..end`` holding ``inside`` names: each
+    item's, but not one whose header starts below the block, which shows only the
+    comments above it (trial 39: rg_pre's block 1470-1653 was keyed `Worker`, whose doc
+    comment ended it, not its `fn threads`), unless all are such."""
+    found = {(d.qualified_name, d.start_line): d for d in definitions}
+    held = [Member(i.symbol, i.start_line, i.end_line, i.reason) for i in inside]
+    shown = [m for m, i in zip(held, inside)
+             if (definition := found.get((i.symbol, i.start_line))) is None
+             or i.start_line < start or header_lines(definition, lines)[0] <= end]
+    return tuple(shown or held)
+
+
 def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
            span: tuple[int, int], counter: TokenCounter, context_lines: int,
            taken: list[tuple[int, int]], group: tuple[int, int] | None = None) -> Block | None:
@@ -998,7 +1012,7 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
     inside = [i for i in members if i.start_line <= end and i.end_line >= start]
     if not inside:
         return None  # context lines above an item a stronger block shows
-    held = tuple(Member(i.symbol, i.start_line, i.end_line, i.reason) for i in inside)
+    held = _held(inside, index.file_definitions(path) or (), lines, start, end)
     symbols, reason = label_members(held)
     # a part below its items' first lines (a struct's fields under one a stronger block
     # shows) is no signature of its own: trial 9 showed a field as parse_buffer's
