@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 import json
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,8 +27,8 @@ from .tokens import TokenCounter
 from .wording import counted
 
 __all__ = ["DEFAULT_BUDGETS", "MAX_BUDGETS", "Change", "Curve", "CurveRow", "budget_curve",
-           "budgets_between", "parse_budgets", "plot_description", "render_curve_json",
-           "render_curve_text", "render_curve_plot", "require_matplotlib"]
+           "budgets_between", "candidate_key", "parse_budgets", "plot_description",
+           "render_curve_json", "render_curve_text", "render_curve_plot", "require_matplotlib"]
 
 DEFAULT_BUDGETS = (1000, 2000, 4000, 8000, 16000)
 MAX_BUDGETS = 64  # rows of one curve; each costs a fit
@@ -154,6 +155,7 @@ def budget_curve(root: Path | str, task: str, budgets: tuple[int, ...],
     results: list[Result | None] = []
     first: Result | None = None
     previous: dict[tuple, Block] = {}
+    key = candidate_key(prepared.blocks)
     for budget in sorted(set(budgets)):
         try:
             result = fit_prepared(prepared, budget)
@@ -162,16 +164,30 @@ def budget_curve(root: Path | str, task: str, budgets: tuple[int, ...],
             results.append(None)
             continue
         first = first or result
-        shown = {_key(b): b for b in result.selection.blocks}
+        shown = {key(b): b for b in result.selection.blocks}
         rows.append(_row(result, shown, previous, len(prepared.blocks)))
         results.append(result)
         previous = shown
     return Curve(result=first or prepared.empty, rows=tuple(rows), results=tuple(results))
 
 
-def _key(block: Block) -> tuple:
-    """What identifies a candidate block in every form the fitter shows it in."""
-    return block.path, block.symbols, block.reason, block.score, block.ring
+def candidate_key(candidates: tuple[Block, ...]) -> Callable[[Block], tuple]:
+    """What identifies a block shown in any form as the candidate it is a form of: the
+    candidate of its file, ring and score whose lines hold its lines (a cut names only
+    the definitions it shows, ``fit.truncate_block``: keyed by its names, ripgrep's
+    `Glob.ext` cut, then whole, counted as a new block; trial 39); a block the fitter made
+    of no candidate (the rest of a file), by its own lines."""
+    by_file: dict[tuple, list[tuple[int, int, int]]] = {}
+    for n, block in enumerate(candidates):
+        by_file.setdefault((block.path, block.ring, block.score), []).append(
+            (block.start_line, block.end_line, n))
+
+    def key(block: Block) -> tuple:
+        for start, end, n in by_file.get((block.path, block.ring, block.score), ()):
+            if start <= block.start_line and block.end_line <= end:
+                return ("candidate", n)
+        return block.path, block.start_line, block.end_line, block.reason
+    return key
 
 
 def _too_small(budget: int, minimum: int, candidates: int) -> CurveRow:

@@ -32,7 +32,7 @@ from .graph.view import IndexView
 from .lexical import name_words, terms_weight
 from .model import (FILL_BAND, FOCUS_ABOVE, RING_BANDS, WHOLE_FILE, Block, Definition, Fidelity,
                     Item, Member, Tier, label_members)
-from .parsing.kinds import CALLABLE_KINDS, CONTAINER_KINDS
+from .parsing.kinds import CONTAINER_KINDS
 from .parsing.languages import comment_opener, fence_tag
 from .ranges import clamp_range, merge_ranges, subtract_ranges
 from .tokens import TokenCounter
@@ -367,12 +367,13 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
                 inside.append(i)
     chosen = set(inside)
     outermost = _one_per_node(definitions, [i for i in inside if definitions[i].parent not in chosen])
-    # fields (or an interface's methods) whose braced container's header is not in the
-    # block are listed inside it: `max_open: usize` alone is no Rust, nor says whose field
-    # it is (trial 10: walkdir).
-    # (A method's signature says more of itself, and a Python class attribute reads as
-    # one: wrapped, a 6-token signature pointing at a file took 34, and on the Live
-    # benchmark one pylint task lost a file at 8,000 tokens.)
+    # members whose braced container's header is not in the block are listed inside it:
+    # `max_open: usize` alone is no Rust, nor says whose field it is (trial 10: walkdir),
+    # nor six bare `fn matches_all` whose each is (trial 39: ripgrep; a Rust method under
+    # its `impl` line, ``_impl_scope``).
+    # (Not a Python class's: a class attribute reads as one, and wrapped, a 6-token
+    # signature pointing at a file took 34; on the Live benchmark one pylint task lost a
+    # file at 8,000 tokens.)
     # (each run of one owner's members: trial 12's hiredis block began with the last
     # fields of one struct, then the typedefs below it)
     # (the renderer leaves a container's header out when a block above shows it: trial
@@ -387,8 +388,7 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
         members = list(run)
         if owner is not None and definitions[owner].kind in CONTAINER_KINDS \
                 and _braced(compact_signature(definitions[owner].signature)) \
-                and (definitions[owner].kind in _DECLARING_KINDS
-                     or not any(definitions[i].kind in CALLABLE_KINDS for i in members)):
+                and definitions[owner].end_line >= definitions[members[0]].start_line:
             wrapped = _skeleton_parts(definitions, owner, end, lines, only=set(members))
             if wrapped is not None:
                 head, body, tail = wrapped
@@ -397,6 +397,17 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
                                  "\n".join(text for text, _ in head) + "\n"))
                 parts.append((definitions[members[0]].start_line, head + body + tail))
                 continue
+        scope = _impl_scope(definitions, owner, members[0], lines, start)
+        if scope:  # (the leading members in that scope: a later one may be in another)
+            scopes = [_impl_scope(definitions, owner, i, lines, start) for i in members]
+            inner = members[:next((n for n, line in enumerate(scopes) if line != scope),
+                                  len(members))]
+            body = [row for i in inner for row in _skeleton(definitions, i, end, lines)]
+            head = [(lines[scope - 1], (scope,))]
+            head.append(_gap_row(head, body))
+            wrappers.append((scope, scope, "\n".join(text for text, _ in head) + "\n"))
+            parts.append((definitions[members[0]].start_line, head + body))
+            members = members[len(inner):]
         parts += [(definitions[i].start_line, _skeleton(definitions, i, end, lines))
                   for i in members]
         closing += [a for a in _closed_here(definitions, owner, lines, end) if a not in closing]
@@ -411,6 +422,29 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
     last = definitions[outermost[-1]].end_line if outermost else 0
     return _Signature(text, tuple(wrappers), last if last > end and text.endswith("{ ... }") else 0,
                       ranges)
+
+
+def _impl_scope(definitions: tuple, owner: int | None, first: int, lines: list[str],
+                start: int) -> int:
+    """The line above line ``start`` that opens the braced scope holding method ``first``
+    when that scope is no definition (``owner``, its parent, does not hold it): Rust's
+    ``impl PrefixStrategy {``, whose methods the index gives no parent; 0: none. It is the
+    first line that is not blank above ``first``'s header and indented less than it.
+    (Trial 39: ripgrep's signatures of six ``fn matches_all`` said not whose each was.)"""
+    if definitions[first].kind != "method" or owner is not None and \
+            definitions[owner].start_line <= definitions[first].start_line <= definitions[owner].end_line:
+        return 0
+    top = header_lines(definitions[first], lines)[0]
+    if top > len(lines):
+        return 0
+    text = lines[top - 1]
+    indent = len(text) - len(text.lstrip())
+    for number in range(top - 1, 0, -1):
+        line = lines[number - 1]
+        if line.strip() and len(line) - len(line.lstrip()) < indent:
+            opens = line.rstrip().endswith("{") and line.strip() != "{"
+            return number if opens and number < start else 0
+    return 0
 
 
 # Lines that close a braced scope that is no definition (``_scope_lines``).
@@ -658,9 +692,6 @@ def _braced(signature: str) -> bool:
     return first.endswith("{") or "{ ... }" in first and "{" not in first.rpartition("{ ... }")[2]
 
 
-# Containers whose methods are declarations only: `Match(...) bool` is no Go outside its
-# interface (trial 11: chi's Routes)
-_DECLARING_KINDS = frozenset({"interface", "trait"})
 # A line that only closes the construct above it (a brace language's block, Ruby's `end`,
 # a block comment: trial 13's Scala blocks began with the ` */` of a doc comment not shown)
 _CLOSING_LINE = frozenset({"}", "};", "end", "*/", "**/"})
@@ -949,6 +980,20 @@ def _with_salient(block: Block, lines: list[str], items: list[Item],
                    opens_in_body=line is not None and not around)
 
 
+def _held(inside: list[Item], definitions: tuple, lines: list[str], start: int, end: int
+          ) -> tuple[Member, ...]:
+    """The members a block of file lines ``start..end`` holding ``inside`` names: each
+    item's, but not one whose header starts below the block, which shows only the
+    comments above it (trial 39: rg_pre's block 1470-1653 was keyed `Worker`, whose doc
+    comment ended it, not its `fn threads`), unless all are such."""
+    found = {(d.qualified_name, d.start_line): d for d in definitions}
+    held = [Member(i.symbol, i.start_line, i.end_line, i.reason) for i in inside]
+    shown = [m for m, i in zip(held, inside)
+             if (definition := found.get((i.symbol, i.start_line))) is None
+             or i.start_line < start or header_lines(definition, lines)[0] <= end]
+    return tuple(shown or held)
+
+
 def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
            span: tuple[int, int], counter: TokenCounter, context_lines: int,
            taken: list[tuple[int, int]], group: tuple[int, int] | None = None) -> Block | None:
@@ -967,7 +1012,7 @@ def _block(index: IndexView, path: str, lines: list[str], items: list[Item],
     inside = [i for i in members if i.start_line <= end and i.end_line >= start]
     if not inside:
         return None  # context lines above an item a stronger block shows
-    held = tuple(Member(i.symbol, i.start_line, i.end_line, i.reason) for i in inside)
+    held = _held(inside, index.file_definitions(path) or (), lines, start, end)
     symbols, reason = label_members(held)
     # a part below its items' first lines (a struct's fields under one a stronger block
     # shows) is no signature of its own: trial 9 showed a field as parse_buffer's

@@ -435,6 +435,36 @@ def test_unreadable_file_is_reported_as_unreadable_not_binary_issue_7(runner, ma
         {"file": "locked.py", "reason": "unreadable", "detail": "Permission denied"}]
 
 
+def test_a_file_made_unreadable_after_it_was_indexed_is_said_as_on_a_fresh_index(
+        runner, make_repo, monkeypatch) -> None:
+    # trial 39: chmod 000 chain.go after indexing kept its size and mtime, so the warm
+    # gather read the index's copy as current, could not read the file, showed other
+    # code and said nothing. (As root, mode 000 does not stop reads: refuse them here.)
+    import builtins
+    import errno
+    import io
+    root = make_repo({"chain.go": "package chi\n\nfunc Chain() int {\n\treturn 1\n}\n",
+                      "mux.go": "package chi\n\nfunc Mux() int {\n\treturn Chain()\n}\n"})
+    os.utime(root / "chain.go", (1_700_000_000, 1_700_000_000))  # (unchanged, not racy)
+    assert runner.invoke(main, ["index", "--root", str(root)]).exit_code == 0
+    real_open, real_access = io.open, os.access
+
+    def refusing_open(file, *args, **kwargs):
+        if str(file).endswith("chain.go"):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(io, "open", refusing_open)
+    monkeypatch.setattr(builtins, "open", refusing_open)
+    monkeypatch.setattr(os, "access", lambda path, mode, **kwargs: not str(path).endswith(
+        "chain.go") and real_access(path, mode, **kwargs))
+    result = runner.invoke(main, ["gather", "fix Chain in chain.go", "--root", str(root)])
+    assert result.stderr.splitlines()[-1] == ("ctxopt: the task names a file that is not shown: "
+                                              "chain.go is unreadable (Permission denied)")
+    index = runner.invoke(main, ["index", "--root", str(root)])
+    assert "  chain.go (unreadable: Permission denied)\n" in index.stdout
+
+
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"
 
 

@@ -289,3 +289,15 @@ def commands_tests_setting(runner, root) -> bool:
     (root / "tests" / "test_a.py").write_text("def test_frobnicate():\n    assert True\n")
     result = runner.invoke(main, ["gather", "test_frobnicate", "--root", str(root)])
     return "test_a.py" in result.stdout
+
+
+@pytest.mark.parametrize("command", [["gather", "x"], ["index"], ["curve", "x"]])
+def test_a_root_that_is_a_symbolic_link_loop_is_said_to_be_one(runner, tmp_path, command) -> None:
+    # trial 39: `--root weird/loop1` was "Directory ... does not exist"
+    (tmp_path / "loop1").symlink_to("loop2")
+    (tmp_path / "loop2").symlink_to("loop1")
+    result = runner.invoke(main, [*command, "--root", str(tmp_path / "loop1")])
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (
+        f"Error: Invalid value for '--root': Directory '{tmp_path / 'loop1'}' is a symbolic "
+        f"link loop. (see 'main {command[0]} --help')\n")

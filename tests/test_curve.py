@@ -211,3 +211,25 @@ def test_a_plot_without_matplotlib_leaves_the_output_file(runner, storage, tmp_p
     assert result.exit_code == 2 and result.stderr.count("\n") == 1
     assert target.read_bytes() == b"old picture"
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".curve")] == []
+
+
+def test_a_cut_then_whole_is_one_block_grown_not_a_new_one(make_repo, build_index) -> None:
+    # trial 39: a cut names only the definitions it shows, so ripgrep's `Glob.ext` cut at
+    # 1,000 tokens and whole at 2,000 was keyed anew: "+2 (named 2)", the block count the same
+    from ctxopt.curve import candidate_key
+    from ctxopt.fit import truncate_block
+    from ctxopt.model import Item
+    from ctxopt.source import read_blocks
+    from ctxopt.tokens import Cl100kCounter, count_tokens
+
+    body = "".join(f"    total = total + {n}\n" for n in range(20))
+    root = make_repo({"a.py": f"def first():\n    total = 0\n{body}    return total\n"
+                              "def second():\n    return 2\n"})
+    items = [Item("a.py", 1, 23, 130.0, 0, "definition of first", "first"),
+             Item("a.py", 24, 25, 120.0, 0, "definition of second", "second")]
+    (whole,) = read_blocks(root, items, build_index(root), Cl100kCounter(), whole_files=False,
+                           context_lines=0)
+    cut = truncate_block(whole, 3, count_tokens)
+    assert whole.symbols == ("first", "second") and cut.symbols == ("first",)
+    key = candidate_key((whole,))
+    assert key(cut) == key(whole)

@@ -423,7 +423,8 @@ def test_a_signature_block_shows_no_member_header_past_its_end(make_repo, build_
     items = [Item("m.swift", 2, 6, 80.0, 1, "used by f", "Add.run", Fidelity.SIGNATURE)]
     (block,) = _read(make_repo, build_index, {"m.swift": source}, items, context_lines=0)
     assert (block.start_line, block.end_line) == (2, 6)
-    assert block.signature == "  func run() { ... }\n}\nstruct Mul { ... }"
+    # (trial 39: it opens with the header of the struct its member is in)
+    assert block.signature == "struct Add {\n  func run() { ... }\n}\nstruct Mul { ... }"
 
 
 def test_a_signature_block_closes_only_a_line_that_closes_the_container(
@@ -872,3 +873,18 @@ def test_a_signature_shows_the_braces_of_a_scope_around_its_definitions(
                   Fidelity.SIGNATURE)]
     (block,) = _read(make_repo, build_index, {path: code}, items, context_lines=0)
     assert block.signature == expected
+
+
+def test_a_block_holding_only_the_comment_above_a_definition_does_not_name_it(
+        make_repo, build_index) -> None:
+    # trial 39: rg_pre's block 1470-1653 (`fn threads`, then types) was keyed `Worker`,
+    # whose doc comment ended it; `struct Worker {` was in the block below
+    source = ("def threads():\n    return 1\n\n\n# A worker.\n# It descends.\nclass Worker:\n"
+              "    # The callback.\n    visitor = None\n    stack = None\n")
+    items = [Item("w.py", 1, 2, 80.0, 1, "member of WalkParallel", "threads"),
+             Item("w.py", 5, 10, 79.5, 1, "contains Worker.visitor", "Worker"),
+             Item("w.py", 8, 9, 130.0, 0, "definition of Worker.visitor", "Worker.visitor")]
+    blocks = _read(make_repo, build_index, {"w.py": source}, items)
+    (above,) = [b for b in blocks if b.start_line == 1]
+    assert above.end_line == 5
+    assert (above.symbols, above.reason) == (("threads",), "member of WalkParallel")

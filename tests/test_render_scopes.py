@@ -297,3 +297,45 @@ def test_a_window_last_in_a_class_shown_open_marks_the_rest_of_the_class(
     assert text.startswith("// lines 1-1 (signature)\nexport class Ky {\n")
     # lines 13-20 of retry, then b, c and the class's `}`
     assert text.endswith("        const x8 = 8\n⋮ 11 lines below omitted\n```\n")
+
+
+_STRATEGIES = ("struct A(u8);\n\nimpl A {\n    fn new() -> A {\n        A(0)\n    }\n\n"
+               "    fn matches_all(&self) -> bool {\n        true\n    }\n}\n\n"
+               "struct B(u8);\n\nimpl B {\n    fn new() -> B {\n        B(0)\n    }\n\n"
+               "    fn matches_all(&self) -> bool {\n        false\n    }\n}\n")
+
+
+def test_a_signature_of_a_method_opens_with_the_impl_it_is_in(make_repo, build_index) -> None:
+    # trial 39: ripgrep's six `fn matches_all` signatures, each of another strategy's
+    # `impl`, showed bare, all but the first under no `impl` line
+    items = [Item("lib.rs", 8, 10, 70.0, 3, "same file", "A.matches_all", Fidelity.SIGNATURE),
+             Item("lib.rs", 20, 22, 70.0, 3, "same file", "B.matches_all", Fidelity.SIGNATURE)]
+    blocks = _blocks(make_repo, build_index, {"lib.rs": _STRATEGIES}, items)
+    assert fenced_text(blocks) == (
+        "// lines 3-10 (signature)\nimpl A {\n    ⋮ 4 lines\n"
+        "    fn matches_all(&self) -> bool { ... }\n"
+        "// lines 15-22 (signature)\nimpl B {\n    ⋮ 4 lines\n"
+        "    fn matches_all(&self) -> bool { ... }\n```\n")
+
+
+_CHAR_RANGE = ("final class CharRange {\n\n    private static final class CharacterIterator {\n\n"
+               "        private char current;\n        private boolean hasNext;\n\n"
+               "        private CharacterIterator(final CharRange r) {\n"
+               "            hasNext = true;\n        }\n    }\n\n"
+               "    private final boolean negated;\n}\n")
+
+
+def test_a_signature_of_fields_and_a_constructor_opens_with_their_class(
+        make_repo, build_index) -> None:
+    # trial 39: commons-lang's `private char current; ... private CharacterIterator(...)`
+    # showed under no `class CharacterIterator` line, as if CharRange's fields
+    items = [Item("CharRange.java", 1, 1, 130.0, 0, "definition of CharRange", "CharRange"),
+             Item("CharRange.java", 5, 10, 70.0, 1, "used by f", "CharacterIterator.current",
+                  Fidelity.SIGNATURE)]
+    blocks = _blocks(make_repo, build_index, {"CharRange.java": _CHAR_RANGE}, items)
+    assert fenced_text(blocks) == (
+        "// lines 1-1 (part of CharRange, lines 1-14)\nfinal class CharRange {\n"
+        "⋮ 1 line below omitted\n// lines 3-10 (signature)\n"
+        "    private static final class CharacterIterator {\n        private char current;\n"
+        "        private boolean hasNext;\n"
+        "        private CharacterIterator(final CharRange r) { ... }\n⋮ 1 line below omitted\n```\n")

@@ -326,8 +326,9 @@ def test_an_index_missing_a_table_is_moved_aside_and_rebuilt(tmp_path, monkeypat
     result = CliRunner().invoke(main, args) if args else _gather(root)
     assert result.exit_code == 0, result.stderr
     assert "damaged" in result.stderr and "Traceback" not in result.stderr
-    assert (root / ".ctxopt" / "index.db.corrupt").is_file()
-    assert not stale.exists() or stale.read_bytes() != b"the log of an older damaged copy"
+    # (the older copy's log is kept, and pairs with no other copy: trial 39)
+    assert (root / ".ctxopt" / "index.db.corrupt.1").is_file()
+    assert stale.read_bytes() == b"the log of an older damaged copy"
     again = _gather(root)
     assert again.exit_code == 0 and "damaged" not in again.stderr and "helper_1" in again.stdout
 
@@ -389,3 +390,19 @@ def test_the_parent_compiles_the_query_every_worker_needs_before_it_forks(tmp_pa
     results = list(workers.scan_files(root, work, 2, None, HygieneConfig()))
     assert len(results) == len(work) and {r.language for r in results} == {"python", "go"}
     assert loaded == ["python"]  # here, in the parent (the workers' calls are their own)
+
+
+def test_a_second_damaged_index_is_moved_beside_the_first_with_its_log(tmp_path) -> None:
+    # trial 39: the second damage replaced index.db.corrupt and left the first one's
+    # index.db.corrupt-wal beside it, paired with the wrong copy
+    from ctxopt.store.location import move_aside
+    location = tmp_path / "index.db"
+    for copy, suffixes in (("first", ("", "-wal")), ("second", ("", "-wal", "-shm"))):
+        for suffix in suffixes:
+            (tmp_path / f"index.db{suffix}").write_text(copy + suffix)
+        move_aside(str(location))
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "index.db.corrupt", "index.db.corrupt-wal", "index.db.corrupt.1",
+        "index.db.corrupt.1-shm", "index.db.corrupt.1-wal"]
+    assert (tmp_path / "index.db.corrupt-wal").read_text() == "first-wal"
+    assert (tmp_path / "index.db.corrupt.1-wal").read_text() == "second-wal"

@@ -44,17 +44,24 @@ def is_corruption(exc: sqlite3.DatabaseError) -> bool:
 _MISSING_TABLE = re.compile(r"no such table: (?:main\.)?(\w+)")
 
 
+# The files SQLite keeps beside a database: its write-ahead log and shared memory.
+_COMPANIONS = ("-wal", "-shm")
+
+
 def move_aside(location: str) -> str:
-    """Move a damaged database to ``<location>.corrupt`` (replacing an older one, so one
-    is kept) with its WAL; drop its shared-memory file. Returns where it went."""
-    aside = location + ".corrupt"
+    """Move a damaged database, with its WAL and shared-memory files, to
+    ``<location>.corrupt``, or ``.corrupt.1``, ``.corrupt.2``... when an older damaged
+    copy (or a file of its) has that name: nothing the user had is lost, and no older
+    copy's log pairs with this one (trial 8 found one left; trial 39: a second damage
+    replaced the first copy and left its log beside the second). Returns where it went."""
+    aside, number = location + ".corrupt", 0
+    while any(os.path.lexists(aside + suffix) for suffix in ("", *_COMPANIONS)):
+        number += 1
+        aside = f"{location}.corrupt.{number}"
     os.replace(location, aside)
-    # an older damaged copy's log must not pair with this one (trial 8 found one left)
-    for stale in (aside + "-wal", aside + "-shm", location + "-shm"):
+    for suffix in _COMPANIONS:
         with contextlib.suppress(FileNotFoundError):
-            os.unlink(stale)
-    with contextlib.suppress(FileNotFoundError):
-        os.replace(location + "-wal", aside + "-wal")
+            os.replace(location + suffix, aside + suffix)
     return aside
 
 

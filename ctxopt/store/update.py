@@ -23,7 +23,7 @@ from . import resolved as resolved_uses
 from .consistency import IndexInconsistent
 from .parsecache import ParseCache, cache_directory
 from .recheck import file_rules, must_recheck, store_rules, stored_rules
-from .scan import ScanResult
+from .scan import ScanResult, readable
 from .schema import (BUMP_GENERATION, SQL_VARS, Transaction, connect, drop_indexes,
                      ensure_indexes, fingerprint, key_path, marks, path_key, posting_rowids,
                      read_meta)
@@ -82,8 +82,11 @@ def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
             work.append((candidate.path, None, candidate.generated))  # judged again
             sizes[candidate.path] = candidate.size
             continue
+        # (a file made unreadable since keeps its size and mtime: read again, it is
+        # reported unreadable, as on a fresh index, not left out of a gather unsaid; trial 39)
         if known is not None and known[0] == candidate.size and known[1] == candidate.mtime_ns \
-                and known[2] - candidate.mtime_ns > RACY_NS:
+                and known[2] - candidate.mtime_ns > RACY_NS \
+                and readable(os.path.join(root, candidate.path)):
             continue
         work.append((candidate.path, known[3] if known else None, candidate.generated))
         sizes[candidate.path] = candidate.size
