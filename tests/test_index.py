@@ -100,6 +100,10 @@ def test_oversized_file_is_reported(make_repo) -> None:
     # trial 19: PHPUnit tests kept beside the code (league/csv)
     ("src/ReaderTest.php", True), ("src/TabularDataReaderTestCase.php", True),
     ("src/Reader.php", False), ("src/Contest.php", False),
+    # trial 39: Gradle's test source sets (okio's MockSink.kt in src/commonTest/)
+    ("okio/src/commonTest/kotlin/okio/MockSink.kt", True),
+    ("src/jvmTest/kotlin/JvmTesting.kt", True), ("src/androidTest/java/A.java", True),
+    ("okio/src/commonMain/kotlin/okio/Timeout.kt", False), ("src/latest/a.kt", False),
 ])
 def test_is_test_path(path: str, expected: bool) -> None:
     assert is_test_path(path) is expected

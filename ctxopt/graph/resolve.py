@@ -90,7 +90,7 @@ from .rules import MAX_AMBIGUOUS_TARGETS, MAX_ATTRIBUTE_TARGETS, is_test_path
 __all__ = ["ResolutionData", "resolve", "imported_definitions", "compatible", "names_a_type",
            "compatible_candidates", "owner_type",
            "NAMESPACED_LANGUAGES", "NAMED_OWNER_LANGUAGES", "STATIC_QUALIFIED_LANGUAGES",
-           "qualified_statics", "is_static_method",
+           "qualified_statics", "is_static_method", "depends_on_enclosing",
            "MAX_REEXPORT_DEPTH"]
 
 _MEMBER_KINDS = frozenset({"method", "field"})
@@ -230,6 +230,8 @@ def resolve(data: ResolutionData, path: str, name: str, kind: str,
     if kind in TYPE_USE_REFERENCES:
         pairs = [(c, where) for c, where in pairs if names_a_type(data, c, language)]
     local = [node for node, where in pairs if where == path]
+    if local and _calls_its_base(data, path, name, enclosing):
+        return [], ""
     if local:
         return local, "same file"
     bound = imported_definitions(data, path, name, by_original=kind == "import_member")
@@ -269,6 +271,25 @@ def resolve(data: ResolutionData, path: str, name: str, kind: str,
         if not candidates:
             return [], ""
     return candidates, f"one of {len(candidates)} definitions"
+
+
+def depends_on_enclosing(language: str | None, name: str) -> bool:
+    """Whether ``resolve``'s answer for a use of ``name`` may depend on the definition the
+    use is in (a namespace's, a type's own members, a special method's own name), so that
+    a cache of answers must key them by it."""
+    return language in NAMESPACED_LANGUAGES or language in NAMED_OWNER_LANGUAGES or (
+        language == "python" and name.startswith("__") and name.endswith("__"))
+
+
+def _calls_its_base(data: ResolutionData, path: str, name: str, enclosing: int | None) -> bool:
+    """True for a use of a Python special method inside the method of that name
+    (``super().__init__(name)`` in ``__init__``): it calls the method this one overrides,
+    which the walk reaches along inheritance, and none of the file's other classes'
+    methods of the name (trial 39: click's ``Argument.__init__`` had every ``__init__`` of
+    core.py as its callees)."""
+    return (enclosing is not None and name.startswith("__") and name.endswith("__")
+            and data.language(path) == "python"
+            and data.definition(f"{path}#{enclosing}").name == name)
 
 
 def names_a_type(data: ResolutionData, node: str, language: str | None) -> bool:

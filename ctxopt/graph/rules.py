@@ -43,6 +43,9 @@ _TEST_PATH = re.compile(
     # Spock, Kotest or Quick spec lives in a test directory)
     r"|(^|/)([\w.-]+\.)?Tests?/|[a-z0-9]Tests?\.(java|kt|cs|swift|scala|php)$"
     r"|[a-z0-9]TestCase\.php$|_(spec|test)\.rb$"
+    # Gradle's test source sets (Kotlin Multiplatform's src/commonTest/, src/jvmTest/,
+    # Android's src/androidTest/: trial 39, okio's test helpers shown with --no-tests)
+    r"|(^|/)src/[a-z][A-Za-z0-9]*Test/"
 )
 # Attributes and annotations that mark a definition as a test wherever it lies (its
 # signature's leading lines): Rust #[test], #[tokio::test] and #[cfg(test)] modules,

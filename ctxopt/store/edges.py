@@ -13,8 +13,8 @@ import sqlite3
 from collections.abc import Iterable, Sequence
 from typing import Protocol
 
-from ..graph.resolve import (MAX_REEXPORT_DEPTH, NAMESPACED_LANGUAGES, compatible_candidates,
-                             qualified_statics, resolve)
+from ..graph.resolve import (MAX_REEXPORT_DEPTH, compatible_candidates,
+                             depends_on_enclosing, qualified_statics, resolve)
 from ..graph.rules import OWNER_KINDS, EdgeGroups, choose_owners, is_test_path, split_symbol
 from ..model import Definition
 from .consistency import IndexInconsistent
@@ -145,7 +145,7 @@ class EdgeReader:
     def resolve(self, path: str, name: str, kind: str, enclosing: int | None
                 ) -> tuple[list[str], str]:
         """``graph.resolve.resolve`` of one use, cached."""
-        scoped = enclosing if self._languages.get(path) in NAMESPACED_LANGUAGES else None
+        scoped = enclosing if depends_on_enclosing(self._languages.get(path), name) else None
         key = (path, name, kind, scoped)
         found = self._resolved.get(key)
         if found is None:
