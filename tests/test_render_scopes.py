@@ -339,3 +339,25 @@ def test_a_signature_of_fields_and_a_constructor_opens_with_their_class(
         "    private static final class CharacterIterator {\n        private char current;\n"
         "        private boolean hasNext;\n"
         "        private CharacterIterator(final CharRange r) { ... }\n⋮ 1 line below omitted\n```\n")
+
+
+def test_a_signature_of_a_method_right_below_its_impl_marks_no_gap(
+        make_repo, build_index) -> None:
+    # review of trial 39's impl lines: `impl B {` then a bare `⋮`, for no line between it
+    # and `fn new`
+    items = [Item("lib.rs", 16, 22, 70.0, 3, "same file", "B.new", Fidelity.SIGNATURE)]
+    blocks = _blocks(make_repo, build_index, {"lib.rs": _STRATEGIES}, items)
+    assert fenced_text(blocks) == (
+        "// lines 15-22 (signature)\nimpl B {\n    fn new() -> B { ... }\n"
+        "    fn matches_all(&self) -> bool { ... }\n```\n")
+
+
+def test_a_signature_under_an_impl_line_shows_the_impl_closing_in_it(
+        make_repo, build_index) -> None:
+    # review of trial 39's impl lines: `impl B {` was shown above the block, its `}` in
+    # the block was not (a closer is shown only under an opener of its indent)
+    items = [Item("lib.rs", 20, 23, 70.0, 3, "same file", "B.matches_all", Fidelity.SIGNATURE)]
+    blocks = _blocks(make_repo, build_index, {"lib.rs": _STRATEGIES}, items)
+    assert fenced_text(blocks) == (
+        "// lines 15-23 (signature)\nimpl B {\n    ⋮ 4 lines\n"
+        "    fn matches_all(&self) -> bool { ... }\n}\n```\n")
