@@ -322,7 +322,7 @@ _TRACEBACK_HEAD = re.compile(r"Traceback \(most recent call last\):?"
 # (trial 38: a link's ``https``, ``github`` and owner words took 980 of 2,000 tokens). One
 # whose path ends in a source file's name is a place (a forge's ``.../blob/main/src/a.rs``,
 # ``file:///srv/a.py``): its path is a symbol, whose suffix names the repository's file.
-_URL = re.compile(r"(?<![\w.+-])(?:[a-z][a-z0-9+.-]*://|www\.)[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]}]")
+_URL = re.compile(r"(?<![\w.+-])(?i:[a-z][a-z0-9+.-]*://|www\.)[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]}]")
 # (read up to its query or fragment: a ``?file=src/a.py`` names no file of the address's
 # own path, and a pattern reading past ``.py#`` to the end took 29 s on a 96,000-character
 # address of them)
@@ -545,7 +545,7 @@ def _detect_intent(text: str) -> Intent:
 def _reference_path(written: str) -> str:
     path = written.replace("\\", "/")
     # file:///, webpack://, C:/, and the /_/ of .NET's source-link paths
-    path = re.sub(r"^(?:[a-z][\w+.-]*:/+|[A-Za-z]:/|/_/)", "", path)
+    path = re.sub(r"^(?:[a-zA-Z][\w+.-]*:/+|[A-Za-z]:/|/_/)", "", path)
     # (and the ../ of a path relative to a build directory: ``../csu/libc-start.c``)
     return re.sub(r"^(?:\.{0,2}/)+", "", path)
 

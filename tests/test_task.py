@@ -718,3 +718,11 @@ def test_a_long_web_address_of_file_names_is_read_in_linear_time() -> None:
     parsed = parse_task(text)
     assert time.perf_counter() - started < 2
     assert parsed.symbols == ("h/x.py",)
+
+
+def test_a_web_address_with_its_scheme_in_capitals_is_one() -> None:
+    # review of trial 39's addresses: a scheme is any case (RFC 3986), and `HTTPS://`
+    # gave `https`, `github` and `com` as words, a file's address its scheme in the path
+    parsed = parse_task("see HTTPS://github.com/o/r/issues/1 for Foo")
+    assert (parsed.symbols, parsed.keywords) == (("Foo",), ("see", "foo"))
+    assert parse_task("see Http://x.org/src/a.py now").symbols == ("x.org/src/a.py",)
