@@ -322,8 +322,12 @@ _TRACEBACK_HEAD = re.compile(r"Traceback \(most recent call last\):?"
 # (trial 38: a link's ``https``, ``github`` and owner words took 980 of 2,000 tokens). One
 # whose path ends in a source file's name is a place (a forge's ``.../blob/main/src/a.rs``,
 # ``file:///srv/a.py``): its path is a symbol, whose suffix names the repository's file.
-_URL = re.compile(r"(?<![\w.+-])(?:[a-z][a-z0-9+.-]*://|www\.)[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]}]")
-_FILE_URL = re.compile(rf"\.(?:{_EXT_RE})(?:[?#][^/]*)?$")
+_URL = re.compile(r"(?<![\w.+-])(?i:[a-z][a-z0-9+.-]*://|www\.)[^\s<>\"'`]*[^\s<>\"'`.,;:!?)\]}]")
+# (read up to its query or fragment: a ``?file=src/a.py`` names no file of the address's
+# own path, and a pattern reading past ``.py#`` to the end took 29 s on a 96,000-character
+# address of them)
+_QUERY = re.compile(r"[?#]")
+_FILE_URL = re.compile(rf"\.(?:{_EXT_RE})$")
 _LINES_WORDS = re.compile(r"\blines? (?P<start>\d+)(?:\s*(?:-|\u2013|to)\s*(?P<end>\d+))?", re.IGNORECASE)
 _CAMEL_SPLIT = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
@@ -541,7 +545,7 @@ def _detect_intent(text: str) -> Intent:
 def _reference_path(written: str) -> str:
     path = written.replace("\\", "/")
     # file:///, webpack://, C:/, and the /_/ of .NET's source-link paths
-    path = re.sub(r"^(?:[a-z][\w+.-]*:/+|[A-Za-z]:/|/_/)", "", path)
+    path = re.sub(r"^(?:[a-zA-Z][\w+.-]*:/+|[A-Za-z]:/|/_/)", "", path)
     # (and the ../ of a path relative to a build directory: ``../csu/libc-start.c``)
     return re.sub(r"^(?:\.{0,2}/)+", "", path)
 
@@ -789,8 +793,9 @@ def parse_task(text: str) -> ParsedTask:
     for match in _URL.finditer(text):
         if not referenced.overlaps(*match.span()):
             framing.append(match.span())
-            if _FILE_URL.search(match.group(0)):
-                add(_reference_path(re.split(r"[?#]", match.group(0))[0]))
+            address = _QUERY.split(match.group(0), maxsplit=1)[0]
+            if _FILE_URL.search(address):
+                add(_reference_path(address))
     words_text = _blank(text, framing + [(start, end) for start, end, _ in path_spans])
     # (a reference's path gives no second symbol of its file name, ``db.py``: nor one written
     # with "\", no symbol, whose file name named any file so called, trial 12)
