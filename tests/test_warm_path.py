@@ -65,10 +65,10 @@ def test_import_ctxopt_loads_no_pipeline() -> None:
 
 
 def test_a_warm_gather_loads_nothing_only_an_update_needs(fixture_repo, tmp_path) -> None:
-    """A gather on a current index imports no parser, worker or thread pool machinery,
-    no gitignore compiler (the tree has no ignore file) and no TOML reader (nor a
-    configuration file), and compiles no Unicode pattern its ASCII text does not need
-    (import time is a fifth of a warm gather's cost)."""
+    """A gather on a current index imports no parser, scanner, worker or thread pool
+    machinery, no import resolver, no gitignore compiler (the tree has no ignore file) and
+    no TOML reader (nor a configuration file), and compiles no Unicode pattern its ASCII
+    text does not need (import time is a fifth of a warm gather's cost)."""
     root = fixture_repo("py_storage")
     (root / ".gitignore").unlink()  # (with it, the walk compiles its patterns)
     database = tmp_path / "index.db"
@@ -77,7 +77,9 @@ def test_a_warm_gather_loads_nothing_only_an_update_needs(fixture_repo, tmp_path
     code = ("import sys\nfrom ctxopt.cli import main\nfrom ctxopt import lexical\n"
             "try:\n    main(sys.argv[1:])\nexcept SystemExit as exc:\n    assert not exc.code, exc.code\n"
             "loaded = [m for m in ('tree_sitter', 'multiprocessing', 'concurrent.futures',"
-            " 'pickle', 'detect_secrets', 'pathspec', 'tomllib') if m in sys.modules]\n"
+            " 'pickle', 'detect_secrets', 'pathspec', 'tomllib', 'queue', 'ctxopt.store.scan',"
+            " 'ctxopt.store.workers', 'ctxopt.parsing.parse', 'ctxopt.graph.imports',"
+            " 'ctxopt.graph.manifests') if m in sys.modules]\n"
             "compiled = lexical._unicode.cache_info().currsize\n"
             "print(loaded, compiled)\n")
     subprocess.run([sys.executable, "-c", code, *command], check=True, capture_output=True)  # cold

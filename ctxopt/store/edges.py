@@ -18,7 +18,6 @@ from ..graph.resolve import (MAX_REEXPORT_DEPTH, NAMESPACED_LANGUAGES, compatibl
 from ..graph.rules import OWNER_KINDS, EdgeGroups, choose_owners, is_test_path, split_symbol
 from ..model import Definition
 from .consistency import IndexInconsistent
-from .scan import unpack_uses
 from .resolved import Resolution, ResolvedCache
 from .schema import SQL_VARS, chunks, marks
 
@@ -38,6 +37,7 @@ class _Definitions(Protocol):
     def file_definitions(self, path: str) -> tuple[Definition, ...] | None: ...
     def prefetch_definitions(self, file_ids: list[int]) -> None: ...
     def prefetch_start_lines(self, nodes: Iterable[str]) -> None: ...
+    def defer_start_lines(self, nodes: list[str]) -> None: ...
 
 
 class EdgeReader:
@@ -191,6 +191,8 @@ class EdgeReader:
     def _resolve_row(self, file_id: int, name: str, packed: str) -> list[_Resolved]:
         """The uses of the ``uses`` row (file, name) that resolve to something, resolved
         now, and kept in the cache."""
+        from .scan import unpack_uses  # (here: a warm gather reads resolved uses)
+
         path = self._paths[file_id]
         found = []
         for line, kind, enclosing in unpack_uses(packed):
@@ -223,15 +225,16 @@ class EdgeReader:
         paths = self._paths
         found = incoming.get((self._ids[path], int(node.rpartition("#")[2])), ()) \
             if path in self._ids else ()
+        add, is_test_file = groups.add, self._is_test_file
         for file_id, enclosing, kind, line, reason in found:
             referrer = paths[file_id]
             source = referrer if enclosing is None else f"{referrer}#{enclosing}"
             if source != node:
-                groups.add(source, kind, line, not target_test and self._is_test_file(file_id),
-                           reason)
+                add(source, kind, line, not target_test and is_test_file(file_id), reason)
         edges = self._edges_in[node] = groups.edges()
-        # the sources' first lines, to order them (one query, not one per file)
-        self._index.prefetch_start_lines(source for source, _, _ in edges)
+        # the sources' first lines, to order them (one query, not one per file), read
+        # when first needed
+        self._index.defer_start_lines([source for source, _, _ in edges])
         return edges
 
     def _is_test_file(self, file_id: int) -> bool:
