@@ -251,26 +251,31 @@ class EdgeReader:
         Kept as numbers: a name's uses reach many definitions, and node ids are made
         only for the ones a walk asks about (``references_in``)."""
         names = sorted(self._names_bound_to(name))
-        rows = []
+        # the rows' keys from the name index alone (in its order, as a query of the rows
+        # themselves reads them); their packed uses only when some are not resolved yet
+        rows: list[tuple[int, str]] = []
         for chunk in chunks(names):
             rows += self._conn.execute(
-                f"SELECT file_id, name, packed FROM uses WHERE name IN ({marks(len(chunk))})",
+                f"SELECT file_id, name FROM uses WHERE name IN ({marks(len(chunk))})",
                 chunk).fetchall()
         cached = self._cache.load(names)
-        _check_resolved(cached.keys() - {(file_id, use_name) for file_id, use_name, _ in rows})
+        _check_resolved(cached.keys() - set(rows))
         rows = [row for row in rows if self._languages.get(self._paths[row[0]])]
-        self._prefetch(sorted({file_id for file_id, use_name, _ in rows
-                               if (file_id, use_name) not in cached}))
+        unresolved = sorted({file_id for file_id, use_name in rows
+                             if (file_id, use_name) not in cached})
+        self._prefetch(unresolved)
+        packed = self._packed_uses(names) if unresolved else {}
         ids = self._ids
         incoming: dict[tuple[int, int], list[_Incoming]] = {}
-        for file_id, use_name, packed in rows:
+        for file_id, use_name in rows:
             resolutions = cached.get((file_id, use_name))
             if resolutions is None:  # resolved now: targets as node ids
                 resolutions = [(enclosing, kind, line, reason,
                                 tuple((ids[t_path], int(t_idx)) for t_path, _, t_idx
                                       in (t.rpartition("#") for t in targets)))
                                for enclosing, kind, line, reason, targets
-                               in self._resolve_row(file_id, use_name, packed)]
+                               in self._resolve_row(file_id, use_name,
+                                                    packed[(file_id, use_name)])]
             for enclosing, kind, line, reason, targets in resolutions:
                 use = (file_id, enclosing, kind, line, reason)
                 for target in targets:
@@ -280,6 +285,15 @@ class EdgeReader:
                     else:
                         uses.append(use)
         return incoming
+
+    def _packed_uses(self, names: list[str]) -> dict[tuple[int, str], str]:
+        """(file id, name) -> the packed uses (``uses.packed``) of the rows of ``names``."""
+        found: dict[tuple[int, str], str] = {}
+        for chunk in chunks(names):
+            found.update(((file_id, use_name), packed) for file_id, use_name, packed in
+                         self._conn.execute("SELECT file_id, name, packed FROM uses"
+                                            f" WHERE name IN ({marks(len(chunk))})", chunk))
+        return found
 
     def _prefetch(self, file_ids: list[int]) -> None:
         """Read the imports, bindings and definitions of many files at once (one query per
