@@ -174,6 +174,27 @@ def test_start_lines_read_in_bulk_are_those_of_the_definitions(fixture_repo, bui
     assert [bulk.start_line(n) for n in nodes] == [plain.definition(n).start_line for n in nodes]
 
 
+def test_first_lines_deferred_together_are_read_once(fixture_repo, build_index,
+                                                     monkeypatch) -> None:
+    """The first lines of the nodes deferred together are read when the first of them is
+    asked for, once: a node whose file's definitions were read meanwhile (not in that
+    read) does not read them all again (the first gather of a task on sympy read a batch
+    of 5,000 callers 2,374 times)."""
+    root = fixture_repo("py_storage")
+    index = build_index(root)
+    nodes = [n for name in sorted(index.name_counts()) for n in index.definitions_named(name)]
+    deferred = build_index(root)
+    reads = []
+    real = type(deferred).prefetch_start_lines
+    monkeypatch.setattr(type(deferred), "prefetch_start_lines",
+                        lambda self, batch: (reads.append(len(batch)), real(self, batch))[1])
+    deferred.defer_start_lines(nodes)
+    deferred.file_definitions(nodes[-1].rpartition("#")[0])  # (read whole: skipped below)
+    assert [deferred.start_line(n) for n in nodes] == [index.definition(n).start_line
+                                                       for n in nodes]
+    assert reads == [len(nodes)]
+
+
 def test_the_console_script_ends_after_its_exit_handlers_with_the_command_status(tmp_path) -> None:
     """``entry.run`` ends the process without the interpreter's teardown, but as the
     interpreter would end it: exit handlers run (the memo is written at exit), output

@@ -193,8 +193,11 @@ class StoredIndex:
         definitions were not read."""
         line = self._start_lines.get(node)
         if line is None:
-            batch = self._deferred_starts.pop(node, None)
-            if batch is not None:
+            batch = self._deferred_starts.get(node)
+            if batch is not None:  # read once: its nodes no longer point to it
+                for other in batch:
+                    if self._deferred_starts.get(other) is batch:
+                        del self._deferred_starts[other]
                 self.prefetch_start_lines(batch)
                 line = self._start_lines.get(node)
         return self.definition(node).start_line if line is None else line
