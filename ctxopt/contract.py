@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -53,6 +52,8 @@ def git_commit(root: Path) -> tuple[str, bool] | None:
     Untracked files do not make the tree dirty (ctxopt's own index is one). Runs git
     with optional locks off, so a read never writes git's index file.
     """
+    import subprocess  # (here: a gather on a tree outside git runs none)
+
     environment = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
 
     def git(*args: str) -> str | None:

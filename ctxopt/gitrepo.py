@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -42,6 +41,8 @@ def _git(args: list[str], cwd: Path, stdin: bytes | None = None,
     env = {**os.environ, "GIT_OPTIONAL_LOCKS": "0", "GIT_TERMINAL_PROMPT": "0"}
     if warnings is not None:
         env["LC_ALL"] = "C"
+    import subprocess  # (here: a gather on a tree outside git runs none)
+
     try:
         completed = subprocess.run(
             ["git", "-c", "core.quotepath=off", *args], cwd=cwd, input=stdin,

@@ -26,6 +26,7 @@ __all__ = [
     "block_part",
     "by_file",
     "file_head",
+    "header_around_used",
     "provenance",
     "render_block",
     "render_body",
@@ -455,6 +456,13 @@ def task_line(task: str) -> str:
 
 def render_header(result: Result, used: int) -> str:
     """The text header; ``used`` is the token count of the whole text it heads."""
+    before, after = header_around_used(result)
+    return f"{before}{used}{after}"
+
+
+def header_around_used(result: Result) -> tuple[str, str]:
+    """The text header before and after the ``used`` figure it states (``render_header``):
+    a measure that tries several figures for one selection renders the rest once."""
     selection = result.selection
     files = len({b.path for b in selection.blocks})
     symbols = ", ".join(top_symbols(result)) or "-"
@@ -462,11 +470,13 @@ def render_header(result: Result, used: int) -> str:
                   else f" (calibrated for {result.calibrated_for})")
     note = f"# {result.task_note}\n" if result.task_note else ""
     truncated, signatures = shown_counts(selection)
-    return (f"# ctxopt context for: {task_line(result.task)}\n{note}"
-            f"# budget {result.budget} tokens, used {used}{calibrated}; {counted(files, 'file')}; "
-            f"{truncated} truncated, {len(selection.excluded)} excluded; "
-            f"{counted(signatures, 'signature')}\n"
-            f"# top symbols: {symbols}\n")
+    before = (f"# ctxopt context for: {task_line(result.task)}\n{note}"
+              f"# budget {result.budget} tokens, used ")
+    after = (f"{calibrated}; {counted(files, 'file')}; "
+             f"{truncated} truncated, {len(selection.excluded)} excluded; "
+             f"{counted(signatures, 'signature')}\n"
+             f"# top symbols: {symbols}\n")
+    return before, after
 
 
 def shown_counts(selection: Selection) -> tuple[int, int]:
@@ -484,7 +494,8 @@ def text_and_used(result: Result, count: Callable[[str], int]) -> tuple[str, int
     body = render_body(result.selection.blocks)
     used = result.used
     if used is None:
-        used = _fixed_point(lambda stated: count(render_header(result, stated) + body))
+        before, after = header_around_used(result)
+        used = _fixed_point(lambda stated: count(f"{before}{stated}{after}{body}"))
     text = render_header(result, used) + body
     return text, count(text)
 
@@ -541,7 +552,7 @@ class Layout:
         # hashing their text each time was most of it
         self._parts: dict[int, tuple[Block, int, int]] = {}
         self._whole: dict[int, tuple[Block, int]] = {}
-        # ids of one file's blocks -> (those blocks, ``_file_tokens``)
+        # ids of one file's blocks -> (those blocks, ``file_tokens``)
         self._files: dict[tuple[int, ...], tuple[tuple[Block, ...], int, int]] = {}
 
     def for_budget(self, budget: int) -> Layout:
@@ -587,17 +598,17 @@ class Layout:
         file's leading blank line, which counts with the header): the parts' sum. (A
         section of a language without comments is its path line, fence and content,
         counted as one part: content may start with white space.) Each file's sum is
-        kept by its blocks (``_file_tokens``): the fitter's plan measures its states one
+        kept by its blocks (``file_tokens``): the fitter's plan measures its states one
         step apart, so most files are the same as in the state before."""
         groups = _grouped(blocks)
         if not groups:
             return 0
         total = 0
         for group in groups:
-            total += self._file_tokens(group)[0]
-        return total + self._file_tokens(groups[-1])[1]
+            total += self.file_tokens(group)[0]
+        return total + self.file_tokens(groups[-1])[1]
 
-    def _file_tokens(self, group: list[Block]) -> tuple[int, int]:
+    def file_tokens(self, group: list[Block]) -> tuple[int, int]:
         """(tokens of one file's sections, each closed by its fence and the next file's
         blank line; what the last file's last closing takes off, less or more, when no
         file follows it): ``group`` is the file's blocks in any order (``_grouped``)."""
@@ -623,10 +634,9 @@ class Layout:
     def text_tokens(self, selection: Selection, body: int) -> int:
         """The count of the text whose blocks' parts (``body_tokens``) add up to ``body``
         tokens: the header, which states that count, plus ``body``."""
-        result = replace(self.result, selection=selection, used=None)
-        first = "\n" if selection.blocks else ""
-        return _fixed_point(lambda stated: self._counted(render_header(result, stated) + first)
-                            + body)
+        before, after = header_around_used(replace(self.result, selection=selection, used=None))
+        after += "\n" if selection.blocks else ""
+        return _fixed_point(lambda stated: self._counted(f"{before}{stated}{after}") + body)
 
     def bound(self, selection: Selection) -> int:
         """The sum of the parts of the text: ``tokens`` for cl100k (``additive``), at least

@@ -93,11 +93,17 @@ def relevance_scores(index: IndexView, task: ParsedTask, config: WalkConfig
     file_scores = index.lexical.score_files(terms)
     best_file = max(file_scores.values(), default=0.0) or 1.0
     combined: dict[str, float] = {}
+    discounts: dict[str, float] = {}  # path -> path_discount: a file's definitions share it
     for node, score in definition_scores.items():
         path = index.path_of(node)
         value = score * (1.0 + config.file_weight * file_scores.get(path, 0.0) / best_file)
-        value *= (config.test_discount if index.is_test(node)
-                  else path_discount(path, config, benchmarks_wanted))
+        if index.is_test(node):
+            value *= config.test_discount
+        else:
+            discount = discounts.get(path)
+            if discount is None:
+                discount = discounts[path] = path_discount(path, config, benchmarks_wanted)
+            value *= discount
         combined[node] = value
     best = max(combined.values(), default=0.0)
     if best <= 0:

@@ -5,12 +5,14 @@ a block shown at all at b1 is shown at b2; a truncated block keeps at least the 
 showed (or is whole); a signature stays a signature, is cut to more lines than it has, or
 becomes whole.
 """
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ctxopt.errors import BudgetTooSmallForContent
-from ctxopt.fit import PARTIAL_LINES, fit_budget, fit_text
+from ctxopt.fit import PARTIAL_LINES, TextPlan, fit_budget, fit_text
 from ctxopt.model import Block, Fidelity, Intent, Result, Selection
 from ctxopt.render import Layout, render_block
 from ctxopt.tokens import count_tokens
@@ -85,6 +87,27 @@ def test_a_larger_text_budget_never_shows_less(specs, budget, more) -> None:
         return selection
 
     assert_monotone(fit(budget), fit(budget + more))
+
+
+@settings(max_examples=60, deadline=None)
+@given(_SPECS, st.integers(1, 4))
+def test_the_plan_measures_its_states_in_turn_as_each_alone(specs, files) -> None:
+    """``TextPlan`` measures each state of its plan from the one before (only the file
+    of the block a step changes is summed again): the same figures as measuring each
+    state alone, with several blocks to a file."""
+    blocks = []
+    for i, spec in enumerate(specs):
+        block = _block(i, *spec)
+        start = 1000 * i + 1  # (disjoint lines in a file shared with other blocks)
+        blocks.append(replace(block, path=f"f{i % files}.py", start_line=start,
+                              end_line=start + block.end_line - 1,
+                              focus_line=start + block.focus_line - 1))
+    def count(text: str) -> int:  # (any change of a text changes it, most likely)
+        return len(text) + sum(map(ord, text)) % 97
+
+    empty = Result(task="fix it", intent=Intent.FIX, budget=4000, selection=Selection(()))
+    plan = TextPlan(blocks, Layout(empty, count, additive=True)).plan
+    assert plan.totals == [plan.measure(state) for state in plan.states]
 
 
 def test_a_small_block_shown_at_a_small_budget_is_not_dropped_for_a_larger_one() -> None:

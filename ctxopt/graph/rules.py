@@ -159,11 +159,13 @@ class EdgeGroups:
         ``reason``."""
         key = (other, "inherits" if ref_kind == "inherit" else "references")
         self.lines[key].append(line)
+        # (ranked only when they differ: a name's uses mostly share their reason and kind)
         known_reason = self.reason.get(other)
-        if known_reason is None or _reason_rank(reason) < _reason_rank(known_reason):
+        if known_reason != reason and (known_reason is None
+                                       or _reason_rank(reason) < _reason_rank(known_reason)):
             self.reason[other] = reason
         known = self.via.get(key)
-        if known is None or VIA_PRIORITY[ref_kind] < VIA_PRIORITY[known]:
+        if known != ref_kind and (known is None or VIA_PRIORITY[ref_kind] < VIA_PRIORITY[known]):
             self.via[key] = ref_kind
         if tests:
             self.lines[(other, "tests")].append(line)
@@ -171,11 +173,14 @@ class EdgeGroups:
     def edges(self) -> list[tuple[str, str, dict]]:
         """The grouped edges, sorted by (other end, kind)."""
         lines, via, reason = self.lines, self.via, self.reason
+        edges = []
         # (the keys sorted, not the items: each key is once, so the order is the same)
-        return [(key[0], key[1], {"lines": tuple(sorted(set(lines[key]))),
-                                  "via": via.get(key, "reference"),
-                                  "resolved": reason.get(key[0], "")})
-                for key in sorted(lines)]
+        for key in sorted(lines):
+            found = lines[key]  # (most are one line: no set to sort)
+            edges.append((key[0], key[1], {
+                "lines": tuple(sorted(set(found))) if len(found) > 1 else (found[0],),
+                "via": via.get(key, "reference"), "resolved": reason.get(key[0], "")}))
+        return edges
 
 
 # Definitions that methods declared out of line can belong to.

@@ -18,7 +18,6 @@ from ..graph.resolve import (MAX_REEXPORT_DEPTH, compatible_candidates,
 from ..graph.rules import OWNER_KINDS, EdgeGroups, choose_owners, is_test_path, split_symbol
 from ..model import Definition
 from .consistency import IndexInconsistent
-from .scan import unpack_uses
 from .resolved import Resolution, ResolvedCache
 from .schema import SQL_VARS, chunks, marks
 
@@ -38,6 +37,7 @@ class _Definitions(Protocol):
     def file_definitions(self, path: str) -> tuple[Definition, ...] | None: ...
     def prefetch_definitions(self, file_ids: list[int]) -> None: ...
     def prefetch_start_lines(self, nodes: Iterable[str]) -> None: ...
+    def defer_start_lines(self, nodes: list[str]) -> None: ...
 
 
 class EdgeReader:
@@ -127,6 +127,7 @@ class EdgeReader:
         key = (path, name)
         found = self._name_uses.get(key)
         if found is None:
+            from .scan import unpack_uses  # (here: a warm gather need not load the scanner)
             row = self._conn.execute("SELECT packed FROM uses WHERE file_id = ? AND name = ?",
                                      (self._ids[path], name)).fetchone()
             found = self._name_uses[key] = list(unpack_uses(row[0])) if row else []
@@ -223,6 +224,8 @@ class EdgeReader:
     def _resolve_row(self, file_id: int, name: str, packed: str) -> list[_Resolved]:
         """The uses of the ``uses`` row (file, name) that resolve to something, resolved
         now, and kept in the cache."""
+        from .scan import unpack_uses  # (here: a warm gather reads resolved uses)
+
         path = self._paths[file_id]
         found = []
         for line, kind, enclosing in unpack_uses(packed):
@@ -257,15 +260,16 @@ class EdgeReader:
         paths = self._paths
         found = incoming.get((self._ids[path], int(node.rpartition("#")[2])), ()) \
             if path in self._ids else ()
+        add, is_test_file = groups.add, self._is_test_file
         for file_id, enclosing, kind, line, reason in found:
             referrer = paths[file_id]
             source = referrer if enclosing is None else f"{referrer}#{enclosing}"
             if source != node:
-                groups.add(source, kind, line, not target_test and self._is_test_file(file_id),
-                           reason)
+                add(source, kind, line, not target_test and is_test_file(file_id), reason)
         edges = self._edges_in[node] = groups.edges()
-        # the sources' first lines, to order them (one query, not one per file)
-        self._index.prefetch_start_lines(source for source, _, _ in edges)
+        # the sources' first lines, to order them (one query, not one per file), read
+        # when first needed
+        self._index.defer_start_lines([source for source, _, _ in edges])
         return edges
 
     def _is_test_file(self, file_id: int) -> bool:
@@ -282,26 +286,31 @@ class EdgeReader:
         Kept as numbers: a name's uses reach many definitions, and node ids are made
         only for the ones a walk asks about (``references_in``)."""
         names = sorted(self._names_bound_to(name))
-        rows = []
+        # the rows' keys from the name index alone (in its order, as a query of the rows
+        # themselves reads them); their packed uses only when some are not resolved yet
+        rows: list[tuple[int, str]] = []
         for chunk in chunks(names):
             rows += self._conn.execute(
-                f"SELECT file_id, name, packed FROM uses WHERE name IN ({marks(len(chunk))})",
+                f"SELECT file_id, name FROM uses WHERE name IN ({marks(len(chunk))})",
                 chunk).fetchall()
         cached = self._cache.load(names)
-        _check_resolved(cached.keys() - {(file_id, use_name) for file_id, use_name, _ in rows})
+        _check_resolved(cached.keys() - set(rows))
         rows = [row for row in rows if self._languages.get(self._paths[row[0]])]
-        self._prefetch(sorted({file_id for file_id, use_name, _ in rows
-                               if (file_id, use_name) not in cached}))
+        unresolved = sorted({file_id for file_id, use_name in rows
+                             if (file_id, use_name) not in cached})
+        self._prefetch(unresolved)
+        packed = self._packed_uses(names) if unresolved else {}
         ids = self._ids
         incoming: dict[tuple[int, int], list[_Incoming]] = {}
-        for file_id, use_name, packed in rows:
+        for file_id, use_name in rows:
             resolutions = cached.get((file_id, use_name))
             if resolutions is None:  # resolved now: targets as node ids
                 resolutions = [(enclosing, kind, line, reason,
                                 tuple((ids[t_path], int(t_idx)) for t_path, _, t_idx
                                       in (t.rpartition("#") for t in targets)))
                                for enclosing, kind, line, reason, targets
-                               in self._resolve_row(file_id, use_name, packed)]
+                               in self._resolve_row(file_id, use_name,
+                                                    packed[(file_id, use_name)])]
             for enclosing, kind, line, reason, targets in resolutions:
                 use = (file_id, enclosing, kind, line, reason)
                 for target in targets:
@@ -311,6 +320,15 @@ class EdgeReader:
                     else:
                         uses.append(use)
         return incoming
+
+    def _packed_uses(self, names: list[str]) -> dict[tuple[int, str], str]:
+        """(file id, name) -> the packed uses (``uses.packed``) of the rows of ``names``."""
+        found: dict[tuple[int, str], str] = {}
+        for chunk in chunks(names):
+            found.update(((file_id, use_name), packed) for file_id, use_name, packed in
+                         self._conn.execute("SELECT file_id, name, packed FROM uses"
+                                            f" WHERE name IN ({marks(len(chunk))})", chunk))
+        return found
 
     def _prefetch(self, file_ids: list[int]) -> None:
         """Read the imports, bindings and definitions of many files at once (one query per

@@ -4,7 +4,6 @@ from __future__ import annotations
 import contextlib
 import marshal
 import os
-import shutil
 import sqlite3
 from collections import Counter
 from collections.abc import Iterable
@@ -20,7 +19,6 @@ from .edges import EdgeReader
 from .lexical import StoredLexical, guarded
 from .location import is_corruption, move_aside
 from .resolved import ResolvedCache
-from .scan import unpack_uses
 from .schema import SQL_VARS, chunks, key_path, marks
 from .update import name_table
 
@@ -97,6 +95,8 @@ class StoredIndex:
         self._definitions: dict[str, tuple[Definition, ...]] = {}
         self._definition_of: dict[str, Definition] = {}
         self._start_lines: dict[str, int] = {}
+        # node -> the nodes whose first lines to read with it (``defer_start_lines``)
+        self._deferred_starts: dict[str, list[str]] = {}
         self._tags: dict[str, FileTags] = {}
         self._named: dict[str, list[str]] = {}
         self._all_named: dict[str, list[str]] | None = None
@@ -148,6 +148,8 @@ class StoredIndex:
         finally:
             self._conn.close()
             if self.made is not None and not self.files:
+                import shutil  # (here: with bz2 and lzma, 3 ms a warm gather needs not)
+
                 shutil.rmtree(self.made, ignore_errors=True)
 
     def __enter__(self) -> StoredIndex:
@@ -190,6 +192,14 @@ class StoredIndex:
         first lines read for many files at once (``prefetch_start_lines``) when the file's
         definitions were not read."""
         line = self._start_lines.get(node)
+        if line is None:
+            batch = self._deferred_starts.get(node)
+            if batch is not None:  # read once: its nodes no longer point to it
+                for other in batch:
+                    if self._deferred_starts.get(other) is batch:
+                        del self._deferred_starts[other]
+                self.prefetch_start_lines(batch)
+                line = self._start_lines.get(node)
         return self.definition(node).start_line if line is None else line
 
     def path_of(self, node: str) -> str:
@@ -320,6 +330,8 @@ class StoredIndex:
             language = self._language.get(path)
             if language is None:
                 return None
+            from .scan import unpack_uses  # (here: the scanner loads the parsers' modules)
+
             file_id = self._id[path]
             rows = [(name, kind, line, enclosing) for name, packed in self._conn.execute(
                 "SELECT name, packed FROM uses WHERE file_id = ?", (file_id,))
@@ -436,6 +448,12 @@ class StoredIndex:
                     " SELECT d.file_id, d.idx, d.start_line FROM wanted CROSS JOIN defs d"
                     " ON d.file_id = wanted.file_id AND d.idx = wanted.idx",
                     [value for pair in chunk for value in pair]))
+
+    def defer_start_lines(self, nodes: list[str]) -> None:
+        """Read the first lines of ``nodes`` together (``prefetch_start_lines``) when the
+        first of them is asked for (``start_line``): the sources of a definition's
+        incoming edges are ordered only when a walk lists them, not when it counts them."""
+        self._deferred_starts.update(dict.fromkeys(nodes, nodes))
 
     def _load_all_names(self) -> dict[str, list[str]]:
         if self._all_named is None:

@@ -24,7 +24,7 @@ from ..parsing.kinds import IMPORT_KINDS
 from ..parsing.parse import parse_file
 from .parsecache import ParseCache
 
-__all__ = ["ScanResult", "content_digest", "readable", "scan_one", "scan_chunk",
+__all__ = ["ScanResult", "content_digest", "scan_one", "scan_chunk",
            "packed", "unpacked", "definition_rows", "reference_rows", "unpack_uses"]
 
 
@@ -79,12 +79,6 @@ def content_digest(data: bytes) -> str:
     """The hash a file's content is known by in the index (``files.hash``): BLAKE2b of
     16 bytes, in hex."""
     return hashlib.blake2b(data, digest_size=16).hexdigest()
-
-
-def readable(full: str) -> bool:
-    """Whether this process may read the file at ``full`` (its permissions: a file the
-    index holds made unreadable since, ``chmod 000``, keeps its size and mtime)."""
-    return os.access(full, os.R_OK)
 
 
 def scan_one(root: str, path: str, old_hash: str | None,

@@ -8,26 +8,24 @@ import posixpath
 import re
 import sqlite3
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from itertools import chain
 from pathlib import Path
-from typing import NamedTuple, cast
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 from ..discover import list_candidates
-from ..graph.bindings import import_specifiers
-from ..graph.imports import ImportResolver
-from ..graph.manifests import go_modules, read_ts_paths
 from ..model import Diagnostic
 from .options import IndexOptions, UpdateReport
 from . import resolved as resolved_uses
 from .consistency import IndexInconsistent
 from .parsecache import ParseCache, cache_directory
 from .recheck import file_rules, must_recheck, store_rules, stored_rules
-from .scan import ScanResult, readable
 from .schema import (BUMP_GENERATION, SQL_VARS, Transaction, connect, drop_indexes,
                      ensure_indexes, fingerprint, key_path, marks, path_key, posting_rowids,
                      read_meta)
-from .workers import scan_files
+
+if TYPE_CHECKING:
+    from .scan import ScanResult
 
 __all__ = ["update_tables", "without_cyclic_gc", "write_file", "delete_file", "name_table",
            "update_imports", "plan_imports", "write_imports", "ImportPlan",
@@ -86,7 +84,7 @@ def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
         # reported unreadable, as on a fresh index, not left out of a gather unsaid; trial 39)
         if known is not None and known[0] == candidate.size and known[1] == candidate.mtime_ns \
                 and known[2] - candidate.mtime_ns > RACY_NS \
-                and readable(os.path.join(root, candidate.path)):
+                and os.access(os.path.join(root, candidate.path), os.R_OK):
             continue
         work.append((candidate.path, known[3] if known else None, candidate.generated))
         sizes[candidate.path] = candidate.size
@@ -104,8 +102,12 @@ def update_tables(conn: sqlite3.Connection, root: Path, options: IndexOptions,
     report.cache = str(cache.directory) if cache is not None else ""
     # closed at once on an exception (Ctrl-C in a write): its workers are killed now, not
     # when the traceback lets go of the generator
-    scan = contextlib.closing(scan_files(root, work, jobs, options.progress, options.hygiene,
-                                         cache, sizes))
+    scan: contextlib.AbstractContextManager[Iterable[ScanResult]] = contextlib.nullcontext(())
+    if work:  # (a warm gather has nothing to scan: it loads neither scanner nor workers)
+        from .workers import scan_files
+
+        scan = contextlib.closing(scan_files(root, work, jobs, options.progress, options.hygiene,
+                                             cache, sizes))
     with scan as results, _closed_on_error(cache):
         for result in results:
             report.scanned += 1
@@ -295,6 +297,8 @@ def write_file(conn: sqlite3.Connection, result: ScanResult) -> bool:
         resolved_uses.forget_file(conn, file_id, before, resolved_uses.resolution_inputs(conn, file_id))
     if row is None or file_id is None:
         return False
+    from ..graph.bindings import import_specifiers
+
     specifiers = tuple(import_specifiers((name, kind, line, None)
                                          for _, name, kind, line, _ in imports))
     if (language, specifiers, tuple(b[1] for b in result.bindings)) != old_imports[:3]:
@@ -338,6 +342,8 @@ def _import_state(conn: sqlite3.Connection, file_id: int) -> tuple:
     bindings = conn.execute("SELECT seq, module, dst FROM bindings WHERE file_id = ? ORDER BY seq",
                             (file_id,)).fetchall()
     edges = [dst for (dst,) in conn.execute("SELECT dst FROM imports WHERE src = ?", (file_id,))]
+    from ..graph.bindings import import_specifiers
+
     return (language, tuple(import_specifiers((n, k, line, None) for n, k, line in specs)),
             tuple(module for _, module, _ in bindings), edges,
             [(seq, dst) for seq, _, dst in bindings])
@@ -407,6 +413,10 @@ def update_imports(conn: sqlite3.Connection, root: Path, only: set[str] | None) 
 def plan_imports(conn: sqlite3.Connection, root: Path, only: set[str] | None) -> ImportPlan:
     """The import edges and bindings' files of the files in ``only`` (None: of every
     file), read and resolved but not written (``write_imports``); only reads ``conn``."""
+    from ..graph.bindings import import_specifiers
+    from ..graph.imports import ImportResolver
+    from ..graph.manifests import go_modules, read_ts_paths
+
     ids = {key_path(path): file_id for path, file_id in conn.execute(
         "SELECT path, id FROM files WHERE skip IS NULL")}
     paths = sorted(ids)
