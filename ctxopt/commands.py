@@ -497,7 +497,8 @@ def _is_manifest(path: Path) -> bool:
         return False
 
 
-_STATUS_COLOURS = {"added": "green", "removed": "red", "changed": "yellow", "moved": "cyan"}
+_STATUS_COLOURS = {"added": "green", "removed": "red", "reshown": "blue", "changed": "yellow",
+                   "moved": "cyan"}
 
 
 @click.command("diff")
@@ -508,10 +509,12 @@ _STATUS_COLOURS = {"added": "green", "removed": "red", "changed": "yellow", "mov
                                                       "pull-request comment).")
 @click.option("--fail-on", "fail_on", default="", metavar="CONDITIONS",
               help="Exit 1 when any of these hold (comma-separated): added, removed, "
-                   "changed, moved, tokens>N (a task's tokens grew by more than N).")
+                   "reshown, changed, moved, tokens>N (a task's tokens grew by more than "
+                   "N).")
 def diff_command(old: Path, new: Path, output_format: str, fail_on: str) -> None:
     """Compare two manifests, or two snapshot directories, by file and symbol: what was
-    added, removed, changed (other content) or moved (same content, other lines)."""
+    added, removed, reshown (shown as another kind: full, signature...), changed (other
+    content) or moved (same content, other lines)."""
     from .diff import compare_paths, failed_gates, parse_gates, render_diff
 
     gates = parse_gates(fail_on)
