@@ -5,6 +5,7 @@ pieces they share: the configuration file as click's ``default_map``, ``--quiet`
 """
 from __future__ import annotations
 
+import codecs
 import errno
 import math
 import os
@@ -490,11 +491,13 @@ def _write_snapshot(directory: Path, manifests: dict[str, str]) -> None:
 
 
 def _is_manifest(path: Path) -> bool:
-    """Whether the file at ``path`` starts as a ctxopt manifest does (False: unreadable)."""
+    """Whether the file at ``path`` starts as a ctxopt manifest does, after a UTF-8 BOM
+    (``snapshot.parse_manifest`` drops it); False: unreadable."""
     try:
-        return read_regular(path, len(_MANIFEST_MARK)) == _MANIFEST_MARK.encode()
+        head = read_regular(path, len(_MANIFEST_MARK) + len(codecs.BOM_UTF8))
     except OSError:
         return False
+    return head.removeprefix(codecs.BOM_UTF8).startswith(_MANIFEST_MARK.encode())
 
 
 _STATUS_COLOURS = {"added": "green", "removed": "red", "reshown": "blue", "changed": "yellow",

@@ -378,3 +378,37 @@ def test_diff_of_a_block_cut_to_its_signature_says_reshown_and_the_kinds(runner,
     assert runner.invoke(main, [*args, "--fail-on", "reshown"]).exit_code == 1
     markdown = runner.invoke(main, [*args, "--format", "markdown"]).stdout
     assert "| reshown | `a.py` | `f` | full → signature | 3-9 → 3-9 | 160 → 38 |" in markdown
+
+
+def test_diff_refuses_a_manifest_of_an_unknown_version(runner, tmp_path: Path) -> None:
+    # trial 39: `# ctxopt manifest 9` was diffed as if this ctxopt knew what it meant
+    (tmp_path / "a.tsv").write_text(_manifest("a.py\tf\taaaaaaaaaaaa\t3-9\tfull\t160\tr"))
+    (tmp_path / "b.tsv").write_text(_manifest().replace("manifest 2", "manifest 9"))
+    result = runner.invoke(main, ["diff", str(tmp_path / "a.tsv"), str(tmp_path / "b.tsv")])
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
+    assert result.stderr == f"Error: {tmp_path / 'b.tsv'}:1: manifest version '9' is not " \
+        "one this ctxopt reads (it reads version 2)\n"
+
+
+def test_a_manifest_saved_with_a_bom_is_read(runner, tmp_path: Path) -> None:
+    # trial 39: a manifest an editor saved on Windows, a UTF-8 BOM first, was "not a
+    # ctxopt manifest"
+    text = _manifest("a.py\tf\taaaaaaaaaaaa\t3-9\tfull\t160\tr")
+    (tmp_path / "a.tsv").write_text(text)
+    (tmp_path / "b.tsv").write_bytes(text.encode("utf-8-sig"))
+    result = runner.invoke(main, ["diff", str(tmp_path / "a.tsv"), str(tmp_path / "b.tsv")],
+                           catch_exceptions=False)
+    assert result.exit_code == 0 and "0 added, 0 removed" in result.stdout
+
+
+def test_a_snapshot_replaces_its_manifest_saved_with_a_bom(runner, tmp_path: Path) -> None:
+    # a manifest of the snapshot's, saved again by an editor on Windows, reads as one
+    repo = tmp_path / "repo"
+    write(repo, {"shop/tax.py": TAX})
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / manifest_name("fix tax")).write_bytes(_manifest().encode("utf-8-sig"))
+    (tmp_path / "tasks.txt").write_text("fix tax\n")
+    result = runner.invoke(main, ["snapshot", "--tasks", str(tmp_path / "tasks.txt"), "--root",
+                                  str(repo), "-o", str(out), "--index", str(tmp_path / "i.db")])
+    assert result.exit_code == 0, result.stderr
