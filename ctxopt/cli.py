@@ -557,7 +557,10 @@ def index_command(root: Path, output_format: str, index_path: Path | None, jobs:
         allow_secrets=allow_secrets, submodules=submodules, parse_timeout=parse_timeout,
         exclude=exclude), parse_cache)
     with index:
-        summary = {"index": display_text(report.path), **index.summary(),
+        # (an index of no file is not kept, ``StoredIndex.close``: trial 39's link loops
+        # printed a path where no index was left, as an empty directory did)
+        kept = index.made is None or bool(index.files)
+        summary = {"index": display_text(report.path), "kept": kept, **index.summary(),
                    "skipped": report.skipped, "scanned": report.scanned,
                    "parsed": report.parsed, "removed": report.removed,
                    "rebuilt": report.rebuilt, "seconds": round(report.seconds, 3),
@@ -574,7 +577,8 @@ def index_command(root: Path, output_format: str, index_path: Path | None, jobs:
         languages += f"{', ' if languages else ''}{unparsed} in no supported language"
     skipped = ", ".join(f"{n} {reason}" for reason, n in summary["skipped"].items()) or "none"
     edges = ", ".join(f"{n} {kind}" for kind, n in summary["edges"].items())
-    click.echo(f"index: {summary['index']}\n"
+    where = summary["index"] if kept else f"none (no file to index; {summary['index']} not kept)"
+    click.echo(f"index: {where}\n"
                f"files: {summary['files']}{f' ({languages})' if languages else ''}\n"
                f"definitions: {summary['definitions']}\n"
                f"references: {summary['references']} (resolved to edges when queried)\n"

@@ -5,6 +5,7 @@ pieces they share: the configuration file as click's ``default_map``, ``--quiet`
 """
 from __future__ import annotations
 
+import codecs
 import errno
 import math
 import os
@@ -490,14 +491,17 @@ def _write_snapshot(directory: Path, manifests: dict[str, str]) -> None:
 
 
 def _is_manifest(path: Path) -> bool:
-    """Whether the file at ``path`` starts as a ctxopt manifest does (False: unreadable)."""
+    """Whether the file at ``path`` starts as a ctxopt manifest does, after a UTF-8 BOM
+    (``snapshot.parse_manifest`` drops it); False: unreadable."""
     try:
-        return read_regular(path, len(_MANIFEST_MARK)) == _MANIFEST_MARK.encode()
+        head = read_regular(path, len(_MANIFEST_MARK) + len(codecs.BOM_UTF8))
     except OSError:
         return False
+    return head.removeprefix(codecs.BOM_UTF8).startswith(_MANIFEST_MARK.encode())
 
 
-_STATUS_COLOURS = {"added": "green", "removed": "red", "changed": "yellow", "moved": "cyan"}
+_STATUS_COLOURS = {"added": "green", "removed": "red", "reshown": "blue", "changed": "yellow",
+                   "moved": "cyan"}
 
 
 @click.command("diff")
@@ -508,10 +512,12 @@ _STATUS_COLOURS = {"added": "green", "removed": "red", "changed": "yellow", "mov
                                                       "pull-request comment).")
 @click.option("--fail-on", "fail_on", default="", metavar="CONDITIONS",
               help="Exit 1 when any of these hold (comma-separated): added, removed, "
-                   "changed, moved, tokens>N (a task's tokens grew by more than N).")
+                   "reshown, changed, moved, tokens>N (a task's tokens grew by more than "
+                   "N).")
 def diff_command(old: Path, new: Path, output_format: str, fail_on: str) -> None:
     """Compare two manifests, or two snapshot directories, by file and symbol: what was
-    added, removed, changed (other content) or moved (same content, other lines)."""
+    added, removed, reshown (shown as another kind: full, signature...), changed (other
+    content) or moved (same content, other lines)."""
     from .diff import compare_paths, failed_gates, parse_gates, render_diff
 
     gates = parse_gates(fail_on)

@@ -1,8 +1,12 @@
 """``ctxopt diff``: compare two manifests, or two snapshot directories, by key.
 
 Rows are matched by key (file, symbol; see ``snapshot``). A key on one side only is
-``added`` or ``removed``; on both sides with another content hash it is ``changed``; with
-the same hash on other lines it is ``moved``; otherwise unchanged (not listed). Token
+``added`` or ``removed``; on both sides shown as another kind (``full``, ``signature``...)
+it is ``reshown``: the hash is of the content shown, so a block shown whole and then as
+its signature has another hash whether or not its code changed (trial 39: a block cut to
+its signature was reported ``changed`` in source that had not); with another content
+hash it is ``changed``; with the same hash on other lines it is ``moved``; otherwise
+unchanged (not listed). Token
 totals are the ``used`` figures of the manifests' headers (the text rendering).
 """
 from __future__ import annotations
@@ -18,8 +22,8 @@ from .snapshot import Manifest, Row, read_manifest
 __all__ = ["Change", "TaskDiff", "compare", "compare_paths", "render_diff", "DIFF_RENDERERS",
            "Gate", "parse_gates", "failed_gates", "DIFF_SCHEMA_VERSION", "STATUSES"]
 
-DIFF_SCHEMA_VERSION = 1
-STATUSES = ("added", "removed", "changed", "moved")
+DIFF_SCHEMA_VERSION = 2
+STATUSES = ("added", "removed", "reshown", "changed", "moved")
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +67,8 @@ def compare(name: str, old: Manifest | None, new: Manifest | None) -> TaskDiff:
         previous = before.get(key)
         if previous is None:
             changes.append(Change("added", None, row))
+        elif previous.kind != row.kind:
+            changes.append(Change("reshown", previous, row))
         elif previous.hash != row.hash:
             changes.append(Change("changed", previous, row))
         elif (previous.start_line, previous.end_line) != (row.start_line, row.end_line):
@@ -104,6 +110,13 @@ def _lines(row: Row | None) -> str | None:
     return None if row is None else f"{row.start_line}-{row.end_line}"
 
 
+def _kinds(change: Change) -> str:
+    """``full -> signature`` when the kind shown differs, else ''."""
+    if change.before is None or change.after is None or change.before.kind == change.after.kind:
+        return ""
+    return f"{change.before.kind} -> {change.after.kind}"
+
+
 def _tokens(before: int | None, after: int | None) -> str:
     if before is None or after is None:
         return f"{before if before is not None else '-'} -> {after if after is not None else '-'}"
@@ -123,7 +136,9 @@ def render_text(diffs: list[TaskDiff]) -> str:
         for c in diff.changes:
             lines = " -> ".join(x for x in (_lines(c.before), _lines(c.after)) if x)
             tokens = " -> ".join(str(r.tokens) for r in (c.before, c.after) if r)
-            out.append(f"  {c.status:<8} {c.key[0]}  {c.key[1]}  lines {lines}  tokens {tokens}")
+            kinds = f"  {_kinds(c)}" if _kinds(c) else ""
+            out.append(f"  {c.status:<8} {c.key[0]}  {c.key[1]}{kinds}  lines {lines}  "
+                       f"tokens {tokens}")
     return "\n".join(out) + "\n" if out else "no manifests\n"
 
 
@@ -140,12 +155,13 @@ def render_markdown(diffs: list[TaskDiff]) -> str:
         out.append(f"No change in the context of {len(diffs)} task(s).")
     for diff in changed:
         out += [f"### {_cell(diff.task or diff.name)}", "", _summary(diff), "",
-                "| change | file | symbol | lines | tokens |", "|---|---|---|---|---|"]
+                "| change | file | symbol | kind | lines | tokens |", "|---|---|---|---|---|---|"]
         for c in diff.changes:
             lines = " → ".join(x for x in (_lines(c.before), _lines(c.after)) if x)
             tokens = " → ".join(str(r.tokens) for r in (c.before, c.after) if r)
-            out.append(f"| {c.status} | `{_cell(c.key[0])}` | `{_cell(c.key[1])}` | {lines} "
-                       f"| {tokens} |")
+            kinds = " → ".join(dict.fromkeys(r.kind for r in (c.before, c.after) if r))
+            out.append(f"| {c.status} | `{_cell(c.key[0])}` | `{_cell(c.key[1])}` "
+                       f"| {_cell(kinds)} | {lines} | {tokens} |")
         out.append("")
     return "\n".join(out).rstrip("\n") + "\n"
 
@@ -193,7 +209,7 @@ _TOKENS_GATE = re.compile(r"^tokens\s*>\s*(\d+)$")
 
 
 def parse_gates(text: str) -> list[Gate]:
-    """``added,removed,changed,moved,tokens>N`` (any subset, comma-separated).
+    """``added,removed,reshown,changed,moved,tokens>N`` (any subset, comma-separated).
 
     Raises
     ------

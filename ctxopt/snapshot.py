@@ -47,6 +47,8 @@ __all__ = ["MANIFEST_VERSION", "COLUMNS", "Row", "Manifest", "manifest_table",
            "parse_manifest", "read_manifest", "Task", "read_tasks", "manifest_name"]
 
 MANIFEST_VERSION = 2
+# the versions ``parse_manifest`` reads (2: the first this ctxopt wrote)
+KNOWN_VERSIONS = (2,)
 COLUMNS = ("file", "symbol", "hash", "lines", "kind", "tokens", "reason")
 NO_SYMBOL = "-"
 _HASH_DIGITS = 12
@@ -120,6 +122,7 @@ def _key_symbol(symbols: tuple[str, ...]) -> str:
 
 
 _BUDGET_LINE = re.compile(r"^# budget (\d+) tokens, used (\d+)")
+_VERSION_LINE = re.compile(r"^# ctxopt manifest (.*)$")
 _LINES = re.compile(r"^(\d+)-(\d+)$")
 
 
@@ -129,14 +132,24 @@ def parse_manifest(text: str, source: str = "<manifest>") -> Manifest:
     Raises
     ------
     UsageError
-        When the text has no header line or a row has the wrong number of fields or a bad
-        line range or token count; the message is ``SOURCE:LINE: what is wrong``.
+        When the text has no header line, is of a version this ctxopt does not know, or
+        a row has the wrong number of fields or a bad line range or token count; the
+        message is ``SOURCE:LINE: what is wrong``. A UTF-8 BOM (an editor's on Windows)
+        is dropped.
     """
     task, budget, used = "", None, None
     rows: list[Row] = []
     header_seen = False
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.removeprefix("\ufeff").splitlines(), 1):
         if line.startswith("#"):
+            # (a newer ctxopt's manifest may mean other things by its columns: trial 39's
+            # `# ctxopt manifest 9` was diffed as if of version 2)
+            version = _VERSION_LINE.match(line)
+            if version is not None and version.group(1).strip() not in map(str, KNOWN_VERSIONS):
+                raise UsageError(f"{source}:{number}: manifest version "
+                                 f"{display_text(version.group(1).strip())!r} is not one this "
+                                 f"ctxopt reads (it reads version "
+                                 f"{', '.join(map(str, KNOWN_VERSIONS))})")
             if line.startswith("# task: "):
                 task = line[len("# task: "):]
             elif (found := _BUDGET_LINE.match(line)) is not None:

@@ -794,8 +794,11 @@ def _with_headers(items: list[Item], definitions: tuple[Definition, ...],
       header is moved down to end with the header, as many lines long as it was: the
       walker's header range counts from a definition's first line, its doc comment's in
       Rust, Java or Ruby (trial 10: walkdir's ``WalkDir``, 74 lines of ``///`` above
-      ``pub struct WalkDir``, showed 15 lines of prose). Not a ring-0 item: a seed's
-      window around a line the task points at in a long doc comment shows that line;
+      ``pub struct WalkDir``, showed 15 lines of prose); one that stops inside the header
+      is lengthened to its end (trial 39: click's ``Context.__init__``, a 19-line
+      ``def``, got a 15-line range, and its signature showed only the line above it).
+      Not a ring-0 item: a seed's window around a line the task points at in a long doc
+      comment shows that line;
     - a ring-0 window into a definition below its header (a seed's lines around a line
       the task points at in a long function) brings the header as an item of its own,
       scored as the window (trial 11: chi's ``findRoute`` showed lines 425-487 of
@@ -810,8 +813,9 @@ def _with_headers(items: list[Item], definitions: tuple[Definition, ...],
         for d in named.get(item.symbol or "", ()):
             if item.ring > 0 and d.start_line == item.start_line and item.end_line < d.end_line:
                 top, last = header_lines(d, lines)
-                if item.end_line < top:
-                    start = max(d.start_line, last - (item.end_line - item.start_line))
+                if item.end_line < last:
+                    start = item.start_line if item.end_line >= top else \
+                        max(d.start_line, last - (item.end_line - item.start_line))
                     focus = item.focus_line if (item.focus_line or 0) >= start else None
                     item = replace(item, start_line=start, end_line=last, focus_line=focus)
                 break

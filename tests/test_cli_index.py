@@ -30,6 +30,24 @@ def _gather(runner, root: Path, *args: str, **kwargs):
                          **kwargs)
 
 
+@pytest.mark.parametrize("loop", [False, True])
+def test_an_index_of_no_file_says_none_is_kept(runner, tmp_path, contract, loop) -> None:
+    # trial 39: a directory of two links to each other printed `index: ROOT/.ctxopt/index.db`,
+    # as an empty one did, and no index was there: one of no file is not kept
+    root = tmp_path / "lr"
+    root.mkdir()
+    if loop:
+        (root / "b").symlink_to("a")
+        (root / "a").symlink_to("b")
+    result = runner.invoke(main, ["index", "--root", str(root)], catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    where = root / ".ctxopt" / "index.db"
+    assert result.stdout.splitlines()[0] == f"index: none (no file to index; {where} not kept)"
+    assert not where.exists()
+    document = runner.invoke(main, ["index", "--root", str(root), "--format", "json"]).stdout
+    assert contract("index", json.loads(document))["kept"] is False
+
+
 def test_index_command_prints_what_it_holds(runner, root) -> None:
     (root / "logo.png").write_bytes(b"\x89PNG\x00\x00")
     result = runner.invoke(main, ["index", "--root", str(root)], catch_exceptions=False)
@@ -54,8 +72,8 @@ def test_index_command_json(runner, fixture_repo) -> None:
     document = json.loads(result.stdout)
     assert document["languages"] == {"go": 4}
     assert document["rebuilt"] is False and document["parsed"] == 0
-    assert set(document) == {"index", "files", "languages", "definitions", "references", "edges",
-                             "skipped", "scanned", "parsed", "removed", "rebuilt", "seconds",
+    assert set(document) == {"index", "kept", "files", "languages", "definitions", "references",
+                             "edges", "skipped", "scanned", "parsed", "removed", "rebuilt", "seconds",
                              "parse_cache", "diagnostics"}
     assert document["parse_cache"] == {"directory": None, "hits": 0, "misses": 0}  # nothing read
     assert document["diagnostics"] == []

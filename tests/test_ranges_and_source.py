@@ -514,7 +514,9 @@ def test_a_block_holding_half_a_header_has_no_signature(make_repo, build_index) 
     # trial 7: an interface whose header's last line began a signature block printed its
     # header again, beside the block that showed its first line
     source = "/** Options. */\nexport interface Options<T>\n  extends Base<T> {\n  a: number;\n}\n"
-    items = [Item("f.ts", 1, 2, 70.0, 2, "part", "Options", Fidelity.SIGNATURE)]
+    # (an item of no definition: one of Options that stops inside its header is
+    # lengthened to show it whole, ``source._with_headers``)
+    items = [Item("f.ts", 1, 2, 70.0, 2, "part", None, Fidelity.SIGNATURE)]
     (block,) = _read(make_repo, build_index, {"f.ts": source}, items, context_lines=0)
     assert block.signature == "" and "extends" not in block.content
 
@@ -888,3 +890,19 @@ def test_a_block_holding_only_the_comment_above_a_definition_does_not_name_it(
     (above,) = [b for b in blocks if b.start_line == 1]
     assert above.end_line == 5
     assert (above.symbols, above.reason) == (("threads",), "member of WalkParallel")
+
+
+def test_a_header_range_cut_inside_a_long_def_is_lengthened_to_its_colon(
+        make_repo, build_index) -> None:
+    # trial 39: click's Context.__init__, whose parameter list ran past the walker's
+    # 15-line header range, showed as the signature `_exit_stack: ExitStack`, the line
+    # above it, and no line of the def
+    params = "".join(f"        p{n}: int = {n},\n" for n in range(20))
+    code = f"class C:\n    size: int\n\n    def __init__(\n        self,\n{params}    ) -> None:\n" \
+           "        self.size = 0\n"
+    files = {"c.py": code}
+    items = [Item("c.py", 4, 18, 30.0, 3, "matches size", "C.__init__", Fidelity.SIGNATURE)]
+    (block,) = _read(make_repo, build_index, files, items)
+    assert block.kind is Fidelity.SIGNATURE
+    assert "    def __init__(\n        self," in block.content
+    assert ") -> None:" in block.content and block.end_line >= 26

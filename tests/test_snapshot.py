@@ -176,12 +176,12 @@ def test_diff_reports_added_removed_changed_and_moved(runner, history, contract)
 def test_diff_text_and_markdown(runner, history) -> None:
     _, base, head = history
     text = runner.invoke(main, ["diff", str(base), str(head)], catch_exceptions=False).stdout
-    assert f"{TASK}: 1 added, 1 removed, 2 changed, 4 moved; tokens " in text
+    assert f"{TASK}: 1 added, 1 removed, 0 reshown, 2 changed, 4 moved; tokens " in text
     assert "  changed  shop/tax.py  compute_tax  lines 1-6 -> 1-6" in text
     markdown = runner.invoke(main, ["diff", str(base), str(head), "--format", "markdown"],
                              catch_exceptions=False).stdout
     assert markdown.startswith("## ctxopt context diff\n")
-    assert "| removed | `shop/discount.py` | `apply_discount` | 1-6 |" in markdown
+    assert "| removed | `shop/discount.py` | `apply_discount` | full | 1-6 |" in markdown
 
 
 @pytest.mark.parametrize(("gates", "code"), [
@@ -204,8 +204,9 @@ def test_fail_on_gates_the_exit_code(runner, history, gates: str, code: int) -> 
 def test_fail_on_passes_when_nothing_changed(runner, history) -> None:
     _, base, _ = history
     result = runner.invoke(main, ["diff", str(base), str(base), "--fail-on",
-                                  "added,removed,changed,moved,tokens>0"])
-    assert result.exit_code == 0 and "0 added, 0 removed, 0 changed, 0 moved" in result.stdout
+                                  "added,removed,reshown,changed,moved,tokens>0"])
+    assert result.exit_code == 0
+    assert "0 added, 0 removed, 0 reshown, 0 changed, 0 moved" in result.stdout
 
 
 @pytest.mark.parametrize("args", [
@@ -356,3 +357,58 @@ def test_a_budget_too_small_names_its_task(runner, tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert result.stderr.startswith("Error: task 'b': budget of 5 tokens is too small")
     assert len(result.stderr.splitlines()) == 1 and not (tmp_path / "out").exists()
+
+
+def _manifest(*rows: str) -> str:
+    return "# ctxopt manifest 2\n# task: t\n# budget 900 tokens, used 90 (text rendering)\n" \
+        "file\tsymbol\thash\tlines\tkind\ttokens\treason\n" + "".join(f"{r}\n" for r in rows)
+
+
+def test_diff_of_a_block_cut_to_its_signature_says_reshown_and_the_kinds(runner,
+                                                                       tmp_path: Path) -> None:
+    # trial 39: a block shown whole and then as its signature, its source the same, was
+    # reported `changed ... tokens 160 -> 38`, the kinds only in the JSON
+    (tmp_path / "old.tsv").write_text(_manifest("a.py\tf\taaaaaaaaaaaa\t3-9\tfull\t160\tr"))
+    (tmp_path / "new.tsv").write_text(_manifest("a.py\tf\tbbbbbbbbbbbb\t3-9\tsignature\t38\tr"))
+    args = ["diff", str(tmp_path / "old.tsv"), str(tmp_path / "new.tsv")]
+    text = runner.invoke(main, args, catch_exceptions=False).stdout
+    assert "0 changed" in text
+    assert "  reshown  a.py  f  full -> signature  lines 3-9 -> 3-9  tokens 160 -> 38" in text
+    assert runner.invoke(main, [*args, "--fail-on", "changed"]).exit_code == 0
+    assert runner.invoke(main, [*args, "--fail-on", "reshown"]).exit_code == 1
+    markdown = runner.invoke(main, [*args, "--format", "markdown"]).stdout
+    assert "| reshown | `a.py` | `f` | full → signature | 3-9 → 3-9 | 160 → 38 |" in markdown
+
+
+def test_diff_refuses_a_manifest_of_an_unknown_version(runner, tmp_path: Path) -> None:
+    # trial 39: `# ctxopt manifest 9` was diffed as if this ctxopt knew what it meant
+    (tmp_path / "a.tsv").write_text(_manifest("a.py\tf\taaaaaaaaaaaa\t3-9\tfull\t160\tr"))
+    (tmp_path / "b.tsv").write_text(_manifest().replace("manifest 2", "manifest 9"))
+    result = runner.invoke(main, ["diff", str(tmp_path / "a.tsv"), str(tmp_path / "b.tsv")])
+    assert result.exit_code == 2 and "Traceback" not in result.stderr
+    assert result.stderr == f"Error: {tmp_path / 'b.tsv'}:1: manifest version '9' is not " \
+        "one this ctxopt reads (it reads version 2)\n"
+
+
+def test_a_manifest_saved_with_a_bom_is_read(runner, tmp_path: Path) -> None:
+    # trial 39: a manifest an editor saved on Windows, a UTF-8 BOM first, was "not a
+    # ctxopt manifest"
+    text = _manifest("a.py\tf\taaaaaaaaaaaa\t3-9\tfull\t160\tr")
+    (tmp_path / "a.tsv").write_text(text)
+    (tmp_path / "b.tsv").write_bytes(text.encode("utf-8-sig"))
+    result = runner.invoke(main, ["diff", str(tmp_path / "a.tsv"), str(tmp_path / "b.tsv")],
+                           catch_exceptions=False)
+    assert result.exit_code == 0 and "0 added, 0 removed" in result.stdout
+
+
+def test_a_snapshot_replaces_its_manifest_saved_with_a_bom(runner, tmp_path: Path) -> None:
+    # a manifest of the snapshot's, saved again by an editor on Windows, reads as one
+    repo = tmp_path / "repo"
+    write(repo, {"shop/tax.py": TAX})
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / manifest_name("fix tax")).write_bytes(_manifest().encode("utf-8-sig"))
+    (tmp_path / "tasks.txt").write_text("fix tax\n")
+    result = runner.invoke(main, ["snapshot", "--tasks", str(tmp_path / "tasks.txt"), "--root",
+                                  str(repo), "-o", str(out), "--index", str(tmp_path / "i.db")])
+    assert result.exit_code == 0, result.stderr
