@@ -460,6 +460,30 @@ def test_a_php_function_call_is_no_static_method_of_an_imported_class(make_repo,
     assert ("src/Tel.php:App.Out.Tel.cut", "src/Utils.php:App.Utils.substr") in references
 
 
+def test_a_static_method_called_through_an_alias_of_its_class_is_reached(
+        make_repo, build_index) -> None:
+    # review 39: `use App\Utils as U; U::substr()` named Utils by its alias only, and the
+    # rule that a static method is called through its type's name dropped the link
+    utils = ("<?php\nnamespace App;\nclass Utils {\n"
+             "    public static function substr(string $s, int $a): string { return $s; }\n}\n")
+    index = build_index(make_repo({
+        "src/Utils.php": utils,
+        "src/Tel.php": "<?php\nnamespace App\\Out;\nuse App\\Utils as U;\nclass Tel {\n"
+                       "    public function cut(string $s): string {\n"
+                       "        return U::substr($s, 0);\n    }\n"
+                       "    public function raw(string $s): string {\n"
+                       "        return substr($s, 0, 1);\n    }\n}\n"}))
+    references = edges(index, "references")
+    assert ("src/Tel.php:App.Out.Tel.cut", "src/Utils.php:App.Utils.substr") in references
+    assert ("src/Tel.php:App.Out.Tel.raw", "src/Utils.php:App.Utils.substr") not in references
+    csharp = build_index(make_repo({
+        "Util.cs": "namespace App {\n    public class Util {\n"
+                   "        public static int Req(int x) { return x; }\n    }\n}\n",
+        "Svc.cs": "using U = App.Util;\nnamespace Other {\n    public class Svc {\n"
+                  "        public int Run(int x) { return U.Req(x); }\n    }\n}\n"}))
+    assert ("Svc.cs:Other.Svc.Run", "Util.cs:App.Util.Req") in edges(csharp, "references")
+
+
 def test_a_go_call_on_a_library_value_links_to_no_method_of_an_unnamed_type(
         make_repo, build_index) -> None:
     # chi: middleware's `r.Header.Get(...)` was _examples/todos-resource's usersResource.Get;

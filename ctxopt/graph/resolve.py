@@ -146,8 +146,9 @@ class ResolutionData(Protocol):
         """(line, kind, enclosing) of each use of ``name`` in the file ``path``."""
         ...
 
-    def import_specifiers(self, path: str) -> Sequence[str]:
-        """The module specifiers of the file's imports, as written (``a.Util.req``)."""
+    def import_specifiers(self, path: str) -> Sequence[tuple[str, int]]:
+        """(module specifier as written, ``a.Util.req``, its line) of each of the file's
+        imports, in order."""
         ...
 
 
@@ -335,7 +336,9 @@ def _reachable_member(data: ResolutionData, path: str, enclosing: int | None,
     through a value of that type, when ``path`` never names the type and the use is not
     inside it, nor in a Go package's own types (step 7 of the module docstring)."""
     owner = owner_type(data, candidate)
-    if owner is None or data.uses_name(path, owner):
+    if owner is None or data.uses_name(path, owner) or any(
+            _SPECIFIER_PARTS.split(specifier)[-1] == owner  # (imported, perhaps as an alias)
+            for specifier, _ in data.import_specifiers(path)):
         return True
     if data.language(path) == "go" and posixpath.dirname(_path(candidate)) == \
             posixpath.dirname(path):
@@ -374,7 +377,17 @@ def _reaches_static(data: ResolutionData, path: str, language: str, name: str, l
         return True
     if any(at == line or kind == "inherit" for at, kind, _ in data.name_uses(path, owner)):
         return True
-    for specifier in data.import_specifiers(path):
+    # (or through an alias the file imports it as: ``use App\Utils as U;`` then
+    # ``U::f()``, ``using U = App.Utils;`` then ``U.F()``: the alias is a second import
+    # name on the import's line; review 39)
+    specifiers = data.import_specifiers(path)
+    import_lines = {at for specifier, at in specifiers
+                    if _SPECIFIER_PARTS.split(specifier)[-1] == owner}
+    if any(at in import_lines and _SPECIFIER_PARTS.split(alias)[-1] != owner
+           and any(used == line for used, _, _ in data.name_uses(path, alias))
+           for alias, at in specifiers):
+        return True
+    for specifier, _ in specifiers:
         parts = _SPECIFIER_PARTS.split(specifier)
         if (language == "java" and parts[-2:] in ([owner, name], [owner, "*"])) or \
                 (language == "csharp" and parts[-1] == owner):

@@ -66,7 +66,7 @@ class EdgeReader:
         # name -> the ids of the files that use it (``uses_name``)
         self._users: dict[str, frozenset[int]] = {}
         self._name_uses: dict[tuple[str, str], list[tuple[int, str, int | None]]] = {}
-        self._specifiers: dict[str, list[str]] = {}
+        self._specifiers: dict[str, list[tuple[str, int]]] = {}
         # name -> (file id, definition index) -> the uses resolving there (``_uses_of_name``)
         self._incoming: dict[str, dict[tuple[int, int], list[_Incoming]]] = {}
         self._test_files: dict[int, bool] = {}
@@ -133,13 +133,13 @@ class EdgeReader:
             found = self._name_uses[key] = list(unpack_uses(row[0])) if row else []
         return found
 
-    def import_specifiers(self, path: str) -> Sequence[str]:
-        """The module specifiers of ``path``'s imports, in order."""
+    def import_specifiers(self, path: str) -> Sequence[tuple[str, int]]:
+        """(module specifier, line) of each of ``path``'s imports, in order."""
         found = self._specifiers.get(path)
         if found is None:
-            found = self._specifiers[path] = [name for (name,) in self._conn.execute(
-                "SELECT name FROM import_specs WHERE file_id = ? ORDER BY seq",
-                (self._ids[path],))]
+            found = self._specifiers[path] = self._conn.execute(
+                "SELECT name, line FROM import_specs WHERE file_id = ? ORDER BY seq",
+                (self._ids[path],)).fetchall()
         return found
 
     # edges
