@@ -24,7 +24,7 @@ from .errors import CtxoptError, IndexStoreError, NotAnIndexError
 from .files.safety import read_regular
 from .files.text import display_text
 
-__all__ = ["apply_config", "config_from_root", "root_or_repository", "quiet", "version_text",
+__all__ = ["RootPath", "apply_config", "config_from_root", "root_or_repository", "quiet", "version_text",
            "use_colour", "announce_root", "exclude_option", "file_rule_options", "index_options", "SECONDS", "Whole", "Boolean", "COMMANDS", "ROOT_OPTION", "MAX_RING_OPTION",
            "TESTS_OPTION", "SCOPE_OPTION", "parse_cache_problem", "check_parse_cache_environment",
            "check_cache_dir_environment", "directory_problem"]

@@ -418,8 +418,22 @@ def test_a_java_call_qualified_by_a_project_class_links_to_its_static_method(
     assert {callee for callee in callees if callee.endswith("requireNonNull")} == \
         {"src/main/java/a/Util.java:Util.requireNonNull"}
     # the line qualified by Objects is not a call of Util's static method
-    assert references[("src/main/java/a/Range.java:Range.contains",
-                       "src/main/java/a/Util.java:Util.requireNonNull")]["lines"] == (5,)
+    edge = references[("src/main/java/a/Range.java:Range.contains",
+                       "src/main/java/a/Util.java:Util.requireNonNull")]
+    assert edge["lines"] == (5,)
+
+
+def test_a_static_calls_reason_counts_only_the_namesakes_its_line_may_mean(
+        make_repo, build_index) -> None:
+    # review 39: the file names Ser too, so both static methods were guesses until the
+    # line's qualifier ruled Ser's out, but the reason still said "one of 2 definitions"
+    index = build_index(make_repo({**_JAVA_CHECKS, "src/main/java/a/Range.java":
+                                   "package a;\nclass Range {\n"
+                                   "    b.Ser ser;\n    void check(Range r) {\n"
+                                   "        Util.requireNonNull(r);\n    }\n}\n"}))
+    edge = edge_data(index, "references")[("src/main/java/a/Range.java:Range.check",
+                                           "src/main/java/a/Util.java:Util.requireNonNull")]
+    assert edge["resolved"] == "one of 1 definitions"
 
 
 def test_a_java_static_method_is_reached_from_a_subclass_and_through_a_static_import(

@@ -231,7 +231,10 @@ class EdgeReader:
         for line, kind, enclosing in unpack_uses(packed):
             targets, reason = self.resolve(path, name, kind, enclosing)
             if targets:
-                targets = qualified_statics(self, path, name, line, enclosing, targets, reason)
+                kept = qualified_statics(self, path, name, line, enclosing, targets, reason)
+                if len(kept) < len(targets) and reason.startswith("one of "):
+                    reason = f"one of {len(kept)} definitions"  # (what the use may mean now)
+                targets = kept
             if targets:
                 found.append((enclosing, kind, line, reason, targets))
         self._cache.add(file_id, name, [
