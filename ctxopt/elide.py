@@ -21,7 +21,7 @@ from functools import cache
 
 from .wording import elided
 
-__all__ = ["HEADER_LINES", "cut_lines", "prose_lines", "reveal_chunks", "shown_runs",
+__all__ = ["HEADER_LINES", "cut_lines", "indent_width", "prose_lines", "reveal_chunks", "shown_runs",
            "statement_spans"]
 
 # A definition's header (decorators, a signature over several lines) is at most this many
@@ -37,7 +37,8 @@ _HEADER_ENDS = (":", "{", "=>", "->")
 _PROSE_OPENERS = ("#", "//", "/*", "* ", "*/", '"""', "'''")
 
 
-def _indent(line: str) -> int:
+def indent_width(line: str) -> int:
+    """The characters of leading white space of ``line`` (a tab counts as one)."""
     return len(line) - len(line.lstrip())
 
 
@@ -167,7 +168,7 @@ def _header(lines: Sequence[str], spans: list[tuple[int, int]], focus: int) -> l
     i = focus
     while i < len(lines) and len(found) < HEADER_LINES:
         first, last = spans[i]
-        if i > focus and lines[first].strip() and _indent(lines[first]) < _indent(lines[focus]):
+        if i > focus and lines[first].strip() and indent_width(lines[first]) < indent_width(lines[focus]):
             break  # (out of the focus's scope: an enum's `Map,` is no header of the next type)
         found.extend(range(max(first, focus), last + 1))
         if lines[last].rstrip().endswith(_HEADER_ENDS):
@@ -183,19 +184,19 @@ def _scopes(lines: Sequence[str], spans: list[tuple[int, int]], index: int,
     statement above a brace on a line of its own (C's and C#'s style: trial 9's cut of
     cJSON showed a function's body under a `{` without the header before it)."""
     found: list[int] = []
-    width = _indent(lines[spans[index][0]])
+    width = indent_width(lines[spans[index][0]])
     k = spans[index][0] - 1
     while k >= floor and width > 0:
         first = spans[k][0]
         line = lines[first]
-        if line.strip() and _indent(line) < width:
+        if line.strip() and indent_width(line) < width:
             found[:0] = range(first, spans[k][1] + 1)
-            width = _indent(line)
+            width = indent_width(line)
             if line.strip() == "{":  # a brace on its own line: the header is above it
                 above = first - 1
                 while above >= floor and not lines[above].strip():
                     above -= 1
-                if above >= floor and _indent(lines[above]) == width:
+                if above >= floor and indent_width(lines[above]) == width:
                     first = spans[above][0]
                     found[:0] = range(first, above + 1)
         k = first - 1
@@ -309,6 +310,6 @@ def cut_lines(lines: Sequence[str], kept: set[int]) -> tuple[list[str], int, int
     for n, (first, last) in enumerate(runs):
         if n:
             gap = first - runs[n - 1][1] - 1
-            out.append(lines[first][:_indent(lines[first])] + elided(gap))
+            out.append(lines[first][:indent_width(lines[first])] + elided(gap))
         out.extend(lines[first:last + 1])
     return out, runs[0][0], runs[-1][1]

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from .files.notebook import cell_label, is_notebook, read_lines
-from .elide import prose_lines, statement_spans
+from .elide import indent_width, prose_lines, statement_spans
 from .graph.view import IndexView
 from .lexical import name_words, terms_weight
 from .model import (FILL_BAND, FOCUS_ABOVE, RING_BANDS, WHOLE_FILE, Block, Definition, Fidelity,
@@ -409,7 +409,7 @@ def _signature(index: IndexView, path: str, lines: list[str], start: int, end: i
             if next((shows[0] for _, shows in body if shows), None) != scope + 1:
                 head.append(_gap_row(head, body))  # (none for no line between them)
             wrappers.append((scope, scope, "\n".join(text for text, _ in head) + "\n"))
-            above.add(len(lines[scope - 1]) - len(lines[scope - 1].lstrip()))
+            above.add(indent_width(lines[scope - 1]))
             parts.append((definitions[members[0]].start_line, head + body))
             members = members[len(inner):]
         parts += [(definitions[i].start_line, _skeleton(definitions, i, end, lines))
@@ -440,11 +440,10 @@ def _impl_scope(definitions: tuple, owner: int | None, first: int, lines: list[s
     top = header_lines(definitions[first], lines)[0]
     if top > len(lines):
         return 0
-    text = lines[top - 1]
-    indent = len(text) - len(text.lstrip())
+    indent = indent_width(lines[top - 1])
     for number in range(top - 1, 0, -1):
         line = lines[number - 1]
-        if line.strip() and len(line) - len(line.lstrip()) < indent:
+        if line.strip() and indent_width(line) < indent:
             opens = line.rstrip().endswith("{") and line.strip() != "{"
             return number if opens and number < start else 0
     return 0
@@ -461,11 +460,10 @@ def _scope_end(lines: list[str], opener: int) -> int:
     it (the scope's closing line, in code indented by its braces); past the last line:
     none. (One scan for the members of a scope: a scan up from each of the 3,000 methods
     of one ``impl`` took 1.6 s.)"""
-    text = lines[opener - 1]
-    indent = len(text) - len(text.lstrip())
+    indent = indent_width(lines[opener - 1])
     for number in range(opener + 1, len(lines) + 1):
         line = lines[number - 1]
-        if line.strip() and len(line) - len(line.lstrip()) <= indent:
+        if line.strip() and indent_width(line) <= indent:
             return number
     return len(lines) + 1
 

@@ -412,22 +412,27 @@ def test_truncated_content_is_file_lines_between_markers_that_count_right_issue_
     assert at == shown["end_line"]
 
 
-def test_unreadable_file_is_reported_as_unreadable_not_binary_issue_7(runner, make_repo,
-                                                                      monkeypatch) -> None:
-    # Tests run as root, where mode 000 does not stop reads: refuse the open instead.
+def _refuse_reading(monkeypatch, name: str) -> None:
+    """Make every open of a file whose path ends with ``name`` fail as mode 000 would:
+    tests run as root, where mode 000 does not stop reads."""
     import builtins
     import errno
     import io
-    root = make_repo({"db.py": "class Storage:\n    pass\n", "locked.py": "x = 1\n"})
     real_open = io.open
 
     def refusing_open(file, *args, **kwargs):
-        if str(file).endswith("locked.py"):
+        if str(file).endswith(name):
             raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(file))
         return real_open(file, *args, **kwargs)
 
     monkeypatch.setattr(io, "open", refusing_open)
     monkeypatch.setattr(builtins, "open", refusing_open)
+
+
+def test_unreadable_file_is_reported_as_unreadable_not_binary_issue_7(runner, make_repo,
+                                                                      monkeypatch) -> None:
+    root = make_repo({"db.py": "class Storage:\n    pass\n", "locked.py": "x = 1\n"})
+    _refuse_reading(monkeypatch, "locked.py")
     result = runner.invoke(main, ["gather", "fix Storage bug", "--root", str(root), "--format",
                                   "json"], catch_exceptions=False)
     assert result.exit_code == 0
@@ -440,22 +445,12 @@ def test_a_file_made_unreadable_after_it_was_indexed_is_said_as_on_a_fresh_index
     # trial 39: chmod 000 chain.go after indexing kept its size and mtime, so the warm
     # gather read the index's copy as current, could not read the file, showed other
     # code and said nothing. (As root, mode 000 does not stop reads: refuse them here.)
-    import builtins
-    import errno
-    import io
     root = make_repo({"chain.go": "package chi\n\nfunc Chain() int {\n\treturn 1\n}\n",
                       "mux.go": "package chi\n\nfunc Mux() int {\n\treturn Chain()\n}\n"})
     os.utime(root / "chain.go", (1_700_000_000, 1_700_000_000))  # (unchanged, not racy)
     assert runner.invoke(main, ["index", "--root", str(root)]).exit_code == 0
-    real_open, real_access = io.open, os.access
-
-    def refusing_open(file, *args, **kwargs):
-        if str(file).endswith("chain.go"):
-            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(file))
-        return real_open(file, *args, **kwargs)
-
-    monkeypatch.setattr(io, "open", refusing_open)
-    monkeypatch.setattr(builtins, "open", refusing_open)
+    real_access = os.access
+    _refuse_reading(monkeypatch, "chain.go")
     monkeypatch.setattr(os, "access", lambda path, mode, **kwargs: not str(path).endswith(
         "chain.go") and real_access(path, mode, **kwargs))
     result = runner.invoke(main, ["gather", "fix Chain in chain.go", "--root", str(root)])

@@ -90,7 +90,7 @@ from .rules import MAX_AMBIGUOUS_TARGETS, MAX_ATTRIBUTE_TARGETS, is_test_path
 __all__ = ["ResolutionData", "resolve", "imported_definitions", "compatible", "names_a_type",
            "compatible_candidates", "owner_type",
            "NAMESPACED_LANGUAGES", "NAMED_OWNER_LANGUAGES", "STATIC_QUALIFIED_LANGUAGES",
-           "qualified_statics", "is_static_method", "depends_on_enclosing",
+           "qualified_statics", "is_static_method", "is_static_signature", "depends_on_enclosing",
            "MAX_REEXPORT_DEPTH"]
 
 _MEMBER_KINDS = frozenset({"method", "field"})
@@ -337,23 +337,40 @@ def _reachable_member(data: ResolutionData, path: str, enclosing: int | None,
     inside it, nor in a Go package's own types (step 7 of the module docstring)."""
     owner = owner_type(data, candidate)
     if owner is None or data.uses_name(path, owner) or any(
-            _SPECIFIER_PARTS.split(specifier)[-1] == owner  # (imported, perhaps as an alias)
+            _specifier_name(specifier) == owner  # (imported, perhaps as an alias)
             for specifier, _ in data.import_specifiers(path)):
         return True
     if data.language(path) == "go" and posixpath.dirname(_path(candidate)) == \
             posixpath.dirname(path):
         return True  # Go's package: `s := New()`, then `s.Get(k)`
+    return _inside(data, path, enclosing, owner)
+
+
+def _inside(data: ResolutionData, path: str, enclosing: int | None, owner: str) -> bool:
+    """True when the definition a use is in (``enclosing``, None: module level) is the
+    type named ``owner`` or inside it."""
     return enclosing is not None and \
         owner in data.definition(f"{path}#{enclosing}").qualified_name.split(".")
+
+
+def _specifier_name(specifier: str) -> str:
+    """The name an import specifier ends with (``Utils`` of ``App\\Utils`` or ``a.Utils``)."""
+    return _SPECIFIER_PARTS.split(specifier)[-1]
 
 
 def is_static_method(definition: Definition) -> bool:
     """True for a method declared ``static`` (Java, C#, PHP: its signature says so before
     its name), but a C# extension method, which is called on a value."""
-    if definition.kind not in CALLABLE_KINDS:
+    return is_static_signature(definition.kind, definition.name, definition.signature)
+
+
+def is_static_signature(kind: str, name: str, signature: str) -> bool:
+    """``is_static_method`` of a definition's kind, name and signature (as the index
+    stores them)."""
+    if kind not in CALLABLE_KINDS:
         return False
-    head = definition.signature.split(definition.name + "(", 1)[0]
-    return bool(_STATIC.search(head)) and not _EXTENSION.search(definition.signature)
+    head = signature.split(name + "(", 1)[0]
+    return bool(_STATIC.search(head)) and not _EXTENSION.search(signature)
 
 
 def qualified_statics(data: ResolutionData, path: str, name: str, line: int,
@@ -372,8 +389,7 @@ def _reaches_static(data: ResolutionData, path: str, language: str, name: str, l
     if not is_static_method(data.definition(target)):
         return True
     owner = owner_type(data, target)
-    if owner is None or (enclosing is not None and owner in
-                         data.definition(f"{path}#{enclosing}").qualified_name.split(".")):
+    if owner is None or _inside(data, path, enclosing, owner):
         return True
     if any(at == line or kind == "inherit" for at, kind, _ in data.name_uses(path, owner)):
         return True
@@ -381,9 +397,8 @@ def _reaches_static(data: ResolutionData, path: str, language: str, name: str, l
     # ``U::f()``, ``using U = App.Utils;`` then ``U.F()``: the alias is a second import
     # name on the import's line; review 39)
     specifiers = data.import_specifiers(path)
-    import_lines = {at for specifier, at in specifiers
-                    if _SPECIFIER_PARTS.split(specifier)[-1] == owner}
-    if any(at in import_lines and _SPECIFIER_PARTS.split(alias)[-1] != owner
+    import_lines = {at for specifier, at in specifiers if _specifier_name(specifier) == owner}
+    if any(at in import_lines and _specifier_name(alias) != owner
            and any(used == line for used, _, _ in data.name_uses(path, alias))
            for alias, at in specifiers):
         return True

@@ -26,8 +26,7 @@ import marshal
 import sqlite3
 from collections.abc import Iterable
 
-from ..graph.resolve import is_static_method
-from ..model import Definition
+from ..graph.resolve import is_static_signature
 from .schema import chunks, marks
 
 __all__ = ["ResolvedCache", "bound_names", "cached", "resolution_inputs", "forget_file",
@@ -67,7 +66,7 @@ def resolution_inputs(conn: sqlite3.Connection, file_id: int
 def _definition_keys(rows: list[tuple]) -> set[tuple]:
     kinds = {row[0]: row[2] for row in rows}
     return {(idx, name, kind, qualified, parent, kinds.get(parent),
-             is_static_method(Definition(name, kind, qualified, 0, 0, signature)))
+             is_static_signature(kind, name, signature))
             for idx, name, kind, qualified, parent, signature in rows}
 
 
