@@ -10,7 +10,8 @@ kept in ``--index-dir`` (one database a task, built on first use): about 3 minut
 task's file, line and symbol recall as ``run_loc.py`` did (main dd7d628, 2026-12-05).
 
 For experiments only: the indexes are kept whatever code wrote them (their fingerprint is
-fixed), so a change to how files are parsed or indexed needs a new ``--index-dir``. A
+fixed), so a change to how files are parsed or indexed, or to name resolution (an index
+keeps the uses it resolved), needs a new ``--index-dir``. A
 lever is tried with ``--set``: a ``WalkConfig`` field (``--set max_siblings=12``,
 ``--set weights.callee=0.4``) or a module constant (``--set
 mod:ctxopt.source.COVER_RATIO=0.3``), values as Python literals.

@@ -532,17 +532,3 @@ def test_a_rust_call_of_the_prelude_some_is_no_variant_of_another_crate(
     assert ("crates/core/src/flags.rs:mode", "crates/core/src/lowargs.rs:EncodingMode.Some") \
         in references
 
-
-def test_a_special_method_called_in_its_namesake_is_its_bases_not_the_files_others(
-        make_repo, build_index) -> None:
-    # trial 39: click's `super().__init__(...)` in Argument.__init__ linked to every
-    # `__init__` of core.py, whose signatures took 700 of 8,000 tokens as its callees
-    index = build_index(make_repo({"shapes.py": (
-        "class Base:\n    def __init__(self, name):\n        self.name = name\n\n"
-        "class Widget:\n    def __init__(self, size):\n        self.size = size\n\n"
-        "class Child(Base):\n    def __init__(self, name):\n        super().__init__(name)\n\n"
-        "def make():\n    w = Widget.__new__(Widget)\n    Widget.__init__(w, 3)\n    return w\n")}))
-    references = edges(index, "references")
-    assert not {target for source, target in references if source == "shapes.py:Child.__init__"}
-    # (elsewhere the name still links: the answer is not cached for every use in the file)
-    assert ("shapes.py:make", "shapes.py:Widget.__init__") in references

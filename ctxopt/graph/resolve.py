@@ -231,8 +231,6 @@ def resolve(data: ResolutionData, path: str, name: str, kind: str,
     if kind in TYPE_USE_REFERENCES:
         pairs = [(c, where) for c, where in pairs if names_a_type(data, c, language)]
     local = [node for node, where in pairs if where == path]
-    if local and _calls_its_base(data, path, name, enclosing):
-        return [], ""
     if local:
         return local, "same file"
     bound = imported_definitions(data, path, name, by_original=kind == "import_member")
@@ -274,23 +272,11 @@ def resolve(data: ResolutionData, path: str, name: str, kind: str,
     return candidates, f"one of {len(candidates)} definitions"
 
 
-def depends_on_enclosing(language: str | None, name: str) -> bool:
-    """Whether ``resolve``'s answer for a use of ``name`` may depend on the definition the
-    use is in (a namespace's, a type's own members, a special method's own name), so that
-    a cache of answers must key them by it."""
-    return language in NAMESPACED_LANGUAGES or language in NAMED_OWNER_LANGUAGES or (
-        language == "python" and name.startswith("__") and name.endswith("__"))
-
-
-def _calls_its_base(data: ResolutionData, path: str, name: str, enclosing: int | None) -> bool:
-    """True for a use of a Python special method inside the method of that name
-    (``super().__init__(name)`` in ``__init__``): it calls the method this one overrides,
-    which the walk reaches along inheritance, and none of the file's other classes'
-    methods of the name (trial 39: click's ``Argument.__init__`` had every ``__init__`` of
-    core.py as its callees)."""
-    return (enclosing is not None and name.startswith("__") and name.endswith("__")
-            and data.language(path) == "python"
-            and data.definition(f"{path}#{enclosing}").name == name)
+def depends_on_enclosing(language: str | None) -> bool:
+    """Whether ``resolve``'s answer for a use in ``language`` may depend on the definition
+    the use is in (a namespace's, a type's own members: steps 5 and 7), so that a cache of
+    answers must key them by it."""
+    return language in NAMESPACED_LANGUAGES or language in NAMED_OWNER_LANGUAGES
 
 
 def names_a_type(data: ResolutionData, node: str, language: str | None) -> bool:

@@ -146,7 +146,7 @@ class EdgeReader:
     def resolve(self, path: str, name: str, kind: str, enclosing: int | None
                 ) -> tuple[list[str], str]:
         """``graph.resolve.resolve`` of one use, cached."""
-        scoped = enclosing if depends_on_enclosing(self._languages.get(path), name) else None
+        scoped = enclosing if depends_on_enclosing(self._languages.get(path)) else None
         key = (path, name, kind, scoped)
         found = self._resolved.get(key)
         if found is None:
